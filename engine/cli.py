@@ -1,0 +1,138 @@
+"""The engine's command line: ``python -m engine <command>``.
+
+Commands: ``score`` (one hand from arguments, or JSON lines on standard input). ``verify``,
+``convert`` and ``simulate`` arrive with the replayer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from engine.rules import PRESETS
+from engine.scoring.request import FLAGS, score_request
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every command."""
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="command")
+
+    score = commands.add_parser(
+        "score",
+        help="score a winning hand",
+        description=(
+            "Score one hand given by options, or, without --hand, one JSON request per line "
+            "of standard input, writing one JSON result per line in the same order. "
+            "The JSON schema is in docs/scoring.md."
+        ),
+    )
+    score.add_argument("--ruleset", default="tenhou-4p", choices=sorted(PRESETS), metavar="NAME")
+    score.add_argument("--hand", help="concealed tiles, winning tile included (MPSZ)")
+    score.add_argument("--win", help="the winning tile (MPSZ)")
+    score.add_argument(
+        "--meld",
+        action="append",
+        default=[],
+        metavar="TYPE:TILES",
+        help="a called meld, e.g. pon:555z or ankan:1111m (repeatable)",
+    )
+    score.add_argument("--dora", default="", help="dora indicators (MPSZ)")
+    score.add_argument("--ura", default="", help="ura dora indicators (MPSZ)")
+    for flag in FLAGS:
+        score.add_argument(f"--{flag.replace('_', '-')}", action="store_true", dest=flag)
+    score.add_argument("--seat-wind", default="E", choices="ESWN")
+    score.add_argument("--round-wind", default="E", choices="ESWN")
+    score.add_argument("--discarder", choices="ESWN", help="the discarder's seat (ron)")
+    score.add_argument("--pao", choices="ESWN", help="the liable player's seat")
+    for counter in ("honba", "sticks", "kita"):
+        score.add_argument(f"--{counter}", type=int, default=0)
+    score.add_argument("--json", action="store_true", help="print the result as JSON")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
+    """Run a command; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    if args.command == "score":
+        if args.hand is None:
+            return _score_lines(stdin or sys.stdin, sys.stdout)
+        return _score_one(args)
+    raise AssertionError(f"unhandled command {args.command}")  # argparse rejects others
+
+
+def _score_lines(lines: TextIO, out: TextIO) -> int:
+    for number, line in enumerate(lines, start=1):
+        try:
+            request: Any = json.loads(line)
+        except json.JSONDecodeError as error:
+            result: dict[str, Any] = {
+                "error": "bad_json",
+                "message": f"line {number} is not JSON: {error.msg}",
+            }
+        else:
+            result = score_request(request)
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+    return 0
+
+
+def _score_one(args: argparse.Namespace) -> int:
+    request: dict[str, Any] = {
+        "ruleset": args.ruleset,
+        "hand": args.hand,
+        "win": args.win,
+        "melds": [],
+        "dora": args.dora,
+        "ura": args.ura,
+        "seat_wind": args.seat_wind,
+        "round_wind": args.round_wind,
+        "honba": args.honba,
+        "sticks": args.sticks,
+        "kita": args.kita,
+    }
+    if args.win is None:
+        request["win"] = _last_tile(args.hand)
+    for meld in args.meld:
+        meld_type, _, tiles = meld.partition(":")
+        request["melds"].append({"type": meld_type, "tiles": tiles})
+    for flag in FLAGS:
+        if getattr(args, flag):
+            request[flag] = True
+    if args.discarder:
+        request["discarder"] = args.discarder
+    if args.pao:
+        request["pao"] = args.pao
+    result = score_request(request)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    elif "error" in result:
+        print(f"error ({result['error']}): {result['message']}", file=sys.stderr)
+    else:
+        print(_describe(result))
+    return 1 if "error" in result else 0
+
+
+def _last_tile(hand: str) -> str:
+    """The last tile written in an MPSZ string (the usual place of the winning tile)."""
+    suit = hand.rstrip()[-1:]
+    digits = hand.rstrip()[:-1]
+    return f"{digits[-1:]}{suit}"
+
+
+def _describe(result: dict[str, Any]) -> str:
+    lines = [
+        f"{result['han']} han {result['fu']} fu"
+        + (f" ({result['limit'].replace('_', ' ')})" if result["limit"] else "")
+    ]
+    lines += [f"  {yaku['name']:<18} {yaku['han']:>2} han" for yaku in result["yaku"]]
+    lines.append("fu: " + ", ".join(f"{item['name']} {item['fu']}" for item in result["fu_items"]))
+    lines.append(
+        "paid: " + ", ".join(f"{p['payer']} {p['amount']}" for p in result["payments"])
+    )
+    if result["sticks"]:
+        lines.append(f"riichi sticks: {result['sticks']}")
+    lines.append(f"total: {result['total']}")
+    return "\n".join(lines)

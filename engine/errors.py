@@ -1,0 +1,51 @@
+"""The engine's small error vocabulary.
+
+Every error the engine raises on bad input is an :class:`EngineError` (a ``ValueError``), so a
+caller can catch one type; the subclasses say what kind of problem it was. Messages name the
+offending value and what was expected, so they can be shown to a user as they are.
+"""
+
+from __future__ import annotations
+
+
+class EngineError(ValueError):
+    """Base class of every error the engine raises on bad input."""
+
+    #: A short machine-readable code (used by the command line and the REST API).
+    code = "engine_error"
+
+
+class NotationError(EngineError):
+    """A tile string, tile or meld could not be parsed or does not exist in the rule set."""
+
+    code = "bad_notation"
+
+
+class InvalidHandError(EngineError):
+    """A hand is impossible: wrong tile count, a fifth copy, a meld that is not a meld, ..."""
+
+    code = "invalid_hand"
+
+
+class UnknownRulesetError(EngineError):
+    """A rule-set preset name that does not exist, or an option that does not exist."""
+
+    code = "unknown_ruleset"
+
+
+class NotAgariError(EngineError):
+    """The tiles do not form a complete hand."""
+
+    code = "not_agari"
+
+
+class NoYakuError(EngineError):
+    """The hand is complete but has no yaku (dora do not count)."""
+
+    code = "no_yaku"
+
+
+class InvalidConditionsError(EngineError):
+    """The win conditions contradict each other or the hand (e.g. ippatsu without riichi)."""
+
+    code = "invalid_conditions"

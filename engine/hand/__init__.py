@@ -1,0 +1,1 @@
+"""Hand analysis: melds, decomposition, agari, waits and shanten."""

@@ -1,0 +1,262 @@
+"""Decomposition of a hand into melds and a pair; agari detection; waits and their shapes.
+
+Table-driven: a hand splits into the three number suits and the honours. Each suit's 9 counts
+are a key into a memo of every way that suit splits into runs, triplets and at most one pair;
+an entry is computed once, by a small exact search, the first time the pattern is seen, and is a
+dictionary hit afterwards. Honours cannot form runs, so each honour count is read directly. A
+whole-hand decomposition is one choice per suit, with exactly one pair in total.
+
+Groups are small integers so the hot path allocates nothing: a code ``g < 34`` is the run
+``g, g+1, g+2``, a code ``g >= 34`` the triplet of kind ``g - 34``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from engine.tiles import EAST, KINDS, YAOCHUU
+
+#: Offset of triplet codes.
+TRIPLET: Final = 34
+
+_SuitSplit = tuple[int, tuple[int, ...]]  # (pair kind or -1, group codes)
+_SUIT_MEMOS: Final[tuple[dict[tuple[int, ...], tuple[_SuitSplit, ...]], ...]] = ({}, {}, {})
+
+
+def _split_suit(counts: list[int], base: int) -> tuple[_SuitSplit, ...]:
+    """Every split of one number suit (9 counts) into groups and at most one pair."""
+    total = sum(counts)
+    if total % 3 == 1:
+        return ()
+    need_pair = total % 3 == 2
+    found: set[tuple[int, tuple[int, ...]]] = set()
+
+    def groups_only(start: int, acc: list[int]) -> list[tuple[int, ...]]:
+        i = start
+        while i < 9 and counts[i] == 0:
+            i += 1
+        if i == 9:
+            return [tuple(acc)]
+        out: list[tuple[int, ...]] = []
+        if counts[i] >= 3:
+            counts[i] -= 3
+            acc.append(TRIPLET + base + i)
+            out += groups_only(i, acc)
+            acc.pop()
+            counts[i] += 3
+        if i <= 6 and counts[i + 1] and counts[i + 2]:
+            counts[i] -= 1
+            counts[i + 1] -= 1
+            counts[i + 2] -= 1
+            acc.append(base + i)
+            out += groups_only(i, acc)
+            acc.pop()
+            counts[i] += 1
+            counts[i + 1] += 1
+            counts[i + 2] += 1
+        return out
+
+    if need_pair:
+        for rank in range(9):
+            if counts[rank] >= 2:
+                counts[rank] -= 2
+                for groups in groups_only(0, []):
+                    found.add((base + rank, tuple(sorted(groups))))
+                counts[rank] += 2
+    else:
+        for groups in groups_only(0, []):
+            found.add((-1, tuple(sorted(groups))))
+    return tuple(sorted(found))
+
+
+def suit_splits(counts: Sequence[int], suit: int) -> tuple[_SuitSplit, ...]:
+    """Memoised splits of number suit ``suit`` (0, 1, 2) of a 34-count hand."""
+    base = suit * 9
+    key = tuple(counts[base : base + 9])
+    memo = _SUIT_MEMOS[suit]
+    splits = memo.get(key)
+    if splits is None:
+        splits = memo[key] = _split_suit(list(key), base)
+    return splits
+
+
+@dataclass(frozen=True, slots=True)
+class Decomposition:
+    """One way to read the concealed tiles as groups and a pair.
+
+    ``groups`` holds group codes (see the module docstring), sorted.
+    """
+
+    pair: int
+    groups: tuple[int, ...]
+
+
+def decompositions(counts: Sequence[int]) -> list[Decomposition]:
+    """Every standard decomposition (groups and one pair) of a 3n+2-tile hand (34 counts).
+
+    Called melds are not part of ``counts``; the result covers the concealed tiles only.
+    An empty list means the hand is not complete in the standard form.
+    """
+    pair = -1
+    honor_groups: list[int] = []
+    for kind in range(EAST, KINDS):
+        count = counts[kind]
+        if count == 0:
+            continue
+        if count == 3:
+            honor_groups.append(TRIPLET + kind)
+        elif count == 2 and pair < 0:
+            pair = kind
+        else:
+            return []
+    man = suit_splits(counts, 0)
+    if not man:
+        return []
+    pin = suit_splits(counts, 1)
+    if not pin:
+        return []
+    sou = suit_splits(counts, 2)
+    if not sou:
+        return []
+    result: list[Decomposition] = []
+    honors = tuple(honor_groups)
+    for man_pair, man_groups in man:
+        for pin_pair, pin_groups in pin:
+            for sou_pair, sou_groups in sou:
+                pairs = [p for p in (pair, man_pair, pin_pair, sou_pair) if p >= 0]
+                if len(pairs) != 1:
+                    continue
+                result.append(
+                    Decomposition(pairs[0], man_groups + pin_groups + sou_groups + honors)
+                )
+    return result
+
+
+def is_chiitoitsu(counts: Sequence[int]) -> bool:
+    """Seven distinct pairs (four of a kind is not two pairs)."""
+    pairs = 0
+    for count in counts:
+        if count == 2:
+            pairs += 1
+        elif count:
+            return False
+    return pairs == 7
+
+
+def is_kokushi(counts: Sequence[int]) -> bool:
+    """Thirteen orphans: every terminal and honour, one of them twice."""
+    if sum(counts) != 14:
+        return False
+    return all(counts[kind] for kind in YAOCHUU) and sum(counts[kind] for kind in YAOCHUU) == 14
+
+
+def is_agari(counts: Sequence[int]) -> bool:
+    """Whether the concealed tiles (3n+2 of them, called melds aside) form a complete hand."""
+    total = sum(counts)
+    if total % 3 != 2:
+        return False
+    if total == 14 and (is_chiitoitsu(counts) or is_kokushi(counts)):
+        return True
+    return bool(decompositions(counts))
+
+
+class WaitShape(StrEnum):
+    """The shape of a wait: which group the winning tile completes."""
+
+    RYANMEN = "ryanmen"  # open wait: 23 waiting on 1 or 4
+    KANCHAN = "kanchan"  # closed wait: 13 waiting on 2
+    PENCHAN = "penchan"  # edge wait: 12 waiting on 3, 89 waiting on 7
+    SHANPON = "shanpon"  # two pairs, one becomes a triplet
+    TANKI = "tanki"  # single wait on the pair
+    CHIITOITSU = "chiitoitsu"  # the seventh pair
+    KOKUSHI = "kokushi"  # thirteen orphans, single wait
+    KOKUSHI_13 = "kokushi_13"  # thirteen orphans, 13-sided wait
+
+
+def run_wait_shape(run_start: int, win_kind: int) -> WaitShape:
+    """The wait shape of a run completed by ``win_kind``."""
+    position = win_kind - run_start
+    if position == 1:
+        return WaitShape.KANCHAN
+    rank = run_start % 9
+    if (position == 2 and rank == 0) or (position == 0 and rank == 6):
+        return WaitShape.PENCHAN
+    return WaitShape.RYANMEN
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """A tile that completes a tenpai hand, with every shape in which it does."""
+
+    kind: int
+    shapes: tuple[WaitShape, ...]
+
+
+def waits(counts: Sequence[int]) -> list[Wait]:
+    """The tiles that complete a 3n+1-tile hand (34 counts), each with its possible shapes.
+
+    A kind the hand already holds four of is never a wait: there is no fifth copy, so a hand
+    whose only "wait" is such a kind is not tenpai. An empty list means not tenpai.
+    """
+    total = sum(counts)
+    if total % 3 != 1:
+        return []
+    work = list(counts)
+    result: list[Wait] = []
+    for kind in _candidate_kinds(counts, total):
+        if work[kind] >= 4:
+            continue
+        work[kind] += 1
+        shapes: set[WaitShape] = set()
+        for decomposition in decompositions(work):
+            shapes.update(_shapes_in(decomposition, kind))
+        if total == 13:
+            if is_chiitoitsu(work):
+                shapes.add(WaitShape.CHIITOITSU)
+            if is_kokushi(work):
+                shapes.add(WaitShape.KOKUSHI_13 if counts[kind] == 1 else WaitShape.KOKUSHI)
+        work[kind] -= 1
+        if shapes:
+            result.append(Wait(kind, tuple(sorted(shapes, key=_SHAPE_ORDER.index))))
+    return result
+
+
+_SHAPE_ORDER: Final = list(WaitShape)
+
+
+def _candidate_kinds(counts: Sequence[int], total: int) -> list[int]:
+    """Kinds that could complete the hand: held tiles and their neighbours (all 13 for kokushi)."""
+    candidates: set[int] = set()
+    for kind, count in enumerate(counts):
+        if not count:
+            continue
+        candidates.add(kind)
+        if kind < EAST:
+            rank = kind % 9
+            for delta in (-2, -1, 1, 2):
+                if 0 <= rank + delta <= 8:
+                    candidates.add(kind + delta)
+    if total == 13:
+        candidates.update(YAOCHUU)
+    return sorted(candidates)
+
+
+def _shapes_in(decomposition: Decomposition, win_kind: int) -> set[WaitShape]:
+    shapes: set[WaitShape] = set()
+    if decomposition.pair == win_kind:
+        shapes.add(WaitShape.TANKI)
+    for group in decomposition.groups:
+        if group >= TRIPLET:
+            if group - TRIPLET == win_kind:
+                shapes.add(WaitShape.SHANPON)
+        elif group <= win_kind <= group + 2:
+            shapes.add(run_wait_shape(group, win_kind))
+    return shapes
+
+
+def winning_kinds(counts: Sequence[int]) -> list[int]:
+    """The kinds that complete a 3n+1-tile hand (see :func:`waits`)."""
+    return [wait.kind for wait in waits(counts)]

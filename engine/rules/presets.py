@@ -1,0 +1,182 @@
+"""Named rule-set presets.
+
+Each preset is a :class:`Ruleset` value; ``docs/rules.md`` lists every option with each preset's
+value and the source of every difference. Look presets up with :func:`get_ruleset`.
+"""
+
+from __future__ import annotations
+
+from engine.errors import UnknownRulesetError
+from engine.rules.ruleset import (
+    DOUBLE_YAKUMAN_FORMS,
+    KanDoraTiming,
+    KazoeLimit,
+    Renhou,
+    Ruleset,
+    StickWinner,
+)
+
+# Tenhou, 4 players, red fives, open tanyao, East-South: the phoenix-room default.
+# Tenhou has no double yakuman forms but adds up several yakuman; kokushi cannot rob an ankan;
+# open-kan dora is turned after the replacement draw (Tenhou manual, quoted in Mortal).
+TENHOU_4P = Ruleset(name="tenhou-4p", kokushi_robs_ankan=False)
+
+# Tenhou sanma: 35,000 start, 40,000 target, North extraction, tsumo loss, honba 200 on a ron
+# (the mahjong package, validated on 8.4 M Tenhou sanma wins). No chi; suufon renda, suucha
+# riichi and sanchahou cannot happen or are off (jansou's tenhou-3p preset).
+TENHOU_3P = TENHOU_4P.replace(
+    name="tenhou-3p",
+    players=3,
+    red_fives=(0, 1, 1),
+    rinshan_tiles=8,
+    kita=True,
+    chi=False,
+    starting_points=35000,
+    target_points=40000,
+    uma=(15, 0, -15),
+    honba_ron=200,
+    suufon_renda=False,
+    suucha_riichi=False,
+    sanchahou=False,
+)
+
+# Mahjong Soul ranked: double yakuman forms, pao also for suukantsu and only for the liable
+# yakuman, open-kan dora after the discard, kokushi may rob an ankan, triple ron pays all three.
+MAJSOUL_4P = TENHOU_4P.replace(
+    name="majsoul-4p",
+    uma=(15, 5, -5, -15),
+    kokushi_robs_ankan=True,
+    open_kan_dora_timing=KanDoraTiming.AFTER_DISCARD,
+    double_yakuman=DOUBLE_YAKUMAN_FORMS,
+    pao=frozenset({"daisangen", "daisuushii", "suukantsu"}),
+    pao_only_liable_yakuman=True,
+    max_ron_winners=3,
+    sanchahou=False,
+)
+
+MAJSOUL_3P = MAJSOUL_4P.replace(
+    name="majsoul-3p",
+    players=3,
+    red_fives=(0, 1, 1),
+    rinshan_tiles=8,
+    kita=True,
+    chi=False,
+    starting_points=35000,
+    target_points=40000,
+    uma=(15, 0, -15),
+    honba_ron=200,
+    max_ron_winners=2,
+    suufon_renda=False,
+    suucha_riichi=False,
+)
+
+# The mini-game of seeds/001 (its rule list, line by line, is in docs/rules.md).
+MINIGAME_4P = MAJSOUL_4P.replace(
+    name="minigame-4p",
+    uma=(0, 0, 0, 0),
+    pao=frozenset({"daisangen", "daisuushii"}),
+    pao_only_liable_yakuman=False,
+    nagashi_mangan=False,
+    agari_yame=False,
+    multi_ron_sticks=StickWinner.NEAREST_DEALER,
+)
+
+MINIGAME_3P = MINIGAME_4P.replace(
+    name="minigame-3p",
+    players=3,
+    red_fives=(0, 1, 1),
+    rinshan_tiles=8,
+    kita=True,
+    kita_breaks_first_turn=True,
+    chi=False,
+    starting_points=35000,
+    target_points=40000,
+    uma=(0, 0, 0),
+    honba_ron=200,
+    max_ron_winners=2,
+    suufon_renda=False,
+    suucha_riichi=False,
+)
+
+# EMA Riichi Competition Rules 2016: no red fives, 30,000 start and target, uma 15/5, kuikae
+# forbidden, double-wind pair 2 fu, one yakuman at most, no counted yakuman, renhou a mangan,
+# every kan turns its dora at once, no abortive draws, double and triple ron pay each winner.
+EMA_2016 = Ruleset(
+    name="ema-2016",
+    red_fives=(0, 0, 0),
+    starting_points=30000,
+    target_points=30000,
+    uma=(15, 5, -5, -15),
+    tobi=False,
+    sudden_death=False,
+    agari_yame=False,
+    max_ron_winners=3,
+    open_kan_dora_timing=KanDoraTiming.IMMEDIATE,
+    double_wind_fu=2,
+    kazoe=KazoeLimit.SANBAIMAN,
+    stacked_yakuman=False,
+    renhou=Renhou.MANGAN,
+    kyuushu_kyuuhai=False,
+    suufon_renda=False,
+    suucha_riichi=False,
+    suukaikan=False,
+    sanchahou=False,
+)
+
+# World Riichi Championship rules 2015: as EMA 2016, but a negative score ends the game, and
+# there is neither renhou nor nagashi mangan.
+WRC = EMA_2016.replace(name="wrc", tobi=True, renhou=Renhou.NONE, nagashi_mangan=False)
+
+
+def tenhou_ruleset(
+    *, three_player: bool = False, east_only: bool = False, red: bool = True, kuitan: bool = True
+) -> Ruleset:
+    """The Tenhou rule set for a lobby's flags (the GO tag's bits in an mjlog)."""
+    base = TENHOU_3P if three_player else TENHOU_4P
+    name = base.name
+    changes: dict[str, object] = {}
+    if east_only:
+        name += "-east"
+        changes["length"] = "east"
+    if not red:
+        name += "-nored"
+        changes["red_fives"] = (0, 0, 0)
+    if not kuitan:
+        name += "-nokuitan"
+        changes["kuitan"] = False
+    return base.replace(name=name, **changes) if changes else base
+
+
+PRESETS: dict[str, Ruleset] = {
+    ruleset.name: ruleset
+    for ruleset in (
+        TENHOU_4P,
+        tenhou_ruleset(east_only=True),
+        tenhou_ruleset(red=False),
+        tenhou_ruleset(kuitan=False),
+        tenhou_ruleset(red=False, kuitan=False),
+        tenhou_ruleset(east_only=True, red=False),
+        tenhou_ruleset(east_only=True, kuitan=False),
+        tenhou_ruleset(east_only=True, red=False, kuitan=False),
+        TENHOU_3P,
+        tenhou_ruleset(three_player=True, east_only=True),
+        MAJSOUL_4P,
+        MAJSOUL_4P.replace(name="majsoul-4p-east", length="east"),
+        MAJSOUL_3P,
+        MAJSOUL_3P.replace(name="majsoul-3p-east", length="east"),
+        MINIGAME_4P,
+        MINIGAME_3P,
+        EMA_2016,
+        WRC,
+    )
+}
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """The preset of this name; raises :class:`UnknownRulesetError` listing the known names."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise UnknownRulesetError(
+            f"unknown rule set {name!r}; known presets: {', '.join(sorted(PRESETS))}"
+        ) from None

@@ -1,0 +1,189 @@
+"""The :class:`Ruleset`: every option that changes play or scoring, as one frozen value.
+
+Each field is documented in ``docs/rules.md`` with the presets' values and the source of each
+difference. Variants that change hand *shapes* (wrap-around runs, 16 ranks, ...) will plug in as
+modules beside this one; everything that is a switch or a number lives here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import Enum, StrEnum
+from typing import Any
+
+from engine.errors import UnknownRulesetError
+
+
+class KanDoraTiming(StrEnum):
+    """When the indicator of a new kan dora is turned over."""
+
+    #: At once, before the replacement draw: the new dora counts for a rinshan win.
+    IMMEDIATE = "immediate"
+    #: After the replacement draw, before the discard (Tenhou, open kans).
+    AFTER_REPLACEMENT = "after_replacement"
+    #: After the kan player's discard (Mahjong Soul, open kans).
+    AFTER_DISCARD = "after_discard"
+
+
+class SanmaTsumo(StrEnum):
+    """How a tsumo win is paid in 3-player mahjong, where the North seat is empty."""
+
+    #: Tsumo loss: the payers pay as in 4-player and the absent North's share is lost.
+    LOSS = "loss"
+    #: The absent North's share is split between the two payers (no tsumo loss).
+    SPLIT = "split"
+
+
+class StickWinner(StrEnum):
+    """Who collects the riichi sticks (and honba) when several players ron the same discard."""
+
+    #: The first winner in turn order after the discarder (Tenhou, Mahjong Soul, EMA, WRC).
+    FIRST_FROM_DISCARDER = "first_from_discarder"
+    #: The winner nearest the dealer (the mini-game of ``seeds/001``).
+    NEAREST_DEALER = "nearest_dealer"
+
+
+class Renhou(StrEnum):
+    """How a non-dealer's ron before their first draw (renhou) is valued."""
+
+    NONE = "none"
+    MANGAN = "mangan"
+    YAKUMAN = "yakuman"
+
+
+class KazoeLimit(StrEnum):
+    """What 13 or more han from ordinary yaku and dora are worth."""
+
+    #: Counted yakuman.
+    YAKUMAN = "yakuman"
+    #: Capped at sanbaiman (no counted yakuman).
+    SANBAIMAN = "sanbaiman"
+
+
+#: Yakuman that some rule sets count double when the option lists them.
+DOUBLE_YAKUMAN_FORMS = frozenset({"suuankou_tanki", "kokushi_13", "junsei_chuuren", "daisuushii"})
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """All options of one rule set. Build variants with :meth:`replace`."""
+
+    name: str
+
+    # -- table --------------------------------------------------------------------------------
+    #: Number of players: 4, or 3 (sanma: 2m-8m removed, north extraction).
+    players: int = 4
+    #: Red fives per suit (characters, circles, bamboo).
+    red_fives: tuple[int, int, int] = (1, 1, 1)
+    #: Tiles in the dead wall; replacement draws it can give.
+    dead_wall: int = 14
+    rinshan_tiles: int = 4
+    #: 3-player: North is extracted (kita) as a bonus dora with a replacement draw.
+    kita: bool = False
+    #: 3-player: an extracted North breaks ippatsu, double riichi and the first go-around.
+    kita_breaks_first_turn: bool = False
+    #: 3-player: a player waiting on North may ron an extracted North (no chankan yaku).
+    ron_on_kita: bool = True
+
+    # -- game length and points ---------------------------------------------------------------
+    #: "east" (tonpuusen) or "east_south" (hanchan).
+    length: str = "east_south"
+    starting_points: int = 25000
+    #: Points returned at the end (the difference to the start is the oka for first place).
+    target_points: int = 30000
+    #: Placement bonus in thousands of points, first to last.
+    uma: tuple[int, ...] = (20, 10, -10, -20)
+    #: The game ends when a score goes below zero.
+    tobi: bool = True
+    #: Extra rounds (West, or South after East-only) until someone reaches the target score.
+    sudden_death: bool = True
+    #: All-last: the dealer may stop after a win or tenpai when in first place with the target.
+    agari_yame: bool = True
+    #: Riichi sticks still on the table at game end go to first place.
+    leftover_sticks_to_first: bool = True
+
+    # -- calls and riichi ---------------------------------------------------------------------
+    #: Chi is allowed (3-player rule sets forbid it).
+    chi: bool = True
+    #: Swap calls (discarding the called tile or its suji after chi/pon) are allowed.
+    kuikae: bool = False
+    riichi_min_points: int = 1000
+    #: Riichi needs at least one more draw for the player (4 tiles left in the live wall).
+    riichi_needs_draw: bool = True
+    #: Maximum winners on one discard: 1 = head bump, 2 = double ron, 3 = triple ron.
+    max_ron_winners: int = 2
+    #: Kokushi may rob a closed kan.
+    kokushi_robs_ankan: bool = True
+    kan_dora: bool = True
+    kan_ura: bool = True
+    ura_dora: bool = True
+    ippatsu: bool = True
+    open_kan_dora_timing: KanDoraTiming = KanDoraTiming.AFTER_REPLACEMENT
+    closed_kan_dora_timing: KanDoraTiming = KanDoraTiming.IMMEDIATE
+
+    # -- yaku and scoring ---------------------------------------------------------------------
+    #: Tanyao counts on an open hand.
+    kuitan: bool = True
+    #: A pair of a wind that is both seat and round wind gives 4 fu (else 2).
+    double_wind_fu: int = 4
+    #: 4 han 30 fu and 3 han 60 fu are rounded up to mangan.
+    kiriage: bool = False
+    kazoe: KazoeLimit = KazoeLimit.YAKUMAN
+    #: Yakuman forms that count double (see :data:`DOUBLE_YAKUMAN_FORMS`).
+    double_yakuman: frozenset[str] = field(default_factory=frozenset)
+    #: Several yakuman in one hand add up; otherwise a hand is worth one yakuman at most.
+    stacked_yakuman: bool = True
+    renhou: Renhou = Renhou.NONE
+    nagashi_mangan: bool = True
+    #: Yakuman with liability payment (pao): any of daisangen, daisuushii, suukantsu.
+    pao: frozenset[str] = field(default_factory=lambda: frozenset({"daisangen", "daisuushii"}))
+    #: Pao covers only the liable yakuman's value (Mahjong Soul), not the whole hand (Tenhou).
+    pao_only_liable_yakuman: bool = False
+    #: Honba value per counter on a ron (tsumo: a third of it from each payer in 4-player).
+    honba_ron: int = 300
+    honba_tsumo_each: int = 100
+    sanma_tsumo: SanmaTsumo = SanmaTsumo.LOSS
+    #: On a multiple ron, who collects the riichi sticks and the honba.
+    multi_ron_sticks: StickWinner = StickWinner.FIRST_FROM_DISCARDER
+
+    # -- draws --------------------------------------------------------------------------------
+    noten_payment_total: int = 3000
+    kyuushu_kyuuhai: bool = True
+    suufon_renda: bool = True
+    suucha_riichi: bool = True
+    suukaikan: bool = True
+    #: Three players ron the same discard: abortive draw (Tenhou) instead of paying all three.
+    sanchahou: bool = True
+
+    @property
+    def three_player(self) -> bool:
+        """Whether this is a 3-player rule set."""
+        return self.players == 3
+
+    @property
+    def aka(self) -> bool:
+        """Whether red fives are in play at all."""
+        return any(self.red_fives)
+
+    def replace(self, **changes: Any) -> Ruleset:
+        """A copy with some options changed; unknown option names raise an error."""
+        names = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise UnknownRulesetError(f"unknown rule option(s): {', '.join(unknown)}")
+        return dataclasses.replace(self, **changes)
+
+    def options(self) -> dict[str, Any]:
+        """Every option as plain JSON-able values (enums as strings, sets as sorted lists)."""
+        result: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Enum):
+                value = value.value
+            elif isinstance(value, frozenset):
+                value = sorted(value)
+            elif isinstance(value, tuple):
+                value = list(value)
+            result[f.name] = value
+        return result

@@ -1,0 +1,139 @@
+"""The JSON form of a scoring request and its result (``python -m engine score``, the API).
+
+The schema is documented in ``docs/scoring.md``. :func:`score_request` never raises on bad input:
+it returns ``{"error": code, "message": words}`` instead, so a batch keeps going.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from engine.errors import EngineError, InvalidConditionsError
+from engine.hand.melds import Meld
+from engine.rules import Ruleset, get_ruleset
+from engine.scoring.score import HandScore, WinConditions, WinningHand, score_hand
+from engine.tiles import parse_tile, parse_tiles, wind_kind
+
+FLAGS: Final = (
+    "tsumo",
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "rinshan",
+    "chankan",
+    "haitei",
+    "houtei",
+    "tenhou",
+    "chiihou",
+    "renhou",
+)
+_COUNTERS: Final = ("honba", "sticks", "kita")
+_FIELDS: Final = frozenset(
+    {
+        "ruleset",
+        "hand",
+        "win",
+        "melds",
+        "dora",
+        "ura",
+        "seat_wind",
+        "round_wind",
+        "discarder",
+        "pao",
+        "id",
+        *FLAGS,
+        *_COUNTERS,
+    }
+)
+
+
+def parse_request(data: Mapping[str, Any]) -> tuple[WinningHand, Ruleset]:
+    """Build the hand and rule set of a request; raises :class:`EngineError` on bad input."""
+    if not isinstance(data, Mapping):
+        raise InvalidConditionsError("a request is a JSON object")
+    unknown = sorted(set(data) - _FIELDS)
+    if unknown:
+        raise InvalidConditionsError(f"unknown field(s): {', '.join(unknown)}")
+    for required in ("ruleset", "hand", "win"):
+        if required not in data:
+            raise InvalidConditionsError(f"missing field {required!r}")
+    ruleset = get_ruleset(_string(data, "ruleset"))
+    flags = {}
+    for name in FLAGS:
+        value = data.get(name, False)
+        if not isinstance(value, bool):
+            raise InvalidConditionsError(f"{name} must be true or false, got {value!r}")
+        flags[name] = value
+    counters = {}
+    for name in _COUNTERS:
+        value = data.get(name, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise InvalidConditionsError(f"{name} must be a whole number >= 0, got {value!r}")
+        counters[name] = value
+    melds_data = data.get("melds", [])
+    if not isinstance(melds_data, list):
+        raise InvalidConditionsError("melds must be a list of {type, tiles} objects")
+    melds = []
+    for item in melds_data:
+        if not isinstance(item, Mapping) or set(item) - {"type", "tiles", "from"}:
+            raise InvalidConditionsError(f"a meld is an object with type and tiles, got {item!r}")
+        melds.append(Meld.parse(_string(item, "type"), _string(item, "tiles")))
+    conditions = WinConditions(
+        seat_wind=wind_kind(_string(data, "seat_wind", "E")),
+        round_wind=wind_kind(_string(data, "round_wind", "E")),
+        **flags,
+        **counters,
+    )
+    hand = WinningHand(
+        tiles=tuple(parse_tiles(_string(data, "hand"))),
+        win_tile=parse_tile(_string(data, "win")),
+        melds=tuple(melds),
+        dora_indicators=tuple(parse_tiles(_string(data, "dora", ""))),
+        ura_indicators=tuple(parse_tiles(_string(data, "ura", ""))),
+        conditions=conditions,
+        discarder=_optional_wind(data, "discarder"),
+        liable=_optional_wind(data, "pao"),
+    )
+    return hand, ruleset
+
+
+def _string(data: Mapping[str, Any], name: str, default: str | None = None) -> str:
+    value = data.get(name, default)
+    if not isinstance(value, str):
+        raise InvalidConditionsError(f"{name} must be a string, got {value!r}")
+    return value
+
+
+def _optional_wind(data: Mapping[str, Any], name: str) -> int | None:
+    if data.get(name) is None:
+        return None
+    return wind_kind(_string(data, name))
+
+
+def result_to_dict(score: HandScore) -> dict[str, Any]:
+    """The JSON form of a result."""
+    return {
+        "han": score.han,
+        "fu": score.fu,
+        "fu_items": [{"name": item.name, "fu": item.fu} for item in score.fu_items],
+        "yaku": [{"name": yaku.name, "han": yaku.han} for yaku in score.yaku],
+        "limit": score.limit,
+        "yakuman": score.yakuman,
+        "wait": score.wait.value,
+        "payments": [{"payer": p.payer, "amount": p.amount} for p in score.payments],
+        "sticks": score.sticks_won,
+        "total": score.total,
+    }
+
+
+def score_request(data: Any) -> dict[str, Any]:
+    """Score one JSON request; bad input gives ``{"error": code, "message": words}``."""
+    try:
+        hand, ruleset = parse_request(data)
+        result = result_to_dict(score_hand(hand, ruleset))
+    except EngineError as error:
+        result = {"error": error.code, "message": str(error)}
+    if isinstance(data, Mapping) and "id" in data:
+        result = {"id": data["id"], **result}
+    return result

@@ -1,0 +1,242 @@
+"""Tiles and MPSZ notation.
+
+A :class:`Tile` is a suit, a rank and a red flag. The standard riichi set has three number suits
+(``m`` characters, ``p`` circles, ``s`` bamboo, ranks 1-9) and honours (``z``, ranks 1-7: East,
+South, West, North, White, Green, Red). Red fives are fives with ``red=True``.
+
+The model leaves room for the variants to come: ranks are plain integers (Ùzje mahjong goes to
+16 and has a zero tile), and the suit is a one-letter code, so a flower suit or another notation
+can be added without changing the type. Code on the hot path does not use :class:`Tile` objects:
+it works on *kinds*, dense integers from a layout. The standard layout numbers the 34 kinds as the
+``mahjong`` package and Tenhou do: 0-8 = 1m-9m, 9-17 = 1p-9p, 18-26 = 1s-9s, 27-33 = E S W N
+White Green Red. A hand is then a list of 34 counts.
+
+MPSZ notation: digits followed by their suit letter, ``123m406p789s1122z``; ``0`` is a red five.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from engine.errors import NotationError
+
+#: Suit letters of the standard set, in their conventional order.
+NUMBER_SUITS: Final = ("m", "p", "s")
+HONOR_SUIT: Final = "z"
+SUITS: Final = ("m", "p", "s", "z")
+
+#: Kinds in the standard 34 layout.
+MAN: Final = 0
+PIN: Final = 9
+SOU: Final = 18
+EAST: Final = 27
+SOUTH: Final = 28
+WEST: Final = 29
+NORTH: Final = 30
+HAKU: Final = 31  # white dragon
+HATSU: Final = 32  # green dragon
+CHUN: Final = 33  # red dragon
+KINDS: Final = 34
+
+WINDS: Final = (EAST, SOUTH, WEST, NORTH)
+DRAGONS: Final = (HAKU, HATSU, CHUN)
+TERMINALS: Final = (0, 8, 9, 17, 18, 26)
+#: The 13 kinds of thirteen orphans: terminals and honours.
+YAOCHUU: Final = (*TERMINALS, EAST, SOUTH, WEST, NORTH, HAKU, HATSU, CHUN)
+_YAOCHUU_SET: Final = frozenset(YAOCHUU)
+#: The kinds that count for all green (ryuuiisou): 2s 3s 4s 6s 8s and the green dragon.
+GREENS: Final = frozenset((19, 20, 21, 23, 25, HATSU))
+#: Kinds that do not exist in 3-player mahjong: 2m-8m.
+SANMA_MISSING: Final = frozenset(range(1, 8))
+
+WIND_LETTERS: Final = ("E", "S", "W", "N")
+_HONOR_NAMES: Final = ("East", "South", "West", "North", "White", "Green", "Red")
+_SUIT_NAMES: Final = {"m": "characters", "p": "circles", "s": "bamboo"}
+
+
+def is_honor(kind: int) -> bool:
+    """Whether a kind of the standard layout is an honour (wind or dragon)."""
+    return kind >= EAST
+
+
+def is_terminal(kind: int) -> bool:
+    """Whether a kind is a 1 or a 9 of a number suit."""
+    return kind < EAST and kind % 9 in (0, 8)
+
+
+def is_yaochuu(kind: int) -> bool:
+    """Whether a kind is a terminal or an honour."""
+    return kind in _YAOCHUU_SET
+
+
+def wind_kind(letter: str) -> int:
+    """The kind of a wind from its letter ``E``, ``S``, ``W`` or ``N``."""
+    try:
+        return EAST + WIND_LETTERS.index(letter.upper())
+    except ValueError:
+        raise NotationError(f"a wind is one of E, S, W, N; got {letter!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """One physical tile: suit letter, rank, and whether it is a red five.
+
+    Ordering follows the conventional sort: suits m, p, s, z, then rank, the red five just before
+    the plain five.
+    """
+
+    suit: str
+    rank: int
+    red: bool = False
+
+    @property
+    def kind(self) -> int:
+        """The tile's kind in the standard 34 layout (a red five has the kind of a five)."""
+        if self.suit == HONOR_SUIT:
+            return EAST + self.rank - 1
+        return SUITS.index(self.suit) * 9 + self.rank - 1
+
+    @classmethod
+    def from_kind(cls, kind: int, red: bool = False) -> Tile:
+        """The tile of a standard-layout kind."""
+        if not 0 <= kind < KINDS:
+            raise NotationError(f"a tile kind is 0-33, got {kind}")
+        if kind >= EAST:
+            return cls(HONOR_SUIT, kind - EAST + 1)
+        if red and kind % 9 != 4:
+            raise NotationError(f"only fives can be red, got {format_kind(kind)}")
+        return cls(SUITS[kind // 9], kind % 9 + 1, red)
+
+    def __str__(self) -> str:
+        return f"{0 if self.red else self.rank}{self.suit}"
+
+    def __lt__(self, other: Tile) -> bool:
+        return self.sort_key < other.sort_key
+
+    @property
+    def sort_key(self) -> tuple[int, int, int]:
+        """Key of the conventional sort order."""
+        return (SUITS.index(self.suit), self.rank, 0 if self.red else 1)
+
+    @property
+    def name(self) -> str:
+        """A readable English name: ``5 circles (red)``, ``East``."""
+        if self.suit == HONOR_SUIT:
+            return _HONOR_NAMES[self.rank - 1]
+        return f"{self.rank} {_SUIT_NAMES[self.suit]}{' (red)' if self.red else ''}"
+
+
+def parse_tiles(text: str) -> list[Tile]:
+    """Parse MPSZ notation (``123m406p789s1122z``) into tiles, in the order written.
+
+    Spaces are ignored. ``0`` is a red five. Raises :class:`NotationError` naming the problem.
+    """
+    tiles: list[Tile] = []
+    pending: list[str] = []
+    for position, char in enumerate(text):
+        if char.isdigit():
+            pending.append(char)
+        elif char in SUITS:
+            if not pending:
+                raise NotationError(
+                    f"suit letter {char!r} at position {position} of {text!r} "
+                    "has no digits before it"
+                )
+            for digit in pending:
+                tiles.append(_tile_from_digit(digit, char, text))
+            pending.clear()
+        elif char.isspace():
+            continue
+        else:
+            raise NotationError(
+                f"unexpected character {char!r} at position {position} of {text!r}; "
+                "MPSZ notation is digits followed by m, p, s or z"
+            )
+    if pending:
+        raise NotationError(
+            f"digits {''.join(pending)!r} at the end of {text!r} have no suit letter"
+        )
+    return tiles
+
+
+def _tile_from_digit(digit: str, suit: str, text: str) -> Tile:
+    rank = int(digit)
+    if suit == HONOR_SUIT:
+        if not 1 <= rank <= 7:
+            raise NotationError(f"honours are 1z-7z, got {rank}z in {text!r}")
+        return Tile(suit, rank)
+    if rank == 0:
+        return Tile(suit, 5, red=True)
+    return Tile(suit, rank)
+
+
+def parse_tile(text: str) -> Tile:
+    """Parse exactly one tile (``5m``, ``0p``, ``7z``)."""
+    tiles = parse_tiles(text)
+    if len(tiles) != 1:
+        raise NotationError(f"expected one tile, got {len(tiles)} in {text!r}")
+    return tiles[0]
+
+
+def format_tiles(tiles: Iterable[Tile], *, sort: bool = False) -> str:
+    """Format tiles in MPSZ notation, merging runs of the same suit (``123m``)."""
+    items = sorted(tiles, key=lambda tile: tile.sort_key) if sort else list(tiles)
+    parts: list[str] = []
+    run_suit = ""
+    for tile in items:
+        if tile.suit != run_suit and run_suit:
+            parts.append(run_suit)
+        run_suit = tile.suit
+        parts.append("0" if tile.red else str(tile.rank))
+    if run_suit:
+        parts.append(run_suit)
+    return "".join(parts)
+
+
+def format_kind(kind: int) -> str:
+    """Format one standard-layout kind in MPSZ (``5p``, ``1z``)."""
+    return str(Tile.from_kind(kind))
+
+
+def format_counts(counts: Sequence[int]) -> str:
+    """Format a 34-count hand in MPSZ, sorted."""
+    return format_tiles(
+        (Tile.from_kind(kind) for kind, count in enumerate(counts) for _ in range(count)), sort=True
+    )
+
+
+def to_counts(tiles: Iterable[Tile]) -> list[int]:
+    """Count tiles by standard-layout kind (34 counts)."""
+    counts = [0] * KINDS
+    for tile in tiles:
+        counts[tile.kind] += 1
+    return counts
+
+
+def parse_counts(text: str) -> list[int]:
+    """Parse MPSZ notation straight into 34 counts."""
+    return to_counts(parse_tiles(text))
+
+
+def dora_from_indicator(indicator: int, *, three_player: bool = False) -> int:
+    """The dora kind that an indicator kind points at.
+
+    Number suits wrap 9 to 1, winds E-S-W-N-E, dragons White-Green-Red-White. In 3-player
+    mahjong 2m-8m do not exist, so a 1m indicator points at 9m and 9m at 1m.
+    """
+    if indicator >= HAKU:
+        return HAKU + (indicator - HAKU + 1) % 3
+    if indicator >= EAST:
+        return EAST + (indicator - EAST + 1) % 4
+    if three_player and indicator in (0, 8):
+        return 8 - indicator
+    return indicator - indicator % 9 + (indicator % 9 + 1) % 9
+
+
+def tile_from_tenhou136(tile_id: int, *, red_fives: bool = True) -> Tile:
+    """The tile of a Tenhou 136-id (kind = id // 4; ids 16, 52, 88 are the red fives)."""
+    if not 0 <= tile_id < 136:
+        raise NotationError(f"a Tenhou tile id is 0-135, got {tile_id}")
+    return Tile.from_kind(tile_id // 4, red=red_fives and tile_id in (16, 52, 88))
