@@ -1,0 +1,9 @@
+"""ASGI entry point, for servers such as uvicorn: ``uvicorn config.asgi:application``."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+application = get_asgi_application()

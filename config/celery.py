@@ -1,0 +1,17 @@
+"""The Celery application.
+
+Start a worker with ``celery -A config worker --loglevel=INFO`` (needs ``CELERY_BROKER_URL``;
+without it tasks run eagerly inside the web process and no worker is needed). All Celery
+settings live in ``config/settings.py`` under the ``CELERY_`` prefix.
+"""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("mjlogs")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+# Finds the tasks.py module of every installed app.
+app.autodiscover_tasks()

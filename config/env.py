@@ -1,0 +1,269 @@
+"""Read and check the settings that come from the environment.
+
+Every function takes the raw value of one variable (``None`` when it is unset) and returns
+the checked setting, or raises :class:`~django.core.exceptions.ImproperlyConfigured` with a
+message that names the variable, shows the bad value (passwords masked) and says what is
+accepted. ``config/settings.py`` only calls these functions, so a bad value stops the
+process at start instead of failing on the first request, and every rule here can be unit
+tested without reloading the settings module.
+
+An empty (or blank) variable counts as unset, because that is what ``VAR=`` in a shell,
+a compose file or an ``.env`` file usually means.
+
+This module must not import ``django.conf.settings``: it runs while the settings load.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_WORDS = frozenset({"1", "true", "yes"})
+FALSE_WORDS = frozenset({"0", "false", "no"})
+
+#: Database URL schemes we accept, and the Django backend each one selects.
+DATABASE_SCHEMES = {
+    "sqlite": "django.db.backends.sqlite3",
+    "postgres": "django.db.backends.postgresql",
+    "postgresql": "django.db.backends.postgresql",
+}
+#: Celery broker URL schemes we accept (Redis, or RabbitMQ through py-amqp).
+BROKER_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
+#: Celery result backend URL schemes we accept.
+RESULT_BACKEND_SCHEMES = ("redis", "rediss", "rpc")
+
+#: How long (seconds) a PostgreSQL connection is kept open between requests.
+POSTGRES_CONN_MAX_AGE = 60
+#: How long (seconds) to wait for PostgreSQL to accept a connection, unless the URL says.
+POSTGRES_CONNECT_TIMEOUT = 10
+
+_DATABASE_ACCEPTED = (
+    "use postgres://USER:PASSWORD@HOST:PORT/DBNAME (PostgreSQL through psycopg 3) "
+    "or sqlite:///relative/path.sqlite3 or sqlite:////absolute/path.sqlite3, "
+    "or leave it unset for the SQLite file db.sqlite3 in the project directory"
+)
+_BROKER_ACCEPTED = (
+    "use redis://HOST:6379/0 or rediss:// (Redis), or amqp://USER:PASSWORD@HOST:5672/VHOST, "
+    "amqps:// or pyamqp:// (RabbitMQ), or leave it unset to run tasks eagerly in-process"
+)
+_RESULT_BACKEND_ACCEPTED = (
+    "use redis://HOST:6379/1 or rediss:// (Redis) or rpc:// (RabbitMQ), "
+    "or leave it unset to store no task results"
+)
+
+
+def _clean(value: str | None) -> str | None:
+    """Return the value without surrounding blanks, or ``None`` when it is unset or blank."""
+    if value is None:
+        return None
+    value = value.strip()
+    return value or None
+
+
+def mask_url(url: str) -> str:
+    """Return ``url`` with its password replaced by ``***``, for error and log messages.
+
+    A string that is not even a URL is returned unchanged: it has no password to hide.
+    """
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        # urlsplit rejects some malformed netlocs (such as an unclosed "[");
+        # fall back to hiding whatever stands between ":" and "@" in the netloc.
+        head, sep, rest = url.partition("://")
+        userinfo, at, hostpart = rest.partition("@")
+        if not (sep and at and ":" in userinfo):
+            return url
+        user = userinfo.split(":", 1)[0]
+        return f"{head}://{user}:***@{hostpart}"
+    if password is None:
+        return url
+    userinfo, _, hostpart = parts.netloc.rpartition("@")
+    user = userinfo.split(":", 1)[0]
+    return parts._replace(netloc=f"{user}:***@{hostpart}").geturl()
+
+
+def _check_scheme(name: str, url: str, schemes: tuple[str, ...], accepted: str) -> str:
+    """Check that ``url`` is a well-formed URL with one of ``schemes``; return the scheme.
+
+    :raises ImproperlyConfigured: naming ``name``, the masked URL and ``accepted``.
+    """
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - reading .port is what checks it
+    except ValueError as exc:
+        raise ImproperlyConfigured(
+            f"{name}={mask_url(url)!r} is not a valid URL ({exc}); {accepted}."
+        ) from exc
+    scheme = parts.scheme.lower()
+    if scheme in schemes and url.lower().startswith(f"{scheme}://"):
+        return scheme
+    if scheme in schemes:
+        problem = f"is not a URL of the form {scheme}://..."
+    elif scheme:
+        problem = f"has the scheme {scheme!r}, which is not supported"
+    else:
+        problem = "is not a URL (it has no scheme such as postgres:// or redis://)"
+    raise ImproperlyConfigured(f"{name}={mask_url(url)!r} {problem}; {accepted}.")
+
+
+def env_bool(name: str, value: str | None, *, default: bool) -> bool:
+    """Parse a boolean variable strictly.
+
+    Accepts ``1``, ``true``, ``yes`` and ``0``, ``false``, ``no`` (any case, surrounding
+    blanks ignored); unset or empty gives ``default``.
+
+    :raises ImproperlyConfigured: for any other value, such as ``on`` or ``ture``.
+    """
+    cleaned = _clean(value)
+    if cleaned is None:
+        return default
+    word = cleaned.lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a boolean; use one of 1, true, yes or 0, false, no "
+        f"(or leave it unset for the default, {str(default).lower()})."
+    )
+
+
+def env_list(value: str | None, *, default: list[str]) -> list[str]:
+    """Parse a comma-separated list, dropping blanks around and between the items.
+
+    Unset or empty gives a copy of ``default``.
+    """
+    cleaned = _clean(value)
+    if cleaned is None:
+        return list(default)
+    return [item.strip() for item in cleaned.split(",") if item.strip()]
+
+
+def env_choice(name: str, value: str | None, *, choices: tuple[str, ...], default: str) -> str:
+    """Parse a variable that must be one of ``choices`` (compared case-insensitively).
+
+    Returns the matching entry of ``choices``; unset or empty gives ``default``.
+
+    :raises ImproperlyConfigured: when the value is not one of the choices.
+    """
+    cleaned = _clean(value)
+    if cleaned is None:
+        return default
+    for choice in choices:
+        if cleaned.lower() == choice.lower():
+            return choice
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not accepted; use one of {', '.join(choices)} "
+        f"(or leave it unset for {default})."
+    )
+
+
+def secret_key_from_env(value: str | None, *, debug: bool, dev_default: str) -> str:
+    """Return the secret key: the variable's value, or ``dev_default`` in debug mode.
+
+    :raises ImproperlyConfigured: when debug is off and the key is unset, or is the
+        development default (which is public, so it signs nothing safely).
+    """
+    cleaned = _clean(value)
+    if cleaned is None:
+        if debug:
+            return dev_default
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is not set and DJANGO_DEBUG is false; set DJANGO_SECRET_KEY to "
+            "a long random string (for example the output of "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`), "
+            "or set DJANGO_DEBUG=true for local development."
+        )
+    if not debug and cleaned == dev_default:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is the public development key and DJANGO_DEBUG is false; "
+            "set DJANGO_SECRET_KEY to a long random string of your own."
+        )
+    return cleaned
+
+
+def database_from_env(value: str | None, *, base_dir: Path) -> dict[str, Any]:
+    """Return Django's ``DATABASES["default"]`` for the ``DATABASE_URL`` value.
+
+    Unset gives the SQLite file ``db.sqlite3`` in ``base_dir``. Otherwise the URL is parsed
+    with dj-database-url; only SQLite and PostgreSQL are accepted. A relative SQLite path
+    (``sqlite:///name.sqlite3``) is taken relative to ``base_dir``, not the working
+    directory. PostgreSQL connections (psycopg 3) are kept open for
+    :data:`POSTGRES_CONN_MAX_AGE` seconds with health checks, and wait at most
+    :data:`POSTGRES_CONNECT_TIMEOUT` seconds to connect unless the URL's
+    ``?connect_timeout=`` says otherwise.
+
+    :raises ImproperlyConfigured: for another scheme (mysql://, ...), a string that is
+        not a URL, or a URL without a database name.
+    """
+    url = _clean(value)
+    if url is None:
+        return {"ENGINE": DATABASE_SCHEMES["sqlite"], "NAME": base_dir / "db.sqlite3"}
+
+    scheme = _check_scheme("DATABASE_URL", url, tuple(DATABASE_SCHEMES), _DATABASE_ACCEPTED)
+
+    is_postgres = DATABASE_SCHEMES[scheme] == "django.db.backends.postgresql"
+    try:
+        config: dict[str, Any] = dict(
+            dj_database_url.parse(
+                url,
+                conn_max_age=POSTGRES_CONN_MAX_AGE if is_postgres else 0,
+                conn_health_checks=is_postgres,
+            )
+        )
+    except ValueError as exc:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL={mask_url(url)!r} could not be parsed ({exc}); {_DATABASE_ACCEPTED}."
+        ) from exc
+
+    if not config.get("NAME"):
+        raise ImproperlyConfigured(
+            f"DATABASE_URL={mask_url(url)!r} names no database; {_DATABASE_ACCEPTED}."
+        )
+    if is_postgres:
+        options = config.setdefault("OPTIONS", {})
+        options.setdefault("connect_timeout", POSTGRES_CONNECT_TIMEOUT)
+    elif config["NAME"] != ":memory:" and not Path(config["NAME"]).is_absolute():
+        config["NAME"] = base_dir / config["NAME"]
+    return config
+
+
+def broker_from_env(value: str | None) -> str | None:
+    """Return the Celery broker URL, or ``None`` (run tasks eagerly) when it is unset.
+
+    :raises ImproperlyConfigured: unless the URL is Redis (``redis://``, ``rediss://``) or
+        RabbitMQ (``amqp://``, ``amqps://``, ``pyamqp://``).
+    """
+    return _celery_url("CELERY_BROKER_URL", value, BROKER_SCHEMES, _BROKER_ACCEPTED)
+
+
+def result_backend_from_env(value: str | None) -> str | None:
+    """Return the Celery result backend URL, or ``None`` (keep no results) when unset.
+
+    :raises ImproperlyConfigured: unless the URL is Redis (``redis://``, ``rediss://``) or
+        ``rpc://`` (results sent back over the RabbitMQ broker).
+    """
+    return _celery_url(
+        "CELERY_RESULT_BACKEND", value, RESULT_BACKEND_SCHEMES, _RESULT_BACKEND_ACCEPTED
+    )
+
+
+def _celery_url(
+    name: str, value: str | None, schemes: tuple[str, ...], accepted: str
+) -> str | None:
+    url = _clean(value)
+    if url is None:
+        return None
+    _check_scheme(name, url, schemes, accepted)
+    return url
+
+
+def url_scheme(url: str) -> str:
+    """Return the lower-case scheme of ``url`` (for reports that must not show passwords)."""
+    return url.partition("://")[0].lower()

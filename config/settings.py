@@ -1,0 +1,153 @@
+"""Django settings, read entirely from the environment.
+
+With no environment at all the project runs for local development: debug on, SQLite in
+``db.sqlite3`` beside ``manage.py``, and Celery tasks run eagerly in the calling process.
+Production sets at least ``DJANGO_DEBUG=false``, ``DJANGO_SECRET_KEY``,
+``DJANGO_ALLOWED_HOSTS``, ``DATABASE_URL`` and ``CELERY_BROKER_URL``.
+
+Every variable is checked by a function in :mod:`config.env`; a bad value raises
+``ImproperlyConfigured`` here, so the process refuses to start instead of failing later.
+An empty variable counts as unset. See the README for the list of variables.
+"""
+
+import os
+from pathlib import Path
+
+from config.env import (
+    broker_from_env,
+    database_from_env,
+    env_bool,
+    env_choice,
+    env_list,
+    result_backend_from_env,
+    secret_key_from_env,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# --- Core -----------------------------------------------------------------------------------
+
+DEBUG = env_bool("DJANGO_DEBUG", os.getenv("DJANGO_DEBUG"), default=True)
+
+# Public on purpose: it is only ever used when DEBUG is on (env.secret_key_from_env refuses
+# it otherwise), so anything it signs is throwaway development data.
+DEV_SECRET_KEY = "django-insecure-mjlogs-development-key-never-use-in-production"
+SECRET_KEY = secret_key_from_env(
+    os.getenv("DJANGO_SECRET_KEY"), debug=DEBUG, dev_default=DEV_SECRET_KEY
+)
+
+ALLOWED_HOSTS = env_list(
+    os.getenv("DJANGO_ALLOWED_HOSTS"),
+    default=["localhost", "127.0.0.1", "[::1]", "testserver"],
+)
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "mjlogs.apps.MjlogsConfig",
+    "replay.apps.ReplayConfig",
+    "stats.apps.StatsConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------
+
+DATABASES = {"default": database_from_env(os.getenv("DATABASE_URL"), base_dir=BASE_DIR)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Passwords, time, static files ----------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+# Where `manage.py collectstatic` gathers the apps' static files for a web server to serve.
+STATIC_ROOT = Path(os.getenv("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+
+# --- Celery ---------------------------------------------------------------------------------
+# Read by config/celery.py through the CELERY_ namespace. Without a broker, tasks run eagerly
+# in the calling process (and errors propagate), so nothing but Python is needed to run the
+# site or the tests; with one, any number of workers on any number of machines share the work.
+
+CELERY_BROKER_URL = broker_from_env(os.getenv("CELERY_BROKER_URL"))
+CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
+CELERY_TASK_EAGER_PROPAGATES = CELERY_TASK_ALWAYS_EAGER
+if CELERY_BROKER_URL is None:
+    CELERY_BROKER_URL = "memory://"
+CELERY_RESULT_BACKEND = result_backend_from_env(os.getenv("CELERY_RESULT_BACKEND"))
+
+# Tasks are idempotent (see docs/development.md), so a task whose worker dies is safely
+# delivered again: acknowledge only after it finished, and take one task at a time.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# --- Logging --------------------------------------------------------------------------------
+
+LOG_LEVEL = env_choice(
+    "DJANGO_LOG_LEVEL",
+    os.getenv("DJANGO_LOG_LEVEL"),
+    choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"),
+    default="INFO",
+)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "console": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "console"},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own loggers propagate to the root handler; keep its chatter at INFO+.
+        "django": {"level": "INFO" if LOG_LEVEL == "DEBUG" else LOG_LEVEL},
+    },
+}

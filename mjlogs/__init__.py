@@ -1,0 +1,4 @@
+"""The mjlogs app.
+
+Owns games, players, uploads, the raw originals, import services and exports.
+"""

@@ -1,0 +1,1 @@
+"""Admin registrations for the mjlogs app's models."""

@@ -1,0 +1,1 @@
+"""Database models of the mjlogs app. None yet."""

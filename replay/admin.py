@@ -1,0 +1,1 @@
+"""Admin registrations for the replay app's models."""

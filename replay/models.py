@@ -1,0 +1,1 @@
+"""Database models of the replay app. None yet."""

@@ -1,0 +1,1 @@
+"""Admin registrations for the stats app's models."""

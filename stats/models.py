@@ -1,0 +1,1 @@
+"""Database models of the stats app. None yet."""

@@ -1,0 +1,144 @@
+"""The settings load in a fresh process: defaults work, and a bad value stops the start.
+
+Each test runs Python in a subprocess with a controlled environment, because the settings
+module is read once per process and these variables are read while it loads.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+
+# Variables that change what the settings do; each test starts with none of them set.
+OUR_VARIABLES = ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")
+
+SETUP = "import django; django.setup()"
+SHOW = (
+    "import django; django.setup(); from django.conf import settings as s; "
+    "d = s.DATABASES['default']; "
+    "print(s.DEBUG, d['ENGINE'], d['NAME'], s.CELERY_TASK_ALWAYS_EAGER, s.CELERY_BROKER_URL, "
+    "sorted(s.ALLOWED_HOSTS))"
+)
+
+
+def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in OUR_VARIABLES and not key.startswith(("DJANGO_", "CELERY_"))
+    }
+    clean["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=PROJECT_DIR,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_empty_environment_starts_with_defaults() -> None:
+    result = run(["-c", SHOW])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split(" ", 5) == [
+        "True",
+        "django.db.backends.sqlite3",
+        str(PROJECT_DIR / "db.sqlite3"),
+        "True",
+        "memory://",
+        "['127.0.0.1', '[::1]', 'localhost', 'testserver']\n",
+    ]
+
+
+def test_manage_py_check_passes_with_empty_environment() -> None:
+    result = run(["manage.py", "check"])
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_production_like_environment_starts() -> None:
+    result = run(
+        ["-c", SHOW],
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY="a-real-secret",
+        DJANGO_ALLOWED_HOSTS="logs.example.org, www.logs.example.org",
+        DATABASE_URL="postgres://app:pw@db.internal:5432/mjlogs",
+        CELERY_BROKER_URL="redis://cache.internal:6379/0",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split(" ", 5) == [
+        "False",
+        "django.db.backends.postgresql",
+        "mjlogs",
+        "False",
+        "redis://cache.internal:6379/0",
+        "['logs.example.org', 'www.logs.example.org']\n",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        (
+            {"DATABASE_URL": "mysql://root:hunter2@db/games"},
+            "ImproperlyConfigured: DATABASE_URL='mysql://root:***@db/games' has the scheme "
+            "'mysql', which is not supported",
+        ),
+        (
+            {"DATABASE_URL": "garbage"},
+            "ImproperlyConfigured: DATABASE_URL='garbage' is not a URL",
+        ),
+        (
+            {"DATABASE_URL": "postgres://db.internal"},
+            "ImproperlyConfigured: DATABASE_URL='postgres://db.internal' names no database",
+        ),
+        (
+            {"CELERY_BROKER_URL": "sqs://key:secret@"},
+            "ImproperlyConfigured: CELERY_BROKER_URL='sqs://key:***@' has the scheme 'sqs'",
+        ),
+        (
+            {"CELERY_RESULT_BACKEND": "django-db"},
+            "ImproperlyConfigured: CELERY_RESULT_BACKEND='django-db' is not a URL",
+        ),
+        (
+            {"DJANGO_DEBUG": "maybe"},
+            "ImproperlyConfigured: DJANGO_DEBUG='maybe' is not a boolean",
+        ),
+        (
+            {"DJANGO_DEBUG": "false"},
+            "ImproperlyConfigured: DJANGO_SECRET_KEY is not set and DJANGO_DEBUG is false",
+        ),
+        (
+            {"DJANGO_LOG_LEVEL": "LOUD"},
+            "ImproperlyConfigured: DJANGO_LOG_LEVEL='LOUD' is not accepted",
+        ),
+    ],
+    ids=[
+        "mysql",
+        "garbage-db",
+        "no-db-name",
+        "sqs-broker",
+        "django-db-results",
+        "bad-debug",
+        "no-secret",
+        "bad-log-level",
+    ],
+)
+@pytest.mark.parametrize(
+    "args", [["-c", SETUP], ["manage.py", "check"]], ids=["django-setup", "manage-check"]
+)
+def test_bad_value_stops_the_start(args: list[str], env: dict[str, str], message: str) -> None:
+    result = run(args, **env)
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert "hunter2" not in result.stderr
+    assert "secret@" not in result.stderr

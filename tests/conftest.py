@@ -1,0 +1,74 @@
+"""Fixtures and checks shared by every test.
+
+Tests touch the database only when they ask for it (``@pytest.mark.django_db`` or the
+``db`` fixture); pytest-django refuses any other access, which keeps the engine tests free
+of Django's database. With ``DATABASE_URL`` unset the database tests run on an in-memory
+SQLite database; with it set to PostgreSQL, Django creates ``test_<name>`` on that server.
+"""
+
+from __future__ import annotations
+
+import os
+
+import psycopg
+import pytest
+from django.conf import settings
+
+from config.env import mask_url
+
+# Seconds to wait for PostgreSQL before declaring it unreachable.
+CONNECT_TIMEOUT = 3
+
+
+def _needs_database(item: pytest.Item) -> bool:
+    if item.get_closest_marker("django_db") is not None:
+        return True
+    # `db`, `transactional_db`, `live_server`, `admin_client`, ... all depend on this one.
+    return "django_db_setup" in getattr(item, "fixturenames", ())
+
+
+def _postgres_error(database: dict[str, object]) -> str | None:
+    """Try to connect; return the error text, or ``None`` when the server answers.
+
+    Tries the configured database, then ``postgres``: Django's test runner connects to the
+    latter to create ``test_<name>``, so a server whose database does not exist yet is fine.
+    """
+    first_error: str | None = None
+    for dbname in (database["NAME"], "postgres"):
+        try:
+            psycopg.connect(
+                dbname=str(dbname),
+                user=str(database.get("USER") or "") or None,
+                password=str(database.get("PASSWORD") or "") or None,
+                host=str(database.get("HOST") or "") or None,
+                port=str(database.get("PORT") or "") or None,
+                connect_timeout=CONNECT_TIMEOUT,
+            ).close()
+        except psycopg.Error as exc:
+            # psycopg's messages span lines; keep them on the one line of the exit message.
+            first_error = first_error or " ".join(str(exc).split()).rstrip(".")
+        else:
+            return None
+    return first_error
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Stop at once, with a clear message, when database tests cannot reach PostgreSQL.
+
+    Without this every database test would fail on its own with a long traceback.
+    Only checked when a collected test needs the database, so ``pytest tests/engine``
+    runs whatever ``DATABASE_URL`` says.
+    """
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.postgresql":
+        return
+    if not any(_needs_database(item) for item in session.items):
+        return
+    error = _postgres_error(database)
+    if error is not None:
+        url = mask_url(os.environ.get("DATABASE_URL", ""))
+        pytest.exit(
+            f"DATABASE_URL={url} is not reachable: {error}. "
+            "Start PostgreSQL or unset DATABASE_URL to use SQLite.",
+            returncode=pytest.ExitCode.USAGE_ERROR,
+        )
