@@ -129,9 +129,7 @@ def _describe(result: dict[str, Any]) -> str:
     ]
     lines += [f"  {yaku['name']:<18} {yaku['han']:>2} han" for yaku in result["yaku"]]
     lines.append("fu: " + ", ".join(f"{item['name']} {item['fu']}" for item in result["fu_items"]))
-    lines.append(
-        "paid: " + ", ".join(f"{p['payer']} {p['amount']}" for p in result["payments"])
-    )
+    lines.append("paid: " + ", ".join(f"{p['payer']} {p['amount']}" for p in result["payments"]))
     if result["sticks"]:
         lines.append(f"riichi sticks: {result['sticks']}")
     lines.append(f"total: {result['total']}")

@@ -17,7 +17,7 @@ MPSZ notation: digits followed by their suit letter, ``123m406p789s1122z``; ``0`
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from engine.errors import NotationError
@@ -90,13 +90,18 @@ class Tile:
     suit: str
     rank: int
     red: bool = False
+    #: The tile's kind in the standard 34 layout (a red five has the kind of a five). Stored,
+    #: not computed, because scoring reads it for every tile.
+    kind: int = field(init=False, compare=False, repr=False)
 
-    @property
-    def kind(self) -> int:
-        """The tile's kind in the standard 34 layout (a red five has the kind of a five)."""
+    def __post_init__(self) -> None:
         if self.suit == HONOR_SUIT:
-            return EAST + self.rank - 1
-        return SUITS.index(self.suit) * 9 + self.rank - 1
+            kind = EAST + self.rank - 1
+        elif self.suit in NUMBER_SUITS:
+            kind = NUMBER_SUITS.index(self.suit) * 9 + self.rank - 1
+        else:
+            kind = -1  # a tile outside the standard layout (variants)
+        object.__setattr__(self, "kind", kind)
 
     @classmethod
     def from_kind(cls, kind: int, red: bool = False) -> Tile:

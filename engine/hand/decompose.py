@@ -100,39 +100,61 @@ def decompositions(counts: Sequence[int]) -> list[Decomposition]:
     Called melds are not part of ``counts``; the result covers the concealed tiles only.
     An empty list means the hand is not complete in the standard form.
     """
-    pair = -1
-    honor_groups: list[int] = []
-    for kind in range(EAST, KINDS):
-        count = counts[kind]
-        if count == 0:
-            continue
-        if count == 3:
-            honor_groups.append(TRIPLET + kind)
-        elif count == 2 and pair < 0:
-            pair = kind
-        else:
+    return [Decomposition(pair, groups) for pair, groups in raw_decompositions(counts)]
+
+
+def raw_decompositions(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """:func:`decompositions` as plain ``(pair, groups)`` tuples, for the hot path."""
+    honors = _HONOR_MEMO.get(tuple(counts[EAST:KINDS]), _NO_SPLIT)
+    if honors is _NO_SPLIT:
+        honors = _HONOR_MEMO[tuple(counts[EAST:KINDS])] = _split_honors(counts[EAST:KINDS])
+    if honors is None:
+        return []
+    splits = []
+    for suit in (0, 1, 2):
+        key = tuple(counts[suit * 9 : suit * 9 + 9])
+        memo = _SUIT_MEMOS[suit]
+        split = memo.get(key)
+        if split is None:
+            split = memo[key] = _split_suit(list(key), suit * 9)
+        if not split:
             return []
-    man = suit_splits(counts, 0)
-    if not man:
+        splits.append(split)
+    man, pin, sou = splits
+    honor_pair, honor_groups = honors
+    # Within a suit every split has a pair, or none does (it follows from the suit's count).
+    if (honor_pair >= 0) + (man[0][0] >= 0) + (pin[0][0] >= 0) + (sou[0][0] >= 0) != 1:
         return []
-    pin = suit_splits(counts, 1)
-    if not pin:
-        return []
-    sou = suit_splits(counts, 2)
-    if not sou:
-        return []
-    result: list[Decomposition] = []
-    honors = tuple(honor_groups)
-    for man_pair, man_groups in man:
-        for pin_pair, pin_groups in pin:
-            for sou_pair, sou_groups in sou:
-                pairs = [p for p in (pair, man_pair, pin_pair, sou_pair) if p >= 0]
-                if len(pairs) != 1:
-                    continue
-                result.append(
-                    Decomposition(pairs[0], man_groups + pin_groups + sou_groups + honors)
-                )
-    return result
+    if len(man) == 1 and len(pin) == 1 and len(sou) == 1:
+        pair = max(honor_pair, man[0][0], pin[0][0], sou[0][0])
+        return [(pair, man[0][1] + pin[0][1] + sou[0][1] + honor_groups)]
+    return [
+        (
+            max(honor_pair, man_pair, pin_pair, sou_pair),
+            man_groups + pin_groups + sou_groups + honor_groups,
+        )
+        for man_pair, man_groups in man
+        for pin_pair, pin_groups in pin
+        for sou_pair, sou_groups in sou
+    ]
+
+
+_NO_SPLIT: Final = (-2, ())
+_HONOR_MEMO: Final[dict[tuple[int, ...], tuple[int, tuple[int, ...]] | None]] = {}
+
+
+def _split_honors(counts: Sequence[int]) -> tuple[int, tuple[int, ...]] | None:
+    """Honours cannot form runs: each kind is absent, a pair (at most one) or a triplet."""
+    pair = -1
+    groups: list[int] = []
+    for offset, count in enumerate(counts):
+        if count == 3:
+            groups.append(TRIPLET + EAST + offset)
+        elif count == 2 and pair < 0:
+            pair = EAST + offset
+        elif count:
+            return None
+    return pair, tuple(groups)
 
 
 def is_chiitoitsu(counts: Sequence[int]) -> bool:

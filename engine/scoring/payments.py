@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Final, NamedTuple
 
 from engine.rules.ruleset import Ruleset, SanmaTsumo
 from engine.scoring.limits import round_up_100
@@ -12,8 +12,7 @@ from engine.tiles import EAST, WIND_LETTERS
 DISCARDER = "discarder"
 
 
-@dataclass(frozen=True, slots=True)
-class Payment:
+class Payment(NamedTuple):
     """One player's payment to the winner, honba included.
 
     ``payer`` is the paying seat's wind letter (``E``, ``S``, ``W``, ``N``), or ``discarder``
@@ -22,6 +21,9 @@ class Payment:
 
     payer: str
     amount: int
+
+
+_LETTERS: Final = {EAST + index: letter for index, letter in enumerate(WIND_LETTERS)}
 
 
 def _label(seat: int | None) -> str:
@@ -35,21 +37,21 @@ def ron_value(base: int, dealer: bool) -> int:
 
 def tsumo_shares(base: int, winner: int, ruleset: Ruleset) -> dict[int, int]:
     """Each payer's share of a tsumo before honba, by seat wind kind."""
-    seats = range(EAST, EAST + ruleset.players)
     dealer = winner == EAST
-    split = ruleset.three_player and ruleset.sanma_tsumo is SanmaTsumo.SPLIT
-    shares: dict[int, int] = {}
-    for seat in seats:
-        if seat == winner:
-            continue
-        if dealer:
-            share = 3 * base if split else 2 * base
-        elif seat == EAST:
-            share = 5 * base // 2 if split else 2 * base
-        else:
-            share = 3 * base // 2 if split else base
-        shares[seat] = round_up_100(share)
-    return shares
+    split = ruleset.players == 3 and ruleset.sanma_tsumo is SanmaTsumo.SPLIT
+    if dealer:
+        share = round_up_100(3 * base if split else 2 * base)
+        return {seat: share for seat in _SEATS[ruleset.players] if seat != winner}
+    from_dealer = round_up_100(5 * base // 2 if split else 2 * base)
+    from_other = round_up_100(3 * base // 2 if split else base)
+    return {
+        seat: from_dealer if seat == EAST else from_other
+        for seat in _SEATS[ruleset.players]
+        if seat != winner
+    }
+
+
+_SEATS: Final = {3: (EAST, EAST + 1, EAST + 2), 4: (EAST, EAST + 1, EAST + 2, EAST + 3)}
 
 
 def win_payments(
@@ -71,12 +73,24 @@ def win_payments(
     and half of it on a ron, and pays all the honba.
     """
     dealer = winner == EAST
+    if liable is None:
+        # The common case, without liability.
+        if not tsumo:
+            amount = ron_value(base, dealer) + ruleset.honba_ron * honba
+            return [Payment(_label(discarder), amount)]
+        bonus = ruleset.honba_tsumo_each * honba
+        new = tuple.__new__
+        letters = _LETTERS
+        return [
+            new(Payment, (letters[seat], share + bonus))
+            for seat, share in tsumo_shares(base, winner, ruleset).items()
+        ]
     owed: dict[int | None, int] = {}
 
     def pay(seat: int | None, amount: int) -> None:
         owed[seat] = owed.get(seat, 0) + amount
 
-    if liable is not None and liable_base:
+    if liable_base:
         rest = base - liable_base
         honba_total = ruleset.honba_ron * honba
         covered = ron_value(liable_base, dealer)

@@ -59,13 +59,13 @@ def parse_request(data: Mapping[str, Any]) -> tuple[WinningHand, Ruleset]:
         if required not in data:
             raise InvalidConditionsError(f"missing field {required!r}")
     ruleset = get_ruleset(_string(data, "ruleset"))
-    flags = {}
+    flags: dict[str, Any] = {}
     for name in FLAGS:
         value = data.get(name, False)
         if not isinstance(value, bool):
             raise InvalidConditionsError(f"{name} must be true or false, got {value!r}")
         flags[name] = value
-    counters = {}
+    counters: dict[str, Any] = {}
     for name in _COUNTERS:
         value = data.get(name, 0)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
