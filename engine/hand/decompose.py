@@ -1,9 +1,10 @@
 """Decomposition of a hand into melds and a pair; agari detection; waits and their shapes.
 
 Table-driven: a hand splits into the three number suits and the honours. Each suit's 9 counts
-are a key into a memo of every way that suit splits into runs, triplets and at most one pair;
-an entry is computed once, by a small exact search, the first time the pattern is seen, and is a
-dictionary hit afterwards. Honours cannot form runs, so each honour count is read directly. A
+are a key into a table of every way that suit splits into runs, triplets and at most one pair.
+The table is built once, by enumerating the group combinations a suit can hold, so a pattern
+missing from it does not split at all. Honours cannot form runs, so each honour count is read
+directly. A
 whole-hand decomposition is one choice per suit, with exactly one pair in total.
 
 Groups are small integers so the hot path allocates nothing: a code ``g < 34`` is the run
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations_with_replacement
 from typing import Final
 
 from engine.tiles import EAST, KINDS, YAOCHUU
@@ -26,61 +28,57 @@ _SuitSplit = tuple[int, tuple[int, ...]]  # (pair kind or -1, group codes)
 _SUIT_MEMOS: Final[tuple[dict[tuple[int, ...], tuple[_SuitSplit, ...]], ...]] = ({}, {}, {})
 
 
-def _split_suit(counts: list[int], base: int) -> tuple[_SuitSplit, ...]:
-    """Every split of one number suit (9 counts) into groups and at most one pair."""
-    total = sum(counts)
-    if total % 3 == 1:
-        return ()
-    need_pair = total % 3 == 2
-    found: set[tuple[int, tuple[int, ...]]] = set()
+def _build_suit_table() -> dict[tuple[int, ...], tuple[_SuitSplit, ...]]:
+    """Every complete pattern of one suit, by construction, with all its splits.
 
-    def groups_only(start: int, acc: list[int]) -> list[tuple[int, ...]]:
-        i = start
-        while i < 9 and counts[i] == 0:
-            i += 1
-        if i == 9:
-            return [tuple(acc)]
-        out: list[tuple[int, ...]] = []
-        if counts[i] >= 3:
-            counts[i] -= 3
-            acc.append(TRIPLET + base + i)
-            out += groups_only(i, acc)
-            acc.pop()
-            counts[i] += 3
-        if i <= 6 and counts[i + 1] and counts[i + 2]:
-            counts[i] -= 1
-            counts[i + 1] -= 1
-            counts[i + 2] -= 1
-            acc.append(base + i)
-            out += groups_only(i, acc)
-            acc.pop()
-            counts[i] += 1
-            counts[i + 1] += 1
-            counts[i + 2] += 1
-        return out
+    A suit holds at most four groups and one pair (14 tiles). Enumerating every multiset of up
+    to four of the 16 group shapes (7 runs, 9 triplets), with or without a pair, gives every
+    pattern that splits at all, with every way it splits; a pattern absent from the table does
+    not split. About 50,000 combinations, built once on first use in a fraction of a second.
+    Codes are relative to the suit (rank 0-8); callers add the suit's first kind.
+    """
+    shapes = [(start, (start, start + 1, start + 2)) for start in range(7)]
+    shapes += [(TRIPLET + rank, (rank, rank, rank)) for rank in range(9)]
+    found: dict[tuple[int, ...], set[_SuitSplit]] = {}
+    for size in range(5):
+        for combo in combinations_with_replacement(range(len(shapes)), size):
+            counts = [0] * 9
+            for index in combo:
+                for rank in shapes[index][1]:
+                    counts[rank] += 1
+            if max(counts) > 4:
+                continue
+            groups = tuple(shapes[index][0] for index in combo)
+            found.setdefault(tuple(counts), set()).add((-1, groups))
+            for rank in range(9):
+                if counts[rank] <= 2:
+                    counts[rank] += 2
+                    found.setdefault(tuple(counts), set()).add((rank, groups))
+                    counts[rank] -= 2
+    return {key: tuple(sorted(splits)) for key, splits in found.items()}
 
-    if need_pair:
-        for rank in range(9):
-            if counts[rank] >= 2:
-                counts[rank] -= 2
-                for groups in groups_only(0, []):
-                    found.add((base + rank, tuple(sorted(groups))))
-                counts[rank] += 2
-    else:
-        for groups in groups_only(0, []):
-            found.add((-1, tuple(sorted(groups))))
-    return tuple(sorted(found))
+
+_SUIT_TABLE: dict[tuple[int, ...], tuple[_SuitSplit, ...]] = {}
+
+
+def _suit_miss(key: tuple[int, ...], suit: int) -> tuple[_SuitSplit, ...]:
+    """Fill a suit memo entry from the relative table (built on first use)."""
+    if not _SUIT_TABLE:
+        _SUIT_TABLE.update(_build_suit_table())
+    base = suit * 9
+    splits = tuple(
+        (pair + base if pair >= 0 else -1, tuple(group + base for group in groups))
+        for pair, groups in _SUIT_TABLE.get(key, ())
+    )
+    _SUIT_MEMOS[suit][key] = splits
+    return splits
 
 
 def suit_splits(counts: Sequence[int], suit: int) -> tuple[_SuitSplit, ...]:
-    """Memoised splits of number suit ``suit`` (0, 1, 2) of a 34-count hand."""
-    base = suit * 9
-    key = tuple(counts[base : base + 9])
-    memo = _SUIT_MEMOS[suit]
-    splits = memo.get(key)
-    if splits is None:
-        splits = memo[key] = _split_suit(list(key), base)
-    return splits
+    """Every split of number suit ``suit`` (0, 1, 2) of a 34-count hand."""
+    key = tuple(counts[suit * 9 : suit * 9 + 9])
+    splits = _SUIT_MEMOS[suit].get(key)
+    return _suit_miss(key, suit) if splits is None else splits
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +111,9 @@ def raw_decompositions(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]
     splits = []
     for suit in (0, 1, 2):
         key = tuple(counts[suit * 9 : suit * 9 + 9])
-        memo = _SUIT_MEMOS[suit]
-        split = memo.get(key)
+        split = _SUIT_MEMOS[suit].get(key)
         if split is None:
-            split = memo[key] = _split_suit(list(key), suit * 9)
+            split = _suit_miss(key, suit)
         if not split:
             return []
         splits.append(split)

@@ -100,7 +100,8 @@ MINIGAME_3P = MINIGAME_4P.replace(
 
 # EMA Riichi Competition Rules 2016: no red fives, 30,000 start and target, uma 15/5, kuikae
 # forbidden, double-wind pair 2 fu, one yakuman at most, no counted yakuman, renhou a mangan,
-# every kan turns its dora at once, no abortive draws, double and triple ron pay each winner.
+# every kan turns its dora at once, no abortive draws, double and triple ron pay each winner,
+# and on a ron with pao the discarder pays the counters.
 EMA_2016 = Ruleset(
     name="ema-2016",
     red_fives=(0, 0, 0),
@@ -116,6 +117,7 @@ EMA_2016 = Ruleset(
     kazoe=KazoeLimit.SANBAIMAN,
     stacked_yakuman=False,
     renhou=Renhou.MANGAN,
+    pao_honba_by_liable=False,
     kyuushu_kyuuhai=False,
     suufon_renda=False,
     suucha_riichi=False,

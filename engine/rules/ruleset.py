@@ -140,6 +140,8 @@ class Ruleset:
     pao: frozenset[str] = field(default_factory=lambda: frozenset({"daisangen", "daisuushii"}))
     #: Pao covers only the liable yakuman's value (Mahjong Soul), not the whole hand (Tenhou).
     pao_only_liable_yakuman: bool = False
+    #: On a ron with pao, the liable player pays the honba (Tenhou); else the discarder (EMA).
+    pao_honba_by_liable: bool = True
     #: Honba value per counter on a ron (tsumo: a third of it from each payer in 4-player).
     honba_ron: int = 300
     honba_tsumo_each: int = 100

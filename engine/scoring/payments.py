@@ -70,7 +70,8 @@ def win_payments(
     ``winner``, ``discarder`` and ``liable`` are seat wind kinds. With a ``liable`` player (pao),
     ``liable_base`` is the part of ``base`` the liability covers (all of it on Tenhou, only the
     liable yakuman on Mahjong Soul). The liable player pays the covered part in full on a tsumo
-    and half of it on a ron, and pays all the honba.
+    and half of it on a ron, and the honba (on a ron the discarder pays them instead where
+    ``pao_honba_by_liable`` is off, as in EMA).
     """
     dealer = winner == EAST
     if liable is None:
@@ -102,8 +103,15 @@ def win_payments(
         elif liable == discarder:
             pay(discarder, ron_value(base, dealer) + honba_total)
         else:
-            pay(liable, covered // 2 + honba_total)
-            pay(discarder, covered - covered // 2 + (ron_value(rest, dealer) if rest else 0))
+            liable_honba = honba_total if ruleset.pao_honba_by_liable else 0
+            pay(liable, covered // 2 + liable_honba)
+            pay(
+                discarder,
+                covered
+                - covered // 2
+                + (ron_value(rest, dealer) if rest else 0)
+                + (honba_total - liable_honba),
+            )
     elif tsumo:
         for seat, share in tsumo_shares(base, winner, ruleset).items():
             pay(seat, share + ruleset.honba_tsumo_each * honba)

@@ -1,0 +1,541 @@
+"""The readings of a winning hand and their value: yaku, fu, han and base points.
+
+A *reading* is one way to see the hand: a decomposition into groups and a pair together with the
+group the winning tile completed (or seven pairs, or thirteen orphans). :class:`Reader` holds the
+facts that do not depend on the reading (computed once per hand) and values each reading.
+
+This is the engine's hot path: a replay scores every win, statistics re-score many. It works on
+kind counts and bit masks, and every yaku entry and fu item it hands out is an interned constant,
+so valuing a reading allocates little more than the tuples that hold them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, NamedTuple
+
+from engine.hand.decompose import TRIPLET, WaitShape
+from engine.hand.melds import MeldType
+from engine.rules.ruleset import Renhou, Ruleset, SanmaTsumo
+from engine.scoring.limits import base_points, yakuman_limit
+from engine.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
+from engine.tiles import (
+    EAST,
+    GREENS,
+    HAKU,
+    KINDS,
+    NORTH,
+    YAOCHUU,
+    dora_from_indicator,
+    format_kind,
+)
+
+if TYPE_CHECKING:
+    from engine.scoring.score import WinningHand
+
+
+class YakuHan(NamedTuple):
+    """A yaku (or dora entry) with the han it gives; yakuman give 13 per yakuman."""
+
+    name: str
+    han: int
+
+
+class FuItem(NamedTuple):
+    """One line of the fu count."""
+
+    name: str
+    fu: int
+
+
+def _mask(kinds: range | tuple[int, ...] | frozenset[int]) -> int:
+    return sum(1 << kind for kind in kinds)
+
+
+_ALL: Final = (1 << KINDS) - 1
+YAOCHUU_MASK: Final = _mask(YAOCHUU)
+_SIMPLE_MASK: Final = _ALL & ~YAOCHUU_MASK
+_HONOR_MASK: Final = _mask(range(EAST, KINDS))
+_NUMBER_MASK: Final = _ALL & ~_HONOR_MASK
+_NOT_GREEN_MASK: Final = _ALL & ~_mask(GREENS)
+_SUIT_MASKS: Final = (_mask(range(0, 9)), _mask(range(9, 18)), _mask(range(18, 27)))
+_IS_YAOCHUU: Final = tuple(bool(YAOCHUU_MASK >> kind & 1) for kind in range(KINDS))
+#: The dora each indicator points at, for 4 and 3 players (1m <-> 9m in 3-player).
+_DORA_OF: Final = {
+    players: tuple(dora_from_indicator(kind, three_player=players == 3) for kind in range(KINDS))
+    for players in (3, 4)
+}
+
+# -- interned yaku entries and fu items ---------------------------------------------------------
+_YAKU_HAN: dict[tuple[str, int], YakuHan] = {}
+
+
+def yaku_han(name: str, han: int) -> YakuHan:
+    """The shared :class:`YakuHan` of a name and han (they are immutable, so one of each)."""
+    entry = _YAKU_HAN.get((name, han))
+    if entry is None:
+        entry = _YAKU_HAN[name, han] = YakuHan(name, han)
+    return entry
+
+
+def _closed_open(name: str) -> tuple[YakuHan, YakuHan]:
+    info = YAKU[name]
+    return yaku_han(name, info.closed_han), yaku_han(name, info.open_han)
+
+
+_RIICHI: Final = yaku_han("riichi", 1)
+_DOUBLE_RIICHI: Final = yaku_han("double_riichi", 2)
+_IPPATSU: Final = yaku_han("ippatsu", 1)
+_MENZEN_TSUMO: Final = yaku_han("menzen_tsumo", 1)
+_CHANKAN: Final = yaku_han("chankan", 1)
+_RINSHAN: Final = yaku_han("rinshan", 1)
+_HAITEI: Final = yaku_han("haitei", 1)
+_HOUTEI: Final = yaku_han("houtei", 1)
+_TANYAO: Final = yaku_han("tanyao", 1)
+_PINFU: Final = yaku_han("pinfu", 1)
+_IIPEIKOU: Final = yaku_han("iipeikou", 1)
+_RYANPEIKOU: Final = yaku_han("ryanpeikou", 3)
+_CHIITOITSU: Final = yaku_han("chiitoitsu", 2)
+_TOITOI: Final = yaku_han("toitoi", 2)
+_SANANKOU: Final = yaku_han("sanankou", 2)
+_SANKANTSU: Final = yaku_han("sankantsu", 2)
+_SANSHOKU_DOUKOU: Final = yaku_han("sanshoku_doukou", 2)
+_SHOUSANGEN: Final = yaku_han("shousangen", 2)
+_HONROUTOU: Final = yaku_han("honroutou", 2)
+_HONITSU: Final = _closed_open("honitsu")
+_CHINITSU: Final = _closed_open("chinitsu")
+_SANSHOKU: Final = _closed_open("sanshoku")
+_ITTSU: Final = _closed_open("ittsu")
+_CHANTA: Final = _closed_open("chanta")
+_JUNCHAN: Final = _closed_open("junchan")
+_DRAGONS: Final = tuple(yaku_han(name, 1) for name in DRAGON_YAKU)
+_SEAT_WINDS: Final = tuple(yaku_han(name, 1) for name in SEAT_WIND_YAKU)
+_ROUND_WINDS: Final = tuple(yaku_han(name, 1) for name in ROUND_WIND_YAKU)
+RENHOU_MANGAN: Final = yaku_han("renhou_mangan", 5)
+_Y13: Final = {name: yaku_han(name, 13) for name, info in YAKU.items() if info.yakuman}
+_Y26: Final = {name: yaku_han(name, 26) for name, info in YAKU.items() if info.yakuman}
+
+_BASE: Final = FuItem("base", 20)
+_MENZEN_RON: Final = FuItem("menzen_ron", 10)
+_TSUMO_FU: Final = FuItem("tsumo", 2)
+_OPEN_PINFU: Final = FuItem("open_pinfu", 10)
+_WAIT_FU: Final = {
+    shape: FuItem(shape.value, 2)
+    for shape in (WaitShape.KANCHAN, WaitShape.PENCHAN, WaitShape.TANKI)
+}
+_PAIR_FU: Final = {fu: FuItem("pair", fu) for fu in (2, 4)}
+_PINFU_TSUMO_ITEMS: Final = (_BASE,)
+_PINFU_RON_ITEMS: Final = (_BASE, _MENZEN_RON)
+CHIITOITSU_ITEMS: Final = (FuItem("chiitoitsu", 25),)
+
+
+def _triplet_item(kind: int, concealed: bool, kan: bool) -> FuItem:
+    fu = (4 if _IS_YAOCHUU[kind] else 2) * (2 if concealed else 1) * (4 if kan else 1)
+    state = "closed" if concealed else "open"
+    return FuItem(f"{state}_{'kan' if kan else 'triplet'}_{format_kind(kind)}", fu)
+
+
+#: Fu items of every triplet, by [kind][concealed][kan]: built once, looked up on the hot path.
+_TRIPLET_ITEMS: Final = tuple(
+    tuple(tuple(_triplet_item(kind, bool(c), bool(k)) for k in (0, 1)) for c in (0, 1))
+    for kind in range(KINDS)
+)
+
+Yaku = tuple[YakuHan, ...]
+FuItems = tuple[FuItem, ...]
+#: A valued reading: (rank key, han, fu, base, limit, multiplier, yaku, fu items, wait).
+Valued = tuple[tuple[int, bool, int, int], int, int, int, str | None, int, Yaku, FuItems, WaitShape]
+
+
+class Reader:
+    """Facts about the whole hand that do not depend on how it is read, and the readings."""
+
+    __slots__ = (
+        "closed",
+        "dealer",
+        "dora",
+        "has_honor",
+        "honroutou",
+        "kans",
+        "kiriage",
+        "meld_ankou",
+        "meld_items",
+        "meld_runs",
+        "meld_triplets",
+        "no_melds",
+        "round_wind",
+        "ruleset",
+        "seat_wind",
+        "situational",
+        "situational_yakuman",
+        "split_tsumo",
+        "tsumo",
+        "tsumo_payers",
+        "win",
+    )
+
+    def __init__(
+        self,
+        hand: WinningHand,
+        ruleset: Ruleset,
+        all_counts: list[int],
+        mask: int,
+        closed: bool,
+        reds: int,
+    ) -> None:
+        c = hand.conditions
+        self.ruleset = ruleset
+        self.closed = closed
+        win = self.win = hand.win_tile.kind
+        self.tsumo = c.tsumo
+        self.dealer = c.seat_wind == EAST
+        self.seat_wind = c.seat_wind
+        self.round_wind = c.round_wind
+        self.no_melds = not hand.melds
+        self.kiriage = ruleset.kiriage
+        self.tsumo_payers = ruleset.players - 1
+        self.split_tsumo = ruleset.players == 3 and ruleset.sanma_tsumo is SanmaTsumo.SPLIT
+
+        # Called melds: run starts, triplet kinds, kan and closed-kan counts, their fu items.
+        meld_runs: list[int] = []
+        meld_triplets: list[int] = []
+        meld_items: list[FuItem] = []
+        kans = 0
+        meld_ankou = 0
+        for meld in hand.melds:
+            meld_type = meld.type
+            if meld_type is MeldType.CHI:
+                meld_runs.append(min(tile.kind for tile in meld.tiles))
+            else:
+                kind = meld.tiles[0].kind
+                meld_triplets.append(kind)
+                is_kan = meld_type is not MeldType.PON
+                concealed = meld_type is MeldType.ANKAN
+                kans += is_kan
+                meld_ankou += concealed
+                meld_items.append(_TRIPLET_ITEMS[kind][concealed][is_kan])
+        self.meld_runs = meld_runs
+        self.meld_triplets = meld_triplets
+        self.meld_items = tuple(meld_items)
+        self.kans = kans
+        self.meld_ankou = meld_ankou
+
+        has_honor = self.has_honor = bool(mask & _HONOR_MASK)
+        all_yaochuu = not mask & _SIMPLE_MASK
+        all_honors = not mask & _NUMBER_MASK
+        self.honroutou = all_yaochuu and has_honor and not all_honors
+        suits = (
+            bool(mask & _SUIT_MASKS[0]) + bool(mask & _SUIT_MASKS[1]) + bool(mask & _SUIT_MASKS[2])
+        )
+
+        situational: list[YakuHan] = []
+        if c.double_riichi:
+            situational.append(_DOUBLE_RIICHI)
+        elif c.riichi:
+            situational.append(_RIICHI)
+        if c.ippatsu:
+            situational.append(_IPPATSU)
+        if closed and c.tsumo:
+            situational.append(_MENZEN_TSUMO)
+        if c.chankan:
+            situational.append(_CHANKAN)
+        if c.rinshan:
+            situational.append(_RINSHAN)
+        if c.haitei:
+            situational.append(_HAITEI)
+        if c.houtei:
+            situational.append(_HOUTEI)
+        if not mask & YAOCHUU_MASK and (closed or ruleset.kuitan):
+            situational.append(_TANYAO)
+        if suits == 1:
+            situational.append((_HONITSU if has_honor else _CHINITSU)[not closed])
+        self.situational = tuple(situational)
+
+        yakuman: list[YakuHan] = []
+        if c.tenhou:
+            yakuman.append(_Y13["tenhou"])
+        if c.chiihou:
+            yakuman.append(_Y13["chiihou"])
+        if c.renhou and ruleset.renhou is Renhou.YAKUMAN:
+            yakuman.append(_Y13["renhou"])
+        if all_honors:
+            yakuman.append(_Y13["tsuuiisou"])
+        elif all_yaochuu and not has_honor:
+            yakuman.append(_Y13["chinroutou"])
+        if not mask & _NOT_GREEN_MASK:
+            yakuman.append(_Y13["ryuuiisou"])
+        if self.no_melds and suits == 1 and not has_honor:
+            # Nine gates: one suit 1112345678999 plus one tile, no calls at all.
+            base = win - win % 9
+            suit = all_counts[base : base + 9]
+            if suit[0] >= 3 and suit[8] >= 3 and min(suit) >= 1:
+                if all_counts[win] in (2, 4):
+                    yakuman.append(self.yakuman("junsei_chuuren"))
+                else:
+                    yakuman.append(_Y13["chuuren"])
+        self.situational_yakuman = tuple(yakuman)
+        self.dora = self._dora_entries(hand, all_counts, reds)
+
+    def yakuman(self, name: str) -> YakuHan:
+        """A yakuman entry: 26 han for a form the rule set counts double, else 13."""
+        return (_Y26 if name in self.ruleset.double_yakuman else _Y13)[name]
+
+    def _dora_entries(self, hand: WinningHand, counts: list[int], reds: int) -> Yaku:
+        """Dora, red fives, ura dora and North extractions, as yaku entries."""
+        c = hand.conditions
+        kita = c.kita
+        dora_of = _DORA_OF[self.ruleset.players]
+        entries: list[YakuHan] = []
+        dora = 0
+        for indicator in hand.dora_indicators:
+            kind = dora_of[indicator.kind]
+            dora += counts[kind] + (kita if kind == NORTH else 0)
+        if dora:
+            entries.append(yaku_han("dora", dora))
+        if reds:
+            entries.append(yaku_han("aka_dora", reds))
+        if (c.riichi or c.double_riichi) and self.ruleset.ura_dora:
+            ura = 0
+            for indicator in hand.ura_indicators:
+                kind = dora_of[indicator.kind]
+                ura += counts[kind] + (kita if kind == NORTH else 0)
+            if ura:
+                entries.append(yaku_han("ura_dora", ura))
+        if kita:
+            entries.append(yaku_han("kita", kita))
+        return tuple(entries)
+
+    # -- valuing -------------------------------------------------------------------------------
+
+    def value(
+        self,
+        yaku: Yaku,
+        yakuman: Yaku,
+        fu: int,
+        fu_items: FuItems,
+        wait: WaitShape,
+        *,
+        dora: bool = True,
+    ) -> Valued | None:
+        """Han, base points, limit and rank key of a reading; None if it has no yaku."""
+        limit: str | None
+        if yakuman:
+            if self.ruleset.stacked_yakuman:
+                multiplier = sum([entry.han for entry in yakuman]) // 13
+            else:
+                multiplier = max([entry.han for entry in yakuman]) // 13
+            base, limit = yakuman_limit(multiplier)
+            han = 13 * multiplier
+            yaku = yakuman
+        elif not yaku:
+            return None
+        else:
+            multiplier = 0
+            if dora:
+                yaku = yaku + self.dora
+            han = 0
+            for entry in yaku:
+                han += entry[1]
+            base = fu << (han + 2) if han < 5 else 2001
+            if base > 2000 or self.kiriage:
+                base, limit = base_points(han, fu, self.ruleset)
+            else:
+                limit = None
+        # Rank by what the winner receives (before honba and sticks, the same for every reading).
+        if self.tsumo:
+            if self.split_tsumo:
+                if self.dealer:
+                    total = 2 * (-(-base * 3 // 100) * 100)
+                else:
+                    total = -(-base * 5 // 200) * 100 + -(-base * 3 // 200) * 100
+            elif self.dealer:
+                total = self.tsumo_payers * (-(-base // 50) * 100)
+            else:
+                total = -(-base // 50) * 100 + (self.tsumo_payers - 1) * (-(-base // 100) * 100)
+        else:
+            total = -(-base * (6 if self.dealer else 4) // 100) * 100
+        return ((total, multiplier > 0, han, fu), han, fu, base, limit, multiplier, yaku,
+                fu_items, wait)  # fmt: skip
+
+    def kokushi(self, thirteen_wait: bool) -> Valued | None:
+        """Thirteen orphans (the 13-sided wait when the winning tile made the pair)."""
+        name = "kokushi_13" if thirteen_wait else "kokushi"
+        wait = WaitShape.KOKUSHI_13 if thirteen_wait else WaitShape.KOKUSHI
+        return self.value((), (*self.situational_yakuman, self.yakuman(name)), 0, (), wait)
+
+    def chiitoitsu(self) -> Valued | None:
+        """Seven pairs: 25 fu, with the hand-wide yaku."""
+        yaku = (*self.situational, _CHIITOITSU)
+        if self.honroutou:
+            yaku = (*yaku, _HONROUTOU)
+        return self.value(
+            yaku, self.situational_yakuman, 25, CHIITOITSU_ITEMS, WaitShape.CHIITOITSU
+        )
+
+    def renhou_mangan(self) -> Valued | None:
+        """Renhou as a strict mangan: its own reading, without other yaku or dora."""
+        return self.value((RENHOU_MANGAN,), (), 30, (), WaitShape.TANKI, dora=False)
+
+    def standard(self, pair: int, groups: tuple[int, ...]) -> Valued | None:
+        """The best reading of one decomposition, over the groups the winning tile may have
+        completed; None if none of them has a yaku."""
+        win = self.win
+        runs = list(self.meld_runs)
+        concealed_triplets: list[int] = []
+        choices: list[WaitShape] = []
+        if pair == win:
+            choices.append(WaitShape.TANKI)
+        last_run = -1
+        for group in groups:
+            if group >= TRIPLET:
+                concealed_triplets.append(group - TRIPLET)
+            else:
+                runs.append(group)
+                if group <= win <= group + 2 and group != last_run:
+                    last_run = group
+                    position = win - group
+                    if position == 1:
+                        choices.append(WaitShape.KANCHAN)
+                    elif (position == 2 and group % 9 == 0) or (position == 0 and group % 9 == 6):
+                        choices.append(WaitShape.PENCHAN)
+                    else:
+                        choices.append(WaitShape.RYANMEN)
+        if win in concealed_triplets:
+            choices.append(WaitShape.SHANPON)
+        yaku, yakuman = self._groups_yaku(pair, runs, concealed_triplets + self.meld_triplets)
+        best: Valued | None = None
+        for shape in choices:
+            valued = self._with_wait(pair, runs, concealed_triplets, yaku, yakuman, shape)
+            if valued is not None and (best is None or valued[0] > best[0]):
+                best = valued
+        return best
+
+    def _groups_yaku(self, pair: int, runs: list[int], triplets: list[int]) -> tuple[Yaku, Yaku]:
+        """Yaku that depend on the groups but not on the wait."""
+        yaku = list(self.situational)
+        yakuman = list(self.situational_yakuman)
+        opened = not self.closed
+
+        if triplets:
+            # Value triplets and the big hands of dragons and winds.
+            dragons = 0
+            winds = 0
+            for kind in triplets:
+                if kind >= HAKU:
+                    dragons += 1
+                    yaku.append(_DRAGONS[kind - HAKU])
+                elif kind >= EAST:
+                    winds += 1
+                    if kind == self.seat_wind:
+                        yaku.append(_SEAT_WINDS[kind - EAST])
+                    if kind == self.round_wind:
+                        yaku.append(_ROUND_WINDS[kind - EAST])
+            if dragons == 3:
+                yakuman.append(_Y13["daisangen"])
+            elif dragons == 2 and pair >= HAKU:
+                yaku.append(_SHOUSANGEN)
+            if winds == 4:
+                yakuman.append(self.yakuman("daisuushii"))
+            elif winds == 3 and EAST <= pair <= NORTH:
+                yakuman.append(_Y13["shousuushii"])
+            if len(triplets) == 4:
+                yaku.append(_TOITOI)
+            if self.kans == 4:
+                yakuman.append(_Y13["suukantsu"])
+            elif self.kans == 3:
+                yaku.append(_SANKANTSU)
+            if len(triplets) >= 3:
+                for kind in triplets:
+                    if kind < 9 and kind + 9 in triplets and kind + 18 in triplets:
+                        yaku.append(_SANSHOKU_DOUKOU)
+                        break
+
+        if runs:
+            if self.closed and len(runs) >= 2:
+                repeats = len(runs) - len(set(runs))
+                if repeats >= 2:
+                    # Count exactly only when needed: three copies of a run are one repeat.
+                    repeats = sum(runs.count(start) // 2 for start in set(runs))
+                if repeats >= 2:
+                    yaku.append(_RYANPEIKOU)
+                elif repeats:
+                    yaku.append(_IIPEIKOU)
+            if len(runs) >= 3:
+                for start in runs:
+                    if start < 9 and start + 9 in runs and start + 18 in runs:
+                        yaku.append(_SANSHOKU[opened])
+                        break
+                for base in (0, 9, 18):
+                    if base in runs and base + 3 in runs and base + 6 in runs:
+                        yaku.append(_ITTSU[opened])
+                        break
+            # Outside hands: every group and the pair hold a terminal or honour.
+            if (
+                _IS_YAOCHUU[pair]
+                and all(start % 9 in (0, 6) for start in runs)
+                and all(_IS_YAOCHUU[kind] for kind in triplets)
+            ):
+                yaku.append((_CHANTA if self.has_honor else _JUNCHAN)[opened])
+        elif self.honroutou:
+            yaku.append(_HONROUTOU)
+        return tuple(yaku), tuple(yakuman)
+
+    def _with_wait(
+        self,
+        pair: int,
+        runs: list[int],
+        concealed_triplets: list[int],
+        yaku: Yaku,
+        yakuman: Yaku,
+        shape: WaitShape,
+    ) -> Valued | None:
+        """Complete and value a reading once the group the winning tile completed is chosen."""
+        tsumo = self.tsumo
+        win = self.win
+
+        # Concealed triplets: a triplet completed by a ron counts as open.
+        ron_shanpon = shape is WaitShape.SHANPON and not tsumo
+        ankou = len(concealed_triplets) - ron_shanpon + self.meld_ankou
+        if ankou == 4:
+            if shape is WaitShape.TANKI:
+                yakuman = (*yakuman, self.yakuman("suuankou_tanki"))
+            else:
+                yakuman = (*yakuman, _Y13["suuankou"])
+        elif ankou == 3:
+            yaku = (*yaku, _SANANKOU)
+
+        pair_fu = 0
+        if pair >= HAKU:
+            pair_fu = 2
+        elif pair >= EAST:
+            if pair == self.seat_wind:
+                pair_fu = self.ruleset.double_wind_fu if pair == self.round_wind else 2
+            elif pair == self.round_wind:
+                pair_fu = 2
+
+        if self.no_melds and len(runs) == 4 and not pair_fu and shape is WaitShape.RYANMEN:
+            yaku = (*yaku, _PINFU)
+            if tsumo:
+                return self.value(yaku, yakuman, 20, _PINFU_TSUMO_ITEMS, shape)
+            return self.value(yaku, yakuman, 30, _PINFU_RON_ITEMS, shape)
+
+        items = [_BASE]
+        if self.closed and not tsumo:
+            items.append(_MENZEN_RON)
+        for kind in concealed_triplets:
+            items.append(_TRIPLET_ITEMS[kind][not (ron_shanpon and kind == win)][False])
+        items.extend(self.meld_items)
+        if pair_fu:
+            items.append(_PAIR_FU[pair_fu])
+        wait_item = _WAIT_FU.get(shape)
+        if wait_item is not None:
+            items.append(wait_item)
+        if tsumo:
+            items.append(_TSUMO_FU)
+        total = 0
+        for item in items:
+            total += item[1]
+        if total == 20:
+            # An open hand without fu is still 30 fu.
+            items.append(_OPEN_PINFU)
+            total = 30
+        return self.value(yaku, yakuman, -(-total // 10) * 10, tuple(items), shape)
