@@ -206,10 +206,16 @@ def format_kind(kind: int) -> str:
 
 
 def format_counts(counts: Sequence[int]) -> str:
-    """Format a 34-count hand in MPSZ, sorted."""
-    return format_tiles(
-        (Tile.from_kind(kind) for kind, count in enumerate(counts) for _ in range(count)), sort=True
-    )
+    """Format a 34-count hand in MPSZ, sorted (``123m55z``)."""
+    parts = []
+    for suit_index, suit in enumerate(SUITS):
+        base = suit_index * 9
+        digits = "".join(
+            str(rank + 1) * counts[base + rank] for rank in range(7 if suit == "z" else 9)
+        )
+        if digits:
+            parts.append(digits + suit)
+    return "".join(parts)
 
 
 def to_counts(tiles: Iterable[Tile]) -> list[int]:

@@ -85,7 +85,8 @@ def suit_splits(counts: Sequence[int], suit: int) -> tuple[_SuitSplit, ...]:
 class Decomposition:
     """One way to read the concealed tiles as groups and a pair.
 
-    ``groups`` holds group codes (see the module docstring), sorted.
+    ``groups`` holds group codes (see the module docstring): characters, circles, bamboo,
+    then honours, each part in code order.
     """
 
     pair: int

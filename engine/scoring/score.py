@@ -272,7 +272,14 @@ def _check_conditions(hand: WinningHand, ruleset: Ruleset, closed: bool) -> None
         or c.kita < 0
         or (c.kita and not ruleset.kita)
         or (c.rinshan and not c.kita and not any(meld.is_kan for meld in hand.melds))
-        or hand.discarder is not None
+        or (
+            hand.discarder is not None
+            and (
+                c.tsumo
+                or hand.discarder == c.seat_wind
+                or not EAST <= hand.discarder < EAST + ruleset.players
+            )
+        )
         or hand.liable is not None
         or c.kita
     ):
