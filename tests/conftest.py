@@ -20,6 +20,25 @@ from config.env import mask_url
 CONNECT_TIMEOUT = 3
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--runslow",
+        action="store_true",
+        default=False,
+        help="also run the tests marked slow (or set MJ_SLOW=1)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip tests marked ``slow`` (long differential runs) unless asked for."""
+    if config.getoption("--runslow") or os.environ.get("MJ_SLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="slow test: run with --runslow or MJ_SLOW=1")
+    for item in items:
+        if item.get_closest_marker("slow"):
+            item.add_marker(skip)
+
+
 def _needs_database(item: pytest.Item) -> bool:
     if item.get_closest_marker("django_db") is not None:
         return True

@@ -25,6 +25,7 @@ from engine.tiles import EAST, KINDS, YAOCHUU
 TRIPLET: Final = 34
 
 _SuitSplit = tuple[int, tuple[int, ...]]  # (pair kind or -1, group codes)
+#: Per number suit: every 9-count pattern that splits, with its splits (absolute kinds).
 _SUIT_MEMOS: Final[tuple[dict[tuple[int, ...], tuple[_SuitSplit, ...]], ...]] = ({}, {}, {})
 
 
@@ -58,27 +59,28 @@ def _build_suit_table() -> dict[tuple[int, ...], tuple[_SuitSplit, ...]]:
     return {key: tuple(sorted(splits)) for key, splits in found.items()}
 
 
-_SUIT_TABLE: dict[tuple[int, ...], tuple[_SuitSplit, ...]] = {}
-
-
-def _suit_miss(key: tuple[int, ...], suit: int) -> tuple[_SuitSplit, ...]:
-    """Fill a suit memo entry from the relative table (built on first use)."""
-    if not _SUIT_TABLE:
-        _SUIT_TABLE.update(_build_suit_table())
-    base = suit * 9
-    splits = tuple(
-        (pair + base if pair >= 0 else -1, tuple(group + base for group in groups))
-        for pair, groups in _SUIT_TABLE.get(key, ())
-    )
-    _SUIT_MEMOS[suit][key] = splits
-    return splits
+def _build_tables() -> None:
+    """Fill the three suits' tables (absolute kinds) from the relative table, once."""
+    relative = _build_suit_table()
+    for suit, table in enumerate(_SUIT_MEMOS):
+        base = suit * 9
+        table.update(
+            (
+                key,
+                tuple(
+                    (pair + base if pair >= 0 else -1, tuple(group + base for group in groups))
+                    for pair, groups in splits
+                ),
+            )
+            for key, splits in relative.items()
+        )
 
 
 def suit_splits(counts: Sequence[int], suit: int) -> tuple[_SuitSplit, ...]:
     """Every split of number suit ``suit`` (0, 1, 2) of a 34-count hand."""
-    key = tuple(counts[suit * 9 : suit * 9 + 9])
-    splits = _SUIT_MEMOS[suit].get(key)
-    return _suit_miss(key, suit) if splits is None else splits
+    if not _SUIT_MEMOS[0]:
+        _build_tables()
+    return _SUIT_MEMOS[suit].get(tuple(counts[suit * 9 : suit * 9 + 9]), ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,16 +111,18 @@ def raw_decompositions(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]
         honors = _HONOR_MEMO[tuple(counts[EAST:KINDS])] = _split_honors(counts[EAST:KINDS])
     if honors is None:
         return []
-    splits = []
-    for suit in (0, 1, 2):
-        key = tuple(counts[suit * 9 : suit * 9 + 9])
-        split = _SUIT_MEMOS[suit].get(key)
-        if split is None:
-            split = _suit_miss(key, suit)
-        if not split:
-            return []
-        splits.append(split)
-    man, pin, sou = splits
+    man_table, pin_table, sou_table = _SUIT_MEMOS
+    if not man_table:
+        _build_tables()
+    man = man_table.get(tuple(counts[0:9]), ())
+    if not man:
+        return []
+    pin = pin_table.get(tuple(counts[9:18]), ())
+    if not pin:
+        return []
+    sou = sou_table.get(tuple(counts[18:27]), ())
+    if not sou:
+        return []
     honor_pair, honor_groups = honors
     # Within a suit every split has a pair, or none does (it follows from the suit's count).
     if (honor_pair >= 0) + (man[0][0] >= 0) + (pin[0][0] >= 0) + (sou[0][0] >= 0) != 1:

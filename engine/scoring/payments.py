@@ -52,6 +52,14 @@ def tsumo_shares(base: int, winner: int, ruleset: Ruleset) -> dict[int, int]:
 
 
 _SEATS: Final = {3: (EAST, EAST + 1, EAST + 2), 4: (EAST, EAST + 1, EAST + 2, EAST + 3)}
+#: The other seats' letters, by player count and the winner's seat index.
+_OTHERS: Final = {
+    players: tuple(
+        tuple(letter for other, letter in enumerate(WIND_LETTERS[:players]) if other != winner)
+        for winner in range(players)
+    )
+    for players in (3, 4)
+}
 
 
 def win_payments(
@@ -81,9 +89,19 @@ def win_payments(
             return [Payment(_label(discarder), amount)]
         bonus = ruleset.honba_tsumo_each * honba
         new = tuple.__new__
-        letters = _LETTERS
+        if ruleset.sanma_tsumo is SanmaTsumo.LOSS or ruleset.players == 4:
+            # Inline of tsumo_shares for the usual payment rule (no dictionary on this path).
+            if dealer:
+                each = -(-base // 50) * 100 + bonus
+                return [new(Payment, (letter, each)) for letter in _OTHERS[ruleset.players][0]]
+            from_dealer = -(-base // 50) * 100 + bonus
+            from_other = -(-base // 100) * 100 + bonus
+            return [
+                new(Payment, (letter, from_dealer if letter == "E" else from_other))
+                for letter in _OTHERS[ruleset.players][winner - EAST]
+            ]
         return [
-            new(Payment, (letters[seat], share + bonus))
+            new(Payment, (_LETTERS[seat], share + bonus))
             for seat, share in tsumo_shares(base, winner, ruleset).items()
         ]
     owed: dict[int | None, int] = {}

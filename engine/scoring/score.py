@@ -183,18 +183,13 @@ def _finish(best: Valued, hand: WinningHand, ruleset: Ruleset) -> HandScore:
         liable_base=liable_base,
     )
     sticks = 1000 * c.sticks
+    total = sticks
+    for payment in payments:
+        total += payment[1]
+    # Positional: HandScore(han, fu, fu_items, yaku, limit, yakuman, base_points, payments,
+    # sticks_won, total, wait).
     return HandScore(
-        han=han,
-        fu=fu,
-        fu_items=fu_items,
-        yaku=yaku,
-        limit=limit,
-        yakuman=multiplier,
-        base_points=base,
-        payments=tuple(payments),
-        sticks_won=sticks,
-        total=sum([payment.amount for payment in payments]) + sticks,
-        wait=wait,
+        han, fu, fu_items, yaku, limit, multiplier, base, tuple(payments), sticks, total, wait
     )
 
 
@@ -218,14 +213,16 @@ def _check_tiles(
     # Indicators are tiles too: with the hand they cannot exceed four of a kind, a red five
     # per suit, or the kinds of the rule set.
     counts = all_counts
-    for indicator in (*hand.dora_indicators, *hand.ura_indicators):
-        if counts is all_counts:
-            counts = all_counts[:]
-            reds = reds[:]
-        counts[indicator.kind] += 1
-        mask |= _BITS[indicator.kind]
-        if indicator.red:
-            reds[indicator.kind // 9] += 1
+    indicators = hand.dora_indicators + hand.ura_indicators
+    if indicators:
+        counts = all_counts[:]
+        reds = reds[:]
+        for indicator in indicators:
+            kind = indicator.kind
+            counts[kind] += 1
+            mask |= _BITS[kind]
+            if indicator.red:
+                reds[kind // 9] += 1
     if max(counts) > 4:
         kind = max(range(KINDS), key=counts.__getitem__)
         raise InvalidHandError(
@@ -235,6 +232,8 @@ def _check_tiles(
     if ruleset.players == 3 and mask & _SANMA_MISSING_MASK:
         kind = (mask & _SANMA_MISSING_MASK).bit_length() - 1
         raise InvalidHandError(f"{format_kind(kind)} is not used in 3-player mahjong")
+    if not (reds[0] or reds[1] or reds[2] or counts[4] > 2 or counts[13] > 2 or counts[22] > 2):
+        return  # no red five and at most two of any five: nothing more to check
     for suit_index, allowed in enumerate(ruleset.red_fives):
         if reds[suit_index] > allowed:
             raise InvalidHandError(

@@ -1,0 +1,135 @@
+"""Benchmark and cross-check ``engine.scoring`` against the ``mahjong`` package (2.1.0).
+
+Usage, from the repository root::
+
+    python benchmarks/score_vs_mahjong.py [--hands 100000] [--seed 1] [--ruleset tenhou-4p]
+
+Generates random complete hands with the generator of the differential tests
+(``tests/engine/scoring/hands.py``), builds each engine's inputs beforehand (ours: ``WinningHand``
+and ``Ruleset`` from ``parse_request``; mahjong: 136-id arrays, ``Meld`` objects and a
+``HandConfig``), then times scoring alone, in the same process on the same hands: our
+``score_hand`` against mahjong's ``HandCalculator.estimate_hand_value``. Both engines' results
+are then compared field by field (han, fu, yaku, limit, payments, total, or the same error);
+the exit status is 1 if any hand disagrees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine.errors import EngineError  # noqa: E402
+from engine.scoring.request import parse_request, result_to_dict  # noqa: E402
+from engine.scoring.score import HandScore, score_hand  # noqa: E402
+from tests.engine.scoring.hands import random_requests  # noqa: E402
+from tests.engine.scoring.mahjong_adapter import (  # noqa: E402
+    build_inputs,
+    differences,
+    estimate,
+    response_to_dict,
+)
+
+T = TypeVar("T")
+
+
+def timed(fn: Callable[[], T]) -> tuple[float, T]:
+    """Seconds taken by ``fn()`` (``time.perf_counter``), and what it returned."""
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, result
+
+
+def bench_score(requests: Sequence[dict[str, Any]], repeat: int = 1) -> dict[str, Any]:
+    """Time both engines over prebuilt inputs of ``requests`` and compare their results."""
+    ours_inputs = [parse_request(request) for request in requests]
+    mahjong_inputs = [build_inputs(request) for request in requests]
+
+    def ours() -> list[HandScore | EngineError]:
+        results: list[HandScore | EngineError] = []
+        append = results.append
+        for hand, ruleset in ours_inputs:
+            try:
+                append(score_hand(hand, ruleset))
+            except EngineError as error:
+                append(error)
+        return results
+
+    def theirs() -> list[Any]:
+        return [estimate(inputs) for inputs in mahjong_inputs]
+
+    runs = max(1, repeat)
+    ours_s, ours_results = min((timed(ours) for _ in range(runs)), key=lambda run: run[0])
+    mahjong_s, mahjong_results = min((timed(theirs) for _ in range(runs)), key=lambda run: run[0])
+
+    disagreements = []
+    for request, mine, response, inputs in zip(
+        requests, ours_results, mahjong_results, mahjong_inputs, strict=True
+    ):
+        ours_dict = (
+            {"error": mine.code, "message": str(mine)}
+            if isinstance(mine, EngineError)
+            else result_to_dict(mine)
+        )
+        found = differences(ours_dict, response_to_dict(response, inputs))
+        if found:
+            disagreements.append((request, found))
+    n = len(requests)
+    wins = sum(1 for result in ours_results if not isinstance(result, EngineError))
+    return {
+        "hands": n,
+        "wins": wins,
+        "disagreements": len(disagreements),
+        "examples": disagreements[:5],
+        "ours_s": ours_s,
+        "mahjong_s": mahjong_s,
+        "ours_hps": n / ours_s,
+        "mahjong_hps": n / mahjong_s,
+        "ratio": mahjong_s / ours_s,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ruleset", default="tenhou-4p")
+    parser.add_argument("--repeat", type=int, default=1, help="time each engine N times, keep best")
+    args = parser.parse_args(argv)
+
+    start = time.perf_counter()
+    requests = random_requests(args.hands, args.seed, args.ruleset)
+    generated = time.perf_counter() - start
+    print(
+        f"{len(requests)} random complete hands, rule set {args.ruleset}, seed {args.seed} "
+        f"(generated in {generated:.1f} s)"
+    )
+    r = bench_score(requests, repeat=args.repeat)
+    print(f"wins {r['wins']}, no-yaku {r['hands'] - r['wins']} (ours); scoring only, prebuilt")
+    print(f"disagreements with mahjong: {r['disagreements']}")
+    for request, found in r["examples"]:
+        print(f"  {request}")
+        for line in found:
+            print(f"    {line}")
+    for label, key in (("ours", "ours"), ("mahjong", "mahjong")):
+        seconds = r[key + "_s"]
+        print(
+            f"{label:>8}: {r[key + '_hps']:>10,.0f} hands/s  "
+            f"{seconds / r['hands'] * 1e6:7.2f} us/hand  ({seconds:.2f} s)"
+        )
+    print(f"ratio ours/mahjong (hands/s): {r['ratio']:.2f}")
+    shanten_script = ROOT / "benchmarks" / "shanten_vs_mahjong.py"
+    if shanten_script.exists():
+        print(f"shanten is benchmarked separately: python {shanten_script.relative_to(ROOT)}")
+    return 1 if r["disagreements"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
