@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine.errors import InvalidHandError
@@ -31,9 +31,12 @@ class Meld:
 
     type: MeldType
     tiles: tuple[Tile, ...]
+    #: The lowest kind in the meld (the first tile of a chi). Stored: scoring reads it per hand.
+    kind: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         kinds = sorted(tile.kind for tile in self.tiles)
+        object.__setattr__(self, "kind", kinds[0] if kinds else -1)
         described = f"{self.type.value} {format_tiles(self.tiles)}"
         if self.type is MeldType.CHI:
             suit = self.tiles[0].suit if self.tiles else ""
@@ -60,11 +63,6 @@ class Meld:
             names = ", ".join(m.value for m in MeldType)
             raise InvalidHandError(f"unknown meld type {meld_type!r}; one of {names}") from None
         return cls(kind, tuple(parse_tiles(tiles)))
-
-    @property
-    def kind(self) -> int:
-        """The lowest kind in the meld (the first tile of a chi)."""
-        return min(tile.kind for tile in self.tiles)
 
     @property
     def is_kan(self) -> bool:

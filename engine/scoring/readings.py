@@ -204,9 +204,9 @@ class Reader:
         for meld in hand.melds:
             meld_type = meld.type
             if meld_type is MeldType.CHI:
-                meld_runs.append(min(tile.kind for tile in meld.tiles))
+                meld_runs.append(meld.kind)
             else:
-                kind = meld.tiles[0].kind
+                kind = meld.kind
                 meld_triplets.append(kind)
                 is_kan = meld_type is not MeldType.PON
                 concealed = meld_type is MeldType.ANKAN
