@@ -109,10 +109,10 @@ class Tile:
         if not 0 <= kind < KINDS:
             raise NotationError(f"a tile kind is 0-33, got {kind}")
         if kind >= EAST:
-            return cls(HONOR_SUIT, kind - EAST + 1)
+            return tile_of(HONOR_SUIT, kind - EAST + 1)
         if red and kind % 9 != 4:
             raise NotationError(f"only fives can be red, got {format_kind(kind)}")
-        return cls(SUITS[kind // 9], kind % 9 + 1, red)
+        return tile_of(SUITS[kind // 9], kind % 9 + 1, red)
 
     def __str__(self) -> str:
         return f"{0 if self.red else self.rank}{self.suit}"
@@ -131,6 +131,21 @@ class Tile:
         if self.suit == HONOR_SUIT:
             return _HONOR_NAMES[self.rank - 1]
         return f"{self.rank} {_SUIT_NAMES[self.suit]}{' (red)' if self.red else ''}"
+
+
+_INTERNED: dict[tuple[str, int, bool], Tile] = {}
+
+
+def tile_of(suit: str, rank: int, red: bool = False) -> Tile:
+    """The shared :class:`Tile` of a suit, rank and red flag.
+
+    Tiles are immutable values, so the parsers hand out one object per distinct tile: a game of
+    thousands of tiles then points at a few dozen objects, which stay in the CPU's cache.
+    """
+    tile = _INTERNED.get((suit, rank, red))
+    if tile is None:
+        tile = _INTERNED[suit, rank, red] = Tile(suit, rank, red)
+    return tile
 
 
 def parse_tiles(text: str) -> list[Tile]:
@@ -171,10 +186,10 @@ def _tile_from_digit(digit: str, suit: str, text: str) -> Tile:
     if suit == HONOR_SUIT:
         if not 1 <= rank <= 7:
             raise NotationError(f"honours are 1z-7z, got {rank}z in {text!r}")
-        return Tile(suit, rank)
+        return tile_of(suit, rank)
     if rank == 0:
-        return Tile(suit, 5, red=True)
-    return Tile(suit, rank)
+        return tile_of(suit, 5, red=True)
+    return tile_of(suit, rank)
 
 
 def parse_tile(text: str) -> Tile:
