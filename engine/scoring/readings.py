@@ -31,6 +31,7 @@ from engine.tiles import (
 
 if TYPE_CHECKING:
     from engine.scoring.score import WinningHand
+    from engine.tiles import Tile
 
 
 class YakuHan(NamedTuple):
@@ -284,20 +285,23 @@ class Reader:
         c = hand.conditions
         kita = c.kita
         dora_of = _DORA_OF[self.ruleset.players]
+
+        def count(indicators: tuple[Tile, ...]) -> int:
+            # Extracted Norths are tiles of the hand too for the indicators.
+            total = 0
+            for indicator in indicators:
+                kind = dora_of[indicator.kind]
+                total += counts[kind] + (kita if kind == NORTH else 0)
+            return total
+
         entries: list[YakuHan] = []
-        dora = 0
-        for indicator in hand.dora_indicators:
-            kind = dora_of[indicator.kind]
-            dora += counts[kind] + (kita if kind == NORTH else 0)
+        dora = count(hand.dora_indicators)
         if dora:
             entries.append(yaku_han("dora", dora))
         if reds:
             entries.append(yaku_han("aka_dora", reds))
         if (c.riichi or c.double_riichi) and self.ruleset.ura_dora:
-            ura = 0
-            for indicator in hand.ura_indicators:
-                kind = dora_of[indicator.kind]
-                ura += counts[kind] + (kita if kind == NORTH else 0)
+            ura = count(hand.ura_indicators)
             if ura:
                 entries.append(yaku_han("ura_dora", ura))
         if kita:

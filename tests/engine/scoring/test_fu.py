@@ -11,23 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine.scoring.request import score_request
-
-
-def score(hand: str, win: str, *melds: str, **fields: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "ruleset": "tenhou-4p",
-        "seat_wind": "S",
-        "round_wind": "E",
-        "hand": hand,
-        "win": win,
-    }
-    if melds:
-        data["melds"] = [dict(zip(("type", "tiles"), m.split(":"), strict=True)) for m in melds]
-    data.update(fields)
-    result = score_request(data)
-    assert "error" not in result, result
-    return result
+from tests.engine.scoring.requests import scored as score
 
 
 def raw_fu(result: dict[str, Any]) -> int:

@@ -19,30 +19,12 @@ from engine.scoring.limits import base_points, round_up_100, yakuman_limit
 from engine.scoring.payments import win_payments
 from engine.scoring.request import parse_request, score_request
 from engine.tiles import EAST, NORTH, SOUTH, WEST
+from tests.engine.scoring.requests import request
+from tests.engine.scoring.requests import scored as score
 
 TENHOU = get_ruleset("tenhou-4p")
 EMA = get_ruleset("ema-2016")
 KIRIAGE = TENHOU.replace(kiriage=True)
-
-
-def request(hand: str, win: str, *melds: str, **fields: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "ruleset": "tenhou-4p",
-        "seat_wind": "S",
-        "round_wind": "E",
-        "hand": hand,
-        "win": win,
-    }
-    if melds:
-        data["melds"] = [dict(zip(("type", "tiles"), m.split(":"), strict=True)) for m in melds]
-    data.update(fields)
-    return data
-
-
-def score(hand: str, win: str, *melds: str, **fields: Any) -> dict[str, Any]:
-    result = score_request(request(hand, win, *melds, **fields))
-    assert "error" not in result, result
-    return result
 
 
 def paid(result: dict[str, Any]) -> dict[str, int]:

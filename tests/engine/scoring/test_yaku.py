@@ -15,33 +15,8 @@ import pytest
 
 from engine.rules import Renhou, Ruleset, get_ruleset
 from engine.scoring import result_to_dict, score_hand
-from engine.scoring.request import parse_request, score_request
-
-
-def request(hand: str, win: str, *melds: str, **fields: Any) -> dict[str, Any]:
-    """A scoring request: South seat, East round, ron, tenhou-4p unless ``fields`` say otherwise."""
-    data: dict[str, Any] = {
-        "ruleset": "tenhou-4p",
-        "seat_wind": "S",
-        "round_wind": "E",
-        "hand": hand,
-        "win": win,
-    }
-    if melds:
-        data["melds"] = [dict(zip(("type", "tiles"), m.split(":"), strict=True)) for m in melds]
-    data.update(fields)
-    return data
-
-
-def score(hand: str, win: str, *melds: str, **fields: Any) -> dict[str, Any]:
-    return score_request(request(hand, win, *melds, **fields))
-
-
-def scored(hand: str, win: str, *melds: str, **fields: Any) -> dict[str, Any]:
-    """The result of a hand that must score (fails the test on an error)."""
-    result = score(hand, win, *melds, **fields)
-    assert "error" not in result, result
-    return result
+from engine.scoring.request import parse_request
+from tests.engine.scoring.requests import request, score, scored
 
 
 def yaku(hand: str, win: str, *melds: str, **fields: Any) -> dict[str, int]:
