@@ -7,6 +7,26 @@ offending value and what was expected, so they can be shown to a user as they ar
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+
+class LazyMessage:
+    """An error message formatted only when it is read.
+
+    Scoring raises errors on its hot path (a hand without yaku is an ordinary outcome in a
+    batch); most callers only look at the error's type or code, so the words are built on demand.
+    """
+
+    __slots__ = ("_args", "_format")
+
+    def __init__(self, format_message: Callable[..., str], *args: Any) -> None:
+        self._format = format_message
+        self._args = args
+
+    def __str__(self) -> str:
+        return self._format(*self._args)
+
 
 class EngineError(ValueError):
     """Base class of every error the engine raises on bad input."""

@@ -141,6 +141,18 @@ _TRIPLET_ITEMS: Final = tuple(
     for kind in range(KINDS)
 )
 
+
+def _count_dora(
+    indicators: tuple[Tile, ...], dora_of: tuple[int, ...], counts: list[int], kita: int
+) -> int:
+    """Dora from indicators; extracted Norths (kita) count as North tiles of the hand."""
+    total = 0
+    for indicator in indicators:
+        kind = dora_of[indicator.kind]
+        total += counts[kind] + (kita if kind == NORTH else 0)
+    return total
+
+
 Yaku = tuple[YakuHan, ...]
 FuItems = tuple[FuItem, ...]
 #: A valued reading: (rank key, han, fu, base, limit, multiplier, yaku, fu items, wait).
@@ -285,23 +297,14 @@ class Reader:
         c = hand.conditions
         kita = c.kita
         dora_of = _DORA_OF[self.ruleset.players]
-
-        def count(indicators: tuple[Tile, ...]) -> int:
-            # Extracted Norths are tiles of the hand too for the indicators.
-            total = 0
-            for indicator in indicators:
-                kind = dora_of[indicator.kind]
-                total += counts[kind] + (kita if kind == NORTH else 0)
-            return total
-
         entries: list[YakuHan] = []
-        dora = count(hand.dora_indicators)
+        dora = _count_dora(hand.dora_indicators, dora_of, counts, kita)
         if dora:
             entries.append(yaku_han("dora", dora))
         if reds:
             entries.append(yaku_han("aka_dora", reds))
         if (c.riichi or c.double_riichi) and self.ruleset.ura_dora:
-            ura = count(hand.ura_indicators)
+            ura = _count_dora(hand.ura_indicators, dora_of, counts, kita)
             if ura:
                 entries.append(yaku_han("ura_dora", ura))
         if kita:

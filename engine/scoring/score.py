@@ -12,7 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
-from engine.errors import InvalidConditionsError, InvalidHandError, NotAgariError, NoYakuError
+from engine.errors import (
+    InvalidConditionsError,
+    InvalidHandError,
+    LazyMessage,
+    NotAgariError,
+    NoYakuError,
+)
 from engine.hand.decompose import WaitShape, raw_decompositions
 from engine.hand.melds import Meld, MeldType
 from engine.rules.ruleset import Renhou, Ruleset
@@ -147,17 +153,23 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
         if valued is not None and (best is None or valued[0] > best[0]):
             best = valued
     if not found:
-        raise NotAgariError(
-            f"{format_counts(concealed)} with {len(melds)} called meld(s) is not a complete hand"
-        )
+        raise NotAgariError(LazyMessage(_not_agari_message, concealed, len(melds)))
     if c.renhou and ruleset.renhou is Renhou.MANGAN:
         # Renhou as a strict mangan: worth a mangan on its own, or the hand's own value.
         renhou = reader.renhou_mangan()
         if renhou is not None and (best is None or renhou[0] > best[0]):
             best = renhou
     if best is None:
-        raise NoYakuError(f"{format_counts(concealed)} has no yaku")
+        raise NoYakuError(LazyMessage(_no_yaku_message, concealed))
     return _finish(best, hand, ruleset)
+
+
+def _not_agari_message(concealed: list[int], melds: int) -> str:
+    return f"{format_counts(concealed)} with {melds} called meld(s) is not a complete hand"
+
+
+def _no_yaku_message(concealed: list[int]) -> str:
+    return f"{format_counts(concealed)} has no yaku"
 
 
 def _finish(best: Valued, hand: WinningHand, ruleset: Ruleset) -> HandScore:
@@ -186,10 +198,11 @@ def _finish(best: Valued, hand: WinningHand, ruleset: Ruleset) -> HandScore:
     total = sticks
     for payment in payments:
         total += payment[1]
-    # Positional: HandScore(han, fu, fu_items, yaku, limit, yakuman, base_points, payments,
-    # sticks_won, total, wait).
-    return HandScore(
-        han, fu, fu_items, yaku, limit, multiplier, base, tuple(payments), sticks, total, wait
+    # tuple.__new__ skips NamedTuple's Python-level __new__ (this runs once per scored hand);
+    # the field order is HandScore's.
+    return tuple.__new__(
+        HandScore,
+        (han, fu, fu_items, yaku, limit, multiplier, base, tuple(payments), sticks, total, wait),
     )
 
 
@@ -201,11 +214,12 @@ def _check_tiles(
     reds: list[int],
     mask: int,
 ) -> None:
-    expected = 14 - 3 * len(hand.melds)
-    if len(hand.tiles) != expected:
+    """The tiles can exist: count, winning tile, four of a kind, red fives, 3-player kinds."""
+    if len(hand.tiles) != 14 - 3 * len(hand.melds):
         raise InvalidHandError(
-            f"with {len(hand.melds)} called meld(s) the hand holds {expected} concealed tiles "
-            f"(winning tile included), got {len(hand.tiles)}"
+            f"with {len(hand.melds)} called meld(s) the hand holds "
+            f"{14 - 3 * len(hand.melds)} concealed tiles (winning tile included), "
+            f"got {len(hand.tiles)}"
         )
     win = hand.win_tile
     if concealed[win.kind] == 0 or (win.red and win not in hand.tiles):
@@ -216,24 +230,27 @@ def _check_tiles(
     indicators = hand.dora_indicators + hand.ura_indicators
     if indicators:
         counts = all_counts[:]
-        reds = reds[:]
         for indicator in indicators:
-            kind = indicator.kind
-            counts[kind] += 1
-            mask |= _BITS[kind]
+            counts[indicator.kind] += 1
+            mask |= _BITS[indicator.kind]
             if indicator.red:
-                reds[kind // 9] += 1
+                reds = reds[:]  # a copy: the caller's list counts the hand's own reds
+                reds[indicator.kind // 9] += 1
     if max(counts) > 4:
         kind = max(range(KINDS), key=counts.__getitem__)
         raise InvalidHandError(
             f"{counts[kind]} copies of {format_kind(kind)} in the hand, its melds and the "
             "dora indicators; there are only 4"
         )
-    if ruleset.players == 3 and mask & _SANMA_MISSING_MASK:
+    if mask & _SANMA_MISSING_MASK and ruleset.players == 3:
         kind = (mask & _SANMA_MISSING_MASK).bit_length() - 1
         raise InvalidHandError(f"{format_kind(kind)} is not used in 3-player mahjong")
-    if not (reds[0] or reds[1] or reds[2] or counts[4] > 2 or counts[13] > 2 or counts[22] > 2):
-        return  # no red five and at most two of any five: nothing more to check
+    if reds[0] or reds[1] or reds[2] or counts[4] > 2 or counts[13] > 2 or counts[22] > 2:
+        _check_fives(ruleset, counts, reds)
+
+
+def _check_fives(ruleset: Ruleset, counts: list[int], reds: list[int]) -> None:
+    """At most the rule set's red fives per suit, and the plain fives that are left."""
     for suit_index, allowed in enumerate(ruleset.red_fives):
         if reds[suit_index] > allowed:
             raise InvalidHandError(
