@@ -24,7 +24,8 @@ from engine.tiles import EAST, KINDS, YAOCHUU
 #: Offset of triplet codes.
 TRIPLET: Final = 34
 
-_SuitSplit = tuple[int, tuple[int, ...]]  # (pair kind or -1, group codes)
+#: One split of a suit: (pair kind or -1, run start kinds, triplet kinds).
+_SuitSplit = tuple[int, tuple[int, ...], tuple[int, ...]]
 #: Per number suit: every 9-count pattern that splits, with its splits (absolute kinds).
 _SUIT_MEMOS: Final[tuple[dict[tuple[int, ...], tuple[_SuitSplit, ...]], ...]] = ({}, {}, {})
 
@@ -36,25 +37,27 @@ def _build_suit_table() -> dict[tuple[int, ...], tuple[_SuitSplit, ...]]:
     to four of the 16 group shapes (7 runs, 9 triplets), with or without a pair, gives every
     pattern that splits at all, with every way it splits; a pattern absent from the table does
     not split. About 50,000 combinations, built once on first use in a fraction of a second.
-    Codes are relative to the suit (rank 0-8); callers add the suit's first kind.
+    Ranks are relative to the suit (0-8); callers add the suit's first kind.
     """
-    shapes = [(start, (start, start + 1, start + 2)) for start in range(7)]
-    shapes += [(TRIPLET + rank, (rank, rank, rank)) for rank in range(9)]
+    # Shapes 0-6 are the runs starting at ranks 0-6, shapes 7-15 the triplets of ranks 0-8.
+    shapes = [(start, start + 1, start + 2) for start in range(7)]
+    shapes += [(rank, rank, rank) for rank in range(9)]
     found: dict[tuple[int, ...], set[_SuitSplit]] = {}
     for size in range(5):
         for combo in combinations_with_replacement(range(len(shapes)), size):
             counts = [0] * 9
             for index in combo:
-                for rank in shapes[index][1]:
+                for rank in shapes[index]:
                     counts[rank] += 1
             if max(counts) > 4:
                 continue
-            groups = tuple(shapes[index][0] for index in combo)
-            found.setdefault(tuple(counts), set()).add((-1, groups))
+            runs = tuple(index for index in combo if index < 7)
+            triplets = tuple(index - 7 for index in combo if index >= 7)
+            found.setdefault(tuple(counts), set()).add((-1, runs, triplets))
             for rank in range(9):
                 if counts[rank] <= 2:
                     counts[rank] += 2
-                    found.setdefault(tuple(counts), set()).add((rank, groups))
+                    found.setdefault(tuple(counts), set()).add((rank, runs, triplets))
                     counts[rank] -= 2
     return {key: tuple(sorted(splits)) for key, splits in found.items()}
 
@@ -68,8 +71,12 @@ def _build_tables() -> None:
             (
                 key,
                 tuple(
-                    (pair + base if pair >= 0 else -1, tuple(group + base for group in groups))
-                    for pair, groups in splits
+                    (
+                        pair + base if pair >= 0 else -1,
+                        tuple(start + base for start in runs),
+                        tuple(rank + base for rank in triplets),
+                    )
+                    for pair, runs, triplets in splits
                 ),
             )
             for key, splits in relative.items()
@@ -101,11 +108,16 @@ def decompositions(counts: Sequence[int]) -> list[Decomposition]:
     Called melds are not part of ``counts``; the result covers the concealed tiles only.
     An empty list means the hand is not complete in the standard form.
     """
-    return [Decomposition(pair, groups) for pair, groups in raw_decompositions(counts)]
+    return [
+        Decomposition(pair, runs + tuple(TRIPLET + kind for kind in triplets))
+        for pair, runs, triplets in raw_decompositions(counts)
+    ]
 
 
-def raw_decompositions(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
-    """:func:`decompositions` as plain ``(pair, groups)`` tuples, for the hot path."""
+def raw_decompositions(
+    counts: Sequence[int],
+) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """:func:`decompositions` for the hot path: ``(pair, run starts, triplet kinds)`` tuples."""
     honors = _HONOR_MEMO.get(tuple(counts[EAST:KINDS]), _NO_SPLIT)
     if honors is _NO_SPLIT:
         honors = _HONOR_MEMO[tuple(counts[EAST:KINDS])] = _split_honors(counts[EAST:KINDS])
@@ -123,21 +135,29 @@ def raw_decompositions(counts: Sequence[int]) -> list[tuple[int, tuple[int, ...]
     sou = sou_table.get(tuple(counts[18:27]), ())
     if not sou:
         return []
-    honor_pair, honor_groups = honors
+    honor_pair, honor_triplets = honors
     # Within a suit every split has a pair, or none does (it follows from the suit's count).
     if (honor_pair >= 0) + (man[0][0] >= 0) + (pin[0][0] >= 0) + (sou[0][0] >= 0) != 1:
         return []
     if len(man) == 1 and len(pin) == 1 and len(sou) == 1:
-        pair = max(honor_pair, man[0][0], pin[0][0], sou[0][0])
-        return [(pair, man[0][1] + pin[0][1] + sou[0][1] + honor_groups)]
+        (man_pair, man_runs, man_triplets), (pin_pair, pin_runs, pin_triplets) = man[0], pin[0]
+        sou_pair, sou_runs, sou_triplets = sou[0]
+        return [
+            (
+                max(honor_pair, man_pair, pin_pair, sou_pair),
+                man_runs + pin_runs + sou_runs,
+                man_triplets + pin_triplets + sou_triplets + honor_triplets,
+            )
+        ]
     return [
         (
             max(honor_pair, man_pair, pin_pair, sou_pair),
-            man_groups + pin_groups + sou_groups + honor_groups,
+            man_runs + pin_runs + sou_runs,
+            man_triplets + pin_triplets + sou_triplets + honor_triplets,
         )
-        for man_pair, man_groups in man
-        for pin_pair, pin_groups in pin
-        for sou_pair, sou_groups in sou
+        for man_pair, man_runs, man_triplets in man
+        for pin_pair, pin_runs, pin_triplets in pin
+        for sou_pair, sou_runs, sou_triplets in sou
     ]
 
 
@@ -146,12 +166,15 @@ _HONOR_MEMO: Final[dict[tuple[int, ...], tuple[int, tuple[int, ...]] | None]] = 
 
 
 def _split_honors(counts: Sequence[int]) -> tuple[int, tuple[int, ...]] | None:
-    """Honours cannot form runs: each kind is absent, a pair (at most one) or a triplet."""
+    """Honours cannot form runs: each kind is absent, a pair (at most one) or a triplet.
+
+    Returns the pair kind (or -1) and the triplet kinds, or None if the honours do not split.
+    """
     pair = -1
     groups: list[int] = []
     for offset, count in enumerate(counts):
         if count == 3:
-            groups.append(TRIPLET + EAST + offset)
+            groups.append(EAST + offset)
         elif count == 2 and pair < 0:
             pair = EAST + offset
         elif count:

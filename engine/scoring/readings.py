@@ -11,9 +11,10 @@ so valuing a reading allocates little more than the tuples that hold them.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from engine.hand.decompose import TRIPLET, WaitShape
+from engine.hand.decompose import WaitShape
 from engine.hand.melds import MeldType
 from engine.rules.ruleset import Renhou, Ruleset, SanmaTsumo
 from engine.scoring.limits import base_points, yakuman_limit
@@ -52,6 +53,7 @@ def _mask(kinds: range | tuple[int, ...] | frozenset[int]) -> int:
     return sum(1 << kind for kind in kinds)
 
 
+_HAN: Final = itemgetter(1)
 _ALL: Final = (1 << KINDS) - 1
 YAOCHUU_MASK: Final = _mask(YAOCHUU)
 _SIMPLE_MASK: Final = _ALL & ~YAOCHUU_MASK
@@ -226,8 +228,8 @@ class Reader:
                 kans += is_kan
                 meld_ankou += concealed
                 meld_items.append(_TRIPLET_ITEMS[kind][concealed][is_kan])
-        self.meld_runs = meld_runs
-        self.meld_triplets = meld_triplets
+        self.meld_runs = tuple(meld_runs)
+        self.meld_triplets = tuple(meld_triplets)
         self.meld_items = tuple(meld_items)
         self.kans = kans
         self.meld_ankou = meld_ankou
@@ -339,9 +341,7 @@ class Reader:
             multiplier = 0
             if dora:
                 yaku = yaku + self.dora
-            han = 0
-            for entry in yaku:
-                han += entry[1]
+            han = sum(map(_HAN, yaku))
             base = fu << (han + 2) if han < 5 else 2001
             if base > 2000 or self.kiriage:
                 base, limit = base_points(han, fu, self.ruleset)
@@ -382,33 +382,31 @@ class Reader:
         """Renhou as a strict mangan: its own reading, without other yaku or dora."""
         return self.value((RENHOU_MANGAN,), (), 30, (), WaitShape.TANKI, dora=False)
 
-    def standard(self, pair: int, groups: tuple[int, ...]) -> Valued | None:
+    def standard(
+        self, pair: int, concealed_runs: tuple[int, ...], concealed_triplets: tuple[int, ...]
+    ) -> Valued | None:
         """The best reading of one decomposition, over the groups the winning tile may have
         completed; None if none of them has a yaku."""
         win = self.win
-        runs = list(self.meld_runs)
-        concealed_triplets: list[int] = []
         choices: list[WaitShape] = []
         if pair == win:
             choices.append(WaitShape.TANKI)
-        last_run = -1
-        for group in groups:
-            if group >= TRIPLET:
-                concealed_triplets.append(group - TRIPLET)
-            else:
-                runs.append(group)
-                if group <= win <= group + 2 and group != last_run:
-                    last_run = group
-                    position = win - group
-                    if position == 1:
-                        choices.append(WaitShape.KANCHAN)
-                    elif (position == 2 and group % 9 == 0) or (position == 0 and group % 9 == 6):
-                        choices.append(WaitShape.PENCHAN)
-                    else:
-                        choices.append(WaitShape.RYANMEN)
         if win in concealed_triplets:
             choices.append(WaitShape.SHANPON)
-        yaku, yakuman = self._groups_yaku(pair, runs, concealed_triplets + self.meld_triplets)
+        last_run = -1
+        for start in concealed_runs:
+            if start <= win <= start + 2 and start != last_run:
+                last_run = start
+                position = win - start
+                if position == 1:
+                    choices.append(WaitShape.KANCHAN)
+                elif (position == 2 and start % 9 == 0) or (position == 0 and start % 9 == 6):
+                    choices.append(WaitShape.PENCHAN)
+                else:
+                    choices.append(WaitShape.RYANMEN)
+        runs = self.meld_runs + concealed_runs if self.meld_runs else concealed_runs
+        triplets = concealed_triplets + self.meld_triplets
+        yaku, yakuman = self._groups_yaku(pair, runs, triplets)
         best: Valued | None = None
         for shape in choices:
             valued = self._with_wait(pair, runs, concealed_triplets, yaku, yakuman, shape)
@@ -416,7 +414,9 @@ class Reader:
                 best = valued
         return best
 
-    def _groups_yaku(self, pair: int, runs: list[int], triplets: list[int]) -> tuple[Yaku, Yaku]:
+    def _groups_yaku(
+        self, pair: int, runs: tuple[int, ...], triplets: tuple[int, ...]
+    ) -> tuple[Yaku, Yaku]:
         """Yaku that depend on the groups but not on the wait."""
         yaku = list(self.situational)
         yakuman = list(self.situational_yakuman)
@@ -489,8 +489,8 @@ class Reader:
     def _with_wait(
         self,
         pair: int,
-        runs: list[int],
-        concealed_triplets: list[int],
+        runs: tuple[int, ...],
+        concealed_triplets: tuple[int, ...],
         yaku: Yaku,
         yakuman: Yaku,
         shape: WaitShape,

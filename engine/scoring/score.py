@@ -147,9 +147,9 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
         elif mask.bit_count() == 7 and max(concealed) == 2:
             found = True
             best = reader.chiitoitsu()
-    for pair, groups in raw_decompositions(concealed):
+    for pair, runs, triplets in raw_decompositions(concealed):
         found = True
-        valued = reader.standard(pair, groups)
+        valued = reader.standard(pair, runs, triplets)
         if valued is not None and (best is None or valued[0] > best[0]):
             best = valued
     if not found:
