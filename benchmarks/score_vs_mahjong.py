@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.shanten_vs_mahjong import main as shanten_main  # noqa: E402
 from engine.errors import EngineError  # noqa: E402
 from engine.scoring.request import parse_request, result_to_dict  # noqa: E402
 from engine.scoring.score import score_hand  # noqa: E402
@@ -104,6 +105,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ruleset", default="tenhou-4p")
     parser.add_argument("--repeat", type=int, default=1, help="time each engine N times, keep best")
+    parser.add_argument(
+        "--shanten-hands",
+        type=int,
+        default=200_000,
+        help="then run benchmarks/shanten_vs_mahjong.py on this many hands (0: skip)",
+    )
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
@@ -127,10 +134,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{seconds / r['hands'] * 1e6:7.2f} us/hand  ({seconds:.2f} s)"
         )
     print(f"ratio ours/mahjong (hands/s): {r['ratio']:.2f}")
-    shanten_script = ROOT / "benchmarks" / "shanten_vs_mahjong.py"
-    if shanten_script.exists():
-        print(f"shanten is benchmarked separately: python {shanten_script.relative_to(ROOT)}")
-    return 1 if r["disagreements"] else 0
+    status = 1 if r["disagreements"] else 0
+    if args.shanten_hands:
+        print("\nshanten (benchmarks/shanten_vs_mahjong.py):")
+        shanten_args = ["--hands", str(args.shanten_hands), "--seed", str(args.seed)]
+        status |= shanten_main([*shanten_args, "--repeat", str(args.repeat)])
+    return status
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""Benchmarks: our engine against peers on the same inputs."""
