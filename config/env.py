@@ -134,15 +134,22 @@ def env_bool(name: str, value: str | None, *, default: bool) -> bool:
     )
 
 
-def env_list(value: str | None, *, default: list[str]) -> list[str]:
+def env_list(value: str | None, *, default: list[str], name: str = "the variable") -> list[str]:
     """Parse a comma-separated list, dropping blanks around and between the items.
 
     Unset or empty gives a copy of ``default``.
+
+    :raises ImproperlyConfigured: when the value is set but holds no item (such as ``,``).
     """
     cleaned = _clean(value)
     if cleaned is None:
         return list(default)
-    return [item.strip() for item in cleaned.split(",") if item.strip()]
+    items = [item.strip() for item in cleaned.split(",") if item.strip()]
+    if not items:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} lists nothing; give comma-separated values, or leave it unset."
+        )
+    return items
 
 
 def env_choice(name: str, value: str | None, *, choices: tuple[str, ...], default: str) -> str:
@@ -184,6 +191,13 @@ def secret_key_from_env(value: str | None, *, debug: bool, dev_default: str) -> 
         raise ImproperlyConfigured(
             "DJANGO_SECRET_KEY is the public development key and DJANGO_DEBUG is false; "
             "set DJANGO_SECRET_KEY to a long random string of your own."
+        )
+    if not debug and (len(cleaned) < 50 or len(set(cleaned)) < 5):
+        # Django's own deployment check (security.W009) asks for the same.
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY is too weak ({len(cleaned)} characters) for DJANGO_DEBUG=false; "
+            "use at least 50 characters with at least 5 different ones, for example the output "
+            "of `python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
         )
     return cleaned
 

@@ -39,6 +39,7 @@ SECRET_KEY = secret_key_from_env(
 ALLOWED_HOSTS = env_list(
     os.getenv("DJANGO_ALLOWED_HOSTS"),
     default=["localhost", "127.0.0.1", "[::1]", "testserver"],
+    name="DJANGO_ALLOWED_HOSTS",
 )
 
 INSTALLED_APPS = [

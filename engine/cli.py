@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from engine.rules import PRESETS
 from engine.scoring.request import FLAGS, score_request
@@ -54,29 +54,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None) -> int:
+def main(argv: Sequence[str] | None = None, stdin: BinaryIO | None = None) -> int:
     """Run a command; returns the exit status."""
     args = build_parser().parse_args(argv)
     if args.command == "score":
         if args.hand is None:
-            return _score_lines(stdin or sys.stdin, sys.stdout)
+            return _score_lines(stdin or sys.stdin.buffer, sys.stdout)
         return _score_one(args)
     raise AssertionError(f"unhandled command {args.command}")  # argparse rejects others
 
 
-def _score_lines(lines: TextIO, out: TextIO) -> int:
-    for number, line in enumerate(lines, start=1):
+def _score_lines(lines: BinaryIO, out: TextIO) -> int:
+    """One JSON result per input line, in order; a bad line gets an error object, and the
+    batch goes on."""
+    for number, raw in enumerate(lines, start=1):
+        result: dict[str, Any]
         try:
-            request: Any = json.loads(line)
-        except json.JSONDecodeError as error:
-            result: dict[str, Any] = {
-                "error": "bad_json",
-                "message": f"line {number} is not JSON: {error.msg}",
-            }
+            request = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:  # (a ValueError: caught before it)
+            result = _bad_line(number, "is not UTF-8 text")
+        except json.JSONDecodeError as error:  # (a ValueError too)
+            result = _bad_line(number, f"is not JSON: {error.msg}")
+        except (ValueError, RecursionError):
+            result = _bad_line(number, "has a number too long or brackets nested too deep")
         else:
             result = score_request(request)
         out.write(json.dumps(result, ensure_ascii=False) + "\n")
     return 0
+
+
+def _bad_line(number: int, problem: str) -> dict[str, Any]:
+    return {"error": "bad_json", "message": f"line {number} {problem}"}
 
 
 def _score_one(args: argparse.Namespace) -> int:

@@ -96,11 +96,17 @@ class Tile:
 
     def __post_init__(self) -> None:
         if self.suit == HONOR_SUIT:
+            if not 1 <= self.rank <= 7 or self.red:
+                raise NotationError(f"honours are ranks 1-7 and never red, got {self!r}")
             kind = EAST + self.rank - 1
         elif self.suit in NUMBER_SUITS:
+            if not 1 <= self.rank <= 9 or (self.red and self.rank != 5):
+                raise NotationError(f"number tiles are ranks 1-9, only fives red; got {self!r}")
             kind = NUMBER_SUITS.index(self.suit) * 9 + self.rank - 1
         else:
-            kind = -1  # a tile outside the standard layout (variants)
+            # A suit outside the standard 34 layout (a variant's): it has no standard kind, and
+            # code working on the standard layout refuses it (see to_counts).
+            kind = -1
         object.__setattr__(self, "kind", kind)
 
     @classmethod
@@ -108,10 +114,10 @@ class Tile:
         """The tile of a standard-layout kind."""
         if not 0 <= kind < KINDS:
             raise NotationError(f"a tile kind is 0-33, got {kind}")
+        if red and (kind >= EAST or kind % 9 != 4):
+            raise NotationError(f"only fives can be red, got {format_kind(kind)}")
         if kind >= EAST:
             return tile_of(HONOR_SUIT, kind - EAST + 1)
-        if red and kind % 9 != 4:
-            raise NotationError(f"only fives can be red, got {format_kind(kind)}")
         return tile_of(SUITS[kind // 9], kind % 9 + 1, red)
 
     def __str__(self) -> str:
@@ -148,6 +154,14 @@ def tile_of(suit: str, rank: int, red: bool = False) -> Tile:
     return tile
 
 
+_DIGITS: Final = frozenset("0123456789")
+
+
+def _excerpt(text: str, limit: int = 40) -> str:
+    """The text for an error message, shortened when long (input may be a whole upload)."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} chars)"
+
+
 def parse_tiles(text: str) -> list[Tile]:
     """Parse MPSZ notation (``123m406p789s1122z``) into tiles, in the order written.
 
@@ -156,12 +170,12 @@ def parse_tiles(text: str) -> list[Tile]:
     tiles: list[Tile] = []
     pending: list[str] = []
     for position, char in enumerate(text):
-        if char.isdigit():
+        if char in _DIGITS:  # not str.isdigit(): it accepts superscripts and other scripts
             pending.append(char)
         elif char in SUITS:
             if not pending:
                 raise NotationError(
-                    f"suit letter {char!r} at position {position} of {text!r} "
+                    f"suit letter {char!r} at position {position} of {_excerpt(text)} "
                     "has no digits before it"
                 )
             for digit in pending:
@@ -171,12 +185,13 @@ def parse_tiles(text: str) -> list[Tile]:
             continue
         else:
             raise NotationError(
-                f"unexpected character {char!r} at position {position} of {text!r}; "
+                f"unexpected character {char!r} at position {position} of {_excerpt(text)}; "
                 "MPSZ notation is digits followed by m, p, s or z"
             )
     if pending:
         raise NotationError(
-            f"digits {''.join(pending)!r} at the end of {text!r} have no suit letter"
+            f"digits {_excerpt(''.join(pending))} at the end of {_excerpt(text)} have no suit "
+            "letter"
         )
     return tiles
 
@@ -185,7 +200,7 @@ def _tile_from_digit(digit: str, suit: str, text: str) -> Tile:
     rank = int(digit)
     if suit == HONOR_SUIT:
         if not 1 <= rank <= 7:
-            raise NotationError(f"honours are 1z-7z, got {rank}z in {text!r}")
+            raise NotationError(f"honours are 1z-7z, got {rank}z in {_excerpt(text)}")
         return tile_of(suit, rank)
     if rank == 0:
         return tile_of(suit, 5, red=True)
@@ -196,7 +211,7 @@ def parse_tile(text: str) -> Tile:
     """Parse exactly one tile (``5m``, ``0p``, ``7z``)."""
     tiles = parse_tiles(text)
     if len(tiles) != 1:
-        raise NotationError(f"expected one tile, got {len(tiles)} in {text!r}")
+        raise NotationError(f"expected one tile, got {len(tiles)} in {_excerpt(text)}")
     return tiles[0]
 
 
@@ -237,6 +252,8 @@ def to_counts(tiles: Iterable[Tile]) -> list[int]:
     """Count tiles by standard-layout kind (34 counts)."""
     counts = [0] * KINDS
     for tile in tiles:
+        if tile.kind < 0:
+            raise NotationError(f"{tile!r} is not a tile of the standard 34-kind set")
         counts[tile.kind] += 1
     return counts
 

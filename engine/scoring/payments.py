@@ -35,20 +35,38 @@ def ron_value(base: int, dealer: bool) -> int:
     return round_up_100(base * (6 if dealer else 4))
 
 
-def tsumo_shares(base: int, winner: int, ruleset: Ruleset) -> dict[int, int]:
-    """Each payer's share of a tsumo before honba, by seat wind kind."""
-    dealer = winner == EAST
+def tsumo_payments(base: int, dealer: bool, ruleset: Ruleset) -> tuple[int, int]:
+    """What the dealer and what each other payer pays for a tsumo, before honba.
+
+    For a dealer's tsumo both numbers are what every payer pays. In 3-player tsumo loss the
+    payers pay as with four players; with the North share split they each pay half of it more.
+    """
     split = ruleset.players == 3 and ruleset.sanma_tsumo is SanmaTsumo.SPLIT
     if dealer:
-        share = round_up_100(3 * base if split else 2 * base)
-        return {seat: share for seat in _SEATS[ruleset.players] if seat != winner}
-    from_dealer = round_up_100(5 * base // 2 if split else 2 * base)
-    from_other = round_up_100(3 * base // 2 if split else base)
+        each = round_up_100(3 * base if split else 2 * base)
+        return each, each
+    return (
+        round_up_100(5 * base // 2 if split else 2 * base),
+        round_up_100(3 * base // 2 if split else base),
+    )
+
+
+def tsumo_shares(base: int, winner: int, ruleset: Ruleset) -> dict[int, int]:
+    """Each payer's share of a tsumo before honba, by seat wind kind."""
+    from_dealer, from_other = tsumo_payments(base, winner == EAST, ruleset)
     return {
         seat: from_dealer if seat == EAST else from_other
         for seat in _SEATS[ruleset.players]
         if seat != winner
     }
+
+
+def tsumo_total(base: int, dealer: bool, ruleset: Ruleset) -> int:
+    """Everything a tsumo brings the winner before honba (ranks the readings of a hand)."""
+    from_dealer, from_other = tsumo_payments(base, dealer, ruleset)
+    if dealer:
+        return (ruleset.players - 1) * from_dealer
+    return from_dealer + (ruleset.players - 2) * from_other
 
 
 _SEATS: Final = {3: (EAST, EAST + 1, EAST + 2), 4: (EAST, EAST + 1, EAST + 2, EAST + 3)}
@@ -88,21 +106,13 @@ def win_payments(
             amount = ron_value(base, dealer) + ruleset.honba_ron * honba
             return [Payment(_label(discarder), amount)]
         bonus = ruleset.honba_tsumo_each * honba
-        new = tuple.__new__
-        if ruleset.sanma_tsumo is SanmaTsumo.LOSS or ruleset.players == 4:
-            # Inline of tsumo_shares for the usual payment rule (no dictionary on this path).
-            if dealer:
-                each = -(-base // 50) * 100 + bonus
-                return [new(Payment, (letter, each)) for letter in _OTHERS[ruleset.players][0]]
-            from_dealer = -(-base // 50) * 100 + bonus
-            from_other = -(-base // 100) * 100 + bonus
-            return [
-                new(Payment, (letter, from_dealer if letter == "E" else from_other))
-                for letter in _OTHERS[ruleset.players][winner - EAST]
-            ]
+        from_dealer, from_other = tsumo_payments(base, dealer, ruleset)
+        from_dealer += bonus
+        from_other += bonus
+        new = tuple.__new__  # skips NamedTuple's Python-level __new__ on this hot path
         return [
-            new(Payment, (_LETTERS[seat], share + bonus))
-            for seat, share in tsumo_shares(base, winner, ruleset).items()
+            new(Payment, (letter, from_dealer if letter == "E" else from_other))
+            for letter in _OTHERS[ruleset.players][winner - EAST]
         ]
     owed: dict[int | None, int] = {}
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from engine.hand.decompose import WaitShape
+from engine.hand.decompose import WaitShape, run_wait_shape
 from engine.hand.melds import MeldType
-from engine.rules.ruleset import Renhou, Ruleset, SanmaTsumo
+from engine.rules.ruleset import Renhou, Ruleset
 from engine.scoring.limits import base_points, yakuman_limit
+from engine.scoring.payments import tsumo_total
 from engine.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
 from engine.tiles import (
     EAST,
@@ -182,9 +183,7 @@ class Reader:
         "seat_wind",
         "situational",
         "situational_yakuman",
-        "split_tsumo",
         "tsumo",
-        "tsumo_payers",
         "win",
     )
 
@@ -207,8 +206,6 @@ class Reader:
         self.round_wind = c.round_wind
         self.no_melds = not hand.melds
         self.kiriage = ruleset.kiriage
-        self.tsumo_payers = ruleset.players - 1
-        self.split_tsumo = ruleset.players == 3 and ruleset.sanma_tsumo is SanmaTsumo.SPLIT
 
         # Called melds: run starts, triplet kinds, kan and closed-kan counts, their fu items.
         meld_runs: list[int] = []
@@ -331,7 +328,9 @@ class Reader:
             if self.ruleset.stacked_yakuman:
                 multiplier = sum([entry.han for entry in yakuman]) // 13
             else:
-                multiplier = max([entry.han for entry in yakuman]) // 13
+                # One yakuman at most: the hand lists only the one it is paid for.
+                yakuman = (max(yakuman, key=_HAN),)
+                multiplier = yakuman[0].han // 13
             base, limit = yakuman_limit(multiplier)
             han = 13 * multiplier
             yaku = yakuman
@@ -349,15 +348,7 @@ class Reader:
                 limit = None
         # Rank by what the winner receives (before honba and sticks, the same for every reading).
         if self.tsumo:
-            if self.split_tsumo:
-                if self.dealer:
-                    total = 2 * (-(-base * 3 // 100) * 100)
-                else:
-                    total = -(-base * 5 // 200) * 100 + -(-base * 3 // 200) * 100
-            elif self.dealer:
-                total = self.tsumo_payers * (-(-base // 50) * 100)
-            else:
-                total = -(-base // 50) * 100 + (self.tsumo_payers - 1) * (-(-base // 100) * 100)
+            total = tsumo_total(base, self.dealer, self.ruleset)
         else:
             total = -(-base * (6 if self.dealer else 4) // 100) * 100
         return ((total, multiplier > 0, han, fu), han, fu, base, limit, multiplier, yaku,
@@ -380,7 +371,8 @@ class Reader:
 
     def renhou_mangan(self) -> Valued | None:
         """Renhou as a strict mangan: its own reading, without other yaku or dora."""
-        return self.value((RENHOU_MANGAN,), (), 30, (), WaitShape.TANKI, dora=False)
+        # A mangan by rule: no fu are counted (0 fu, no fu items).
+        return self.value((RENHOU_MANGAN,), (), 0, (), WaitShape.TANKI, dora=False)
 
     def standard(
         self, pair: int, concealed_runs: tuple[int, ...], concealed_triplets: tuple[int, ...]
@@ -397,13 +389,7 @@ class Reader:
         for start in concealed_runs:
             if start <= win <= start + 2 and start != last_run:
                 last_run = start
-                position = win - start
-                if position == 1:
-                    choices.append(WaitShape.KANCHAN)
-                elif (position == 2 and start % 9 == 0) or (position == 0 and start % 9 == 6):
-                    choices.append(WaitShape.PENCHAN)
-                else:
-                    choices.append(WaitShape.RYANMEN)
+                choices.append(run_wait_shape(start, win))
         runs = self.meld_runs + concealed_runs if self.meld_runs else concealed_runs
         triplets = concealed_triplets + self.meld_triplets
         yaku, yakuman = self._groups_yaku(pair, runs, triplets)

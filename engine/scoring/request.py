@@ -29,6 +29,8 @@ FLAGS: Final = (
     "renhou",
 )
 _COUNTERS: Final = ("honba", "sticks", "kita")
+#: Generous bounds: no real table gets near them, and they keep every total a small number.
+_COUNTER_LIMITS: Final = {"honba": 1000, "sticks": 1000, "kita": 4}
 _FIELDS: Final = frozenset(
     {
         "ruleset",
@@ -68,8 +70,10 @@ def parse_request(data: Mapping[str, Any]) -> tuple[WinningHand, Ruleset]:
     counters: dict[str, Any] = {}
     for name in _COUNTERS:
         value = data.get(name, 0)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise InvalidConditionsError(f"{name} must be a whole number >= 0, got {value!r}")
+        limit = _COUNTER_LIMITS[name]
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= limit:
+            shown = value if not isinstance(value, int) or abs(value) < 10**12 else "a huge number"
+            raise InvalidConditionsError(f"{name} must be a whole number 0-{limit}, got {shown!r}")
         counters[name] = value
     melds_data = data.get("melds", [])
     if not isinstance(melds_data, list):

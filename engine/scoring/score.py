@@ -224,12 +224,24 @@ def _check_tiles(
     win = hand.win_tile
     if concealed[win.kind] == 0 or (win.red and win not in hand.tiles):
         raise InvalidHandError(f"the winning tile {win} is not among the hand's tiles")
-    # Indicators are tiles too: with the hand they cannot exceed four of a kind, a red five
-    # per suit, or the kinds of the rule set.
+    if hand.conditions.chankan and all_counts[win.kind] != 1:
+        raise InvalidConditionsError(
+            f"chankan robs the fourth {win} of another player's kan, so the winner holds no "
+            f"other copy; this hand holds {all_counts[win.kind]}"
+        )
+    # Indicators and extracted Norths are tiles too: with the hand they cannot exceed four of a
+    # kind, a red five per suit, or the kinds of the rule set.
     counts = all_counts
-    indicators = hand.dora_indicators + hand.ura_indicators
-    if indicators:
+    dora, ura = hand.dora_indicators, hand.ura_indicators
+    if len(dora) > 5 or len(ura) > 5:
+        raise InvalidHandError(
+            f"{len(dora)} dora and {len(ura)} ura indicators; there are at most 5 of each "
+            "(one plus one per kan)"
+        )
+    indicators = dora + ura
+    if indicators or hand.conditions.kita:
         counts = all_counts[:]
+        counts[NORTH] += hand.conditions.kita
         for indicator in indicators:
             counts[indicator.kind] += 1
             mask |= _BITS[indicator.kind]
@@ -239,8 +251,8 @@ def _check_tiles(
     if max(counts) > 4:
         kind = max(range(KINDS), key=counts.__getitem__)
         raise InvalidHandError(
-            f"{counts[kind]} copies of {format_kind(kind)} in the hand, its melds and the "
-            "dora indicators; there are only 4"
+            f"{counts[kind]} copies of {format_kind(kind)} in the hand, its melds, North "
+            "extractions and the dora indicators; there are only 4"
         )
     if mask & _SANMA_MISSING_MASK and ruleset.players == 3:
         kind = (mask & _SANMA_MISSING_MASK).bit_length() - 1
@@ -273,6 +285,7 @@ def _check_conditions(hand: WinningHand, ruleset: Ruleset, closed: bool) -> None
     if not (
         (riichi and not closed)
         or (c.ippatsu and not (riichi and ruleset.ippatsu))
+        or (c.ippatsu and c.rinshan)
         or (c.tsumo and (c.chankan or c.houtei or c.renhou))
         or (not c.tsumo and (c.rinshan or c.haitei or c.tenhou or c.chiihou))
         or (c.rinshan and c.haitei)
@@ -311,13 +324,15 @@ def _condition_problems(hand: WinningHand, ruleset: Ruleset, closed: bool) -> li
     has_kan = any(meld.is_kan for meld in hand.melds)
     seats = range(EAST, EAST + ruleset.players)
     first_turn = c.tenhou or c.chiihou or c.renhou
-    norths = sum(tile.kind == NORTH for tile in hand.tiles) + sum(
-        tile.kind == NORTH for meld in hand.melds for tile in meld.tiles
-    )
     checks = (
         (riichi and not closed, "riichi needs a closed hand"),
         (c.ippatsu and not riichi, "ippatsu needs riichi"),
         (c.ippatsu and not ruleset.ippatsu, f"rule set {ruleset.name} has no ippatsu"),
+        (
+            c.ippatsu and c.rinshan and not (c.kita and not ruleset.kita_breaks_first_turn),
+            "a rinshan win follows the winner's own kan (or a North extraction that breaks "
+            "ippatsu in this rule set), which broke ippatsu",
+        ),
         (c.chankan and c.tsumo, "chankan is a ron"),
         (c.rinshan and not c.tsumo, "rinshan is a tsumo"),
         (c.rinshan and not (has_kan or c.kita), "rinshan needs a kan (or a North extraction)"),
@@ -336,7 +351,6 @@ def _condition_problems(hand: WinningHand, ruleset: Ruleset, closed: bool) -> li
         (not EAST <= c.round_wind <= NORTH, "round wind must be a wind"),
         (c.honba < 0 or c.sticks < 0 or c.kita < 0, "honba, sticks and kita are not negative"),
         (bool(c.kita) and not ruleset.kita, f"rule set {ruleset.name} has no North extraction"),
-        (c.kita + norths > 4, f"{c.kita} North extraction(s) plus {norths} North(s) held > 4"),
         (
             hand.discarder is not None and (c.tsumo or hand.discarder not in seats),
             "a discarder is named only for a ron, and must be a seat at the table",

@@ -18,11 +18,3 @@ def test_celery_app_uses_the_django_settings() -> None:
     assert conf.worker_prefetch_multiplier == 1
     assert conf.task_serializer == "json"
     assert conf.accept_content == ["json"]
-
-
-def test_without_a_broker_tasks_run_eagerly() -> None:
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        assert settings.CELERY_BROKER_URL == "memory://"
-        assert settings.CELERY_TASK_EAGER_PROPAGATES is True
-    else:
-        assert not settings.CELERY_BROKER_URL.startswith("memory://")

@@ -55,6 +55,12 @@ def test_env_bool_refuses_other_words(value: str) -> None:
 # --- env_list and env_choice ----------------------------------------------------------------
 
 
+@pytest.mark.parametrize("value", [",", " , ,"])
+def test_env_list_set_but_empty_is_refused(value: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match="DJANGO_ALLOWED_HOSTS"):
+        env_list(value, default=["x"], name="DJANGO_ALLOWED_HOSTS")
+
+
 def test_env_list_splits_and_strips() -> None:
     assert env_list(" a.example , b.example,,c ", default=["x"]) == ["a.example", "b.example", "c"]
 
@@ -88,9 +94,18 @@ def test_secret_key_dev_default_only_in_debug() -> None:
     assert secret_key_from_env("  ", debug=True, dev_default="dev") == "dev"
 
 
+STRONG_KEY = "k3y-" + "".join(chr(ord("a") + i % 26) for i in range(60))
+
+
 def test_secret_key_from_variable() -> None:
-    assert secret_key_from_env("s3cret", debug=False, dev_default="dev") == "s3cret"
+    assert secret_key_from_env(STRONG_KEY, debug=False, dev_default="dev") == STRONG_KEY
     assert secret_key_from_env("s3cret", debug=True, dev_default="dev") == "s3cret"
+
+
+@pytest.mark.parametrize("weak", ["s3cret", "x" * 80])
+def test_weak_secret_key_refused_without_debug(weak: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match="too weak"):
+        secret_key_from_env(weak, debug=False, dev_default="dev")
 
 
 def test_secret_key_required_without_debug() -> None:

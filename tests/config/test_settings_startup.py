@@ -69,7 +69,7 @@ def test_production_like_environment_starts() -> None:
     result = run(
         ["-c", SHOW],
         DJANGO_DEBUG="false",
-        DJANGO_SECRET_KEY="a-real-secret",
+        DJANGO_SECRET_KEY="a-real-secret-" + "0123456789abcdefghij" * 3,
         DJANGO_ALLOWED_HOSTS="logs.example.org, www.logs.example.org",
         DATABASE_URL="postgres://app:pw@db.internal:5432/mjlogs",
         CELERY_BROKER_URL="redis://cache.internal:6379/0",

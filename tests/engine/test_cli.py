@@ -165,3 +165,22 @@ def test_flags_reach_the_request() -> None:
     assert done.returncode == 0, done.stderr
     names = {y["name"] for y in json.loads(done.stdout)["yaku"]}
     assert names == {"menzen_tsumo", "double_riichi", "ippatsu", "pinfu"}
+
+
+def test_score_lines_survive_hostile_lines() -> None:
+    """Deep nesting, a huge number and bytes that are not UTF-8 each get an error line."""
+    good = json.dumps({"ruleset": "tenhou-4p", "hand": "123m45699p345789s", "win": "5s"})
+    lines = b"\n".join([b"[" * 100_000, b"[" + b"9" * 5000 + b"]", b"\xff\xfe", good.encode()])
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "score"],
+        input=lines + b"\n",
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    results = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert [result.get("error") for result in results] == ["bad_json", "bad_json", "bad_json", None]
+    assert "UTF-8" in results[2]["message"]
+    assert results[3]["han"] == 1

@@ -11,6 +11,7 @@ import pytest
 
 from engine.errors import EngineError, NotationError
 from engine.tiles import (
+    HAKU,
     Tile,
     dora_from_indicator,
     format_counts,
@@ -23,6 +24,7 @@ from engine.tiles import (
     parse_tile,
     parse_tiles,
     tile_from_tenhou136,
+    to_counts,
     wind_kind,
 )
 
@@ -293,3 +295,25 @@ def test_tenhou_ids_are_four_per_kind(tile_id: int, text: str) -> None:
 def test_tenhou_id_out_of_range(bad: int) -> None:
     with pytest.raises(NotationError, match="0-135"):
         tile_from_tenhou136(bad)
+
+
+@pytest.mark.parametrize(
+    ("suit", "rank", "red"), [("m", 10, False), ("p", 0, False), ("z", 8, False), ("z", 1, True)]
+)
+def test_tiles_outside_the_standard_set_are_refused(suit: str, rank: int, red: bool) -> None:
+    with pytest.raises(NotationError):
+        Tile(suit, rank, red)
+
+
+def test_only_fives_are_red() -> None:
+    with pytest.raises(NotationError, match="only fives"):
+        Tile("s", 3, red=True)
+    with pytest.raises(NotationError, match="only fives"):
+        Tile.from_kind(HAKU, red=True)
+
+
+def test_a_variant_suit_has_no_standard_kind() -> None:
+    flower = Tile("f", 1)
+    assert flower.kind == -1
+    with pytest.raises(NotationError, match="standard"):
+        to_counts([flower])

@@ -2,7 +2,7 @@
 
 This is how a newcomer starts the service on the embedded defaults (SQLite, eager Celery):
 it applies every migration, then runs Django's development server on ``127.0.0.1:8000``
-or on the address and port given, for example ``manage.py start 0.0.0.0:8080``.
+or on the address and port given, for example ``manage.py start 127.0.0.1:8080``.
 Production runs ``manage.py migrate`` and a WSGI server such as gunicorn instead.
 """
 

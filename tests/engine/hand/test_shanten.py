@@ -21,6 +21,7 @@ from engine.hand.shanten import (
     shanten_kokushi,
     shanten_regular,
 )
+from engine.tiles import format_counts, parse_counts
 
 mahjong_shanten = pytest.importorskip("mahjong.shanten")
 Shanten = mahjong_shanten.Shanten
@@ -36,28 +37,12 @@ ALL_KINDS = tuple(range(34))
 
 def parse(text: str) -> Counts:
     """34 counts of ``123m456p789s11z``-style text."""
-    counts = [0] * 34
-    digits: list[int] = []
-    for ch in text:
-        if ch.isdigit():
-            digits.append(int(ch))
-            continue
-        start = {"m": 0, "p": 9, "s": 18, "z": 27}[ch]
-        for d in digits:
-            counts[start + d - 1] += 1
-        digits = []
-    assert not digits, text
-    return counts
+    return parse_counts(text)
 
 
 def mpsz(counts: Sequence[int]) -> str:
     """``123m456p789s11z``-style text of 34 counts."""
-    out = []
-    for suit, start, end in SUITS:
-        digits = "".join(str(i - start + 1) * counts[i] for i in range(start, end))
-        if digits:
-            out.append(digits + suit)
-    return "".join(out) or "(empty)"
+    return format_counts(counts) or "(empty)"
 
 
 def mahjong(counts: Sequence[int], three_player: bool = False, **flags: bool) -> int:

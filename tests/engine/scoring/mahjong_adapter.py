@@ -150,7 +150,7 @@ def parse_mpsz(text: str) -> list[Tile]:
     tiles: list[Tile] = []
     digits: list[int] = []
     for char in text.replace(" ", ""):
-        if char.isdigit():
+        if char in "0123456789":
             digits.append(int(char))
             continue
         suit = "mpsz".index(char)

@@ -391,3 +391,34 @@ def test_ema_pao_ron_the_discarder_pays_the_counters() -> None:
 def test_minigame_pao_covers_the_whole_hand() -> None:
     result = score(*DAISANGEN_TSUUIISOU, ruleset="minigame-4p", tsumo=True, pao="W")
     assert paid(result) == {"W": 64000}
+
+
+# -- tsumo arithmetic: one definition, checked against the per-seat shares ----------------------
+
+
+@pytest.mark.parametrize("split", [False, True])
+@pytest.mark.parametrize("players", [3, 4])
+def test_tsumo_total_is_the_sum_of_the_shares(players: int, split: bool) -> None:
+    from engine.rules import SanmaTsumo
+    from engine.scoring.payments import tsumo_shares, tsumo_total
+
+    ruleset = (get_ruleset("tenhou-3p") if players == 3 else TENHOU).replace(
+        sanma_tsumo=SanmaTsumo.SPLIT if split else SanmaTsumo.LOSS
+    )
+    for base in (240, 320, 480, 960, 1280, 1920, 2000, 3000, 4000, 8000, 16000):
+        for winner in range(EAST, EAST + players):
+            shares = tsumo_shares(base, winner, ruleset)
+            assert len(shares) == players - 1
+            assert tsumo_total(base, winner == EAST, ruleset) == sum(shares.values())
+
+
+def test_sanma_split_tsumo_shares_the_north_payment() -> None:
+    from engine.rules import SanmaTsumo
+
+    split = get_ruleset("tenhou-3p").replace(sanma_tsumo=SanmaTsumo.SPLIT)
+    # Non-dealer mangan: 2000/4000 with four players; North's 2000 is split 1000/1000.
+    payments = win_payments(2000, winner=SOUTH, tsumo=True, honba=0, ruleset=split)
+    assert {p.payer: p.amount for p in payments} == {"E": 5000, "W": 3000}
+    # Dealer mangan: 4000 all; North's 4000 is split 2000/2000.
+    payments = win_payments(2000, winner=EAST, tsumo=True, honba=0, ruleset=split)
+    assert {p.payer: p.amount for p in payments} == {"S": 6000, "W": 6000}

@@ -320,7 +320,7 @@ def test_north_seat_in_three_player() -> None:
 
 def test_too_many_norths() -> None:
     fails(
-        "invalid_conditions",
+        "invalid_hand",
         "north",
         ruleset="tenhou-3p",
         hand="123456p345789s44z",
@@ -418,3 +418,81 @@ def test_the_kan_with_its_red_five_scores() -> None:
     )
     assert "error" not in result, result
     assert {"name": "aka_dora", "han": 1} in result["yaku"]
+
+
+# -- impossible inputs found in review ---------------------------------------------------------
+
+
+# Superscript two, fullwidth five, Arabic-Indic one, circled one: str.isdigit() says yes to all.
+@pytest.mark.parametrize("digit", ["\u00b2", "\uff15", "\u0661", "\u2460"])
+def test_digits_of_other_scripts_are_refused(digit: str) -> None:
+    fails("bad_notation", "unexpected character", dora=f"{digit}z")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("honba", 1001), ("sticks", 10**5000), ("kita", 5)],
+    ids=["honba", "sticks", "kita"],
+)
+def test_counters_have_bounds(field: str, value: int) -> None:
+    result = run(**{field: value})
+    assert result["error"] == "invalid_conditions"
+    assert field in result["message"]
+    assert len(result["message"]) < 200  # a huge number is not copied into the message
+
+
+def test_chankan_winner_cannot_hold_another_copy() -> None:
+    # The robbed 5z is the fourth: three are in the other player's kan, none can be in hand.
+    fails(
+        "invalid_conditions",
+        "chankan",
+        hand="222m456p789s11z555z",
+        win="5z",
+        chankan=True,
+    )
+    assert "error" not in run(hand="123m45699p345789s", win="5s", chankan=True)
+
+
+def test_rinshan_after_own_kan_has_no_ippatsu() -> None:
+    rinshan = {
+        "hand": "111m222p345s99s",
+        "win": "4s",
+        "melds": [{"type": "ankan", "tiles": "7777z"}],
+        "tsumo": True,
+        "riichi": True,
+        "rinshan": True,
+    }
+    fails("invalid_conditions", "ippatsu", ippatsu=True, **rinshan)
+    assert "error" not in run(**rinshan)
+
+
+def test_rinshan_after_a_north_extraction_keeps_ippatsu_where_kita_does_not_break_it() -> None:
+    sanma = {
+        "hand": "123p456p789s111s99m",
+        "win": "9m",
+        "tsumo": True,
+        "riichi": True,
+        "ippatsu": True,
+        "rinshan": True,
+        "kita": 1,
+    }
+    assert "error" not in run(ruleset="tenhou-3p", **sanma)
+    fails("invalid_conditions", "ippatsu", ruleset="minigame-3p", **sanma)
+
+
+def test_extracted_norths_count_among_the_four_copies() -> None:
+    fails(
+        "invalid_hand",
+        "4z",
+        ruleset="tenhou-3p",
+        hand="123p456p789s111s99m",
+        win="9m",
+        tsumo=True,
+        kita=2,
+        dora="4z4z4z",
+    )
+
+
+def test_at_most_five_indicators_of_each_kind() -> None:
+    fails("invalid_hand", "indicators", dora="1m2m3m4m6m7m")
+    fails("invalid_hand", "indicators", riichi=True, ura="1m2m3m4m6m7m")
