@@ -14,6 +14,7 @@ import pytest
 from engine.errors import InvalidConditionsError
 from engine.hand.melds import Meld
 from engine.rules import get_ruleset
+from engine.scoring.request import FLAGS
 from engine.scoring.score import (
     WinConditions,
     WinningHand,
@@ -22,19 +23,6 @@ from engine.scoring.score import (
 )
 from engine.tiles import EAST, parse_tile, parse_tiles
 
-FLAGS = (
-    "tsumo",
-    "riichi",
-    "double_riichi",
-    "ippatsu",
-    "rinshan",
-    "chankan",
-    "haitei",
-    "houtei",
-    "tenhou",
-    "chiihou",
-    "renhou",
-)
 CLOSED = (tuple(parse_tiles("123m45699p345789s")), ())
 WITH_KAN = (tuple(parse_tiles("123m99p345789s")), (Meld.parse("ankan", "1111z"),))
 OPEN = (tuple(parse_tiles("45699p345789s")), (Meld.parse("chi", "123m"),))
