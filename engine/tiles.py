@@ -51,6 +51,31 @@ GREENS: Final = frozenset((19, 20, 21, 23, 25, HATSU))
 #: Kinds that do not exist in 3-player mahjong: 2m-8m.
 SANMA_MISSING: Final = frozenset(range(1, 8))
 
+#: Packed counts: a multiset of tiles as one integer, a byte per kind (kind ``k`` is byte ``k``,
+#: counting from the least significant), then a byte per number suit counting its red fives.
+#: Adding packed counts adds the multisets, so counting a hand's tiles is one addition per tile,
+#: bit masks test whole sets of kinds at once, and ``to_bytes(PACKED_BYTES, "little")`` reads
+#: the counts like a list. Tiles outside the standard layout set the byte above them (FOREIGN).
+PACKED_BYTES: Final = KINDS + 3
+#: Byte of the red fives of the first suit (characters); circles and bamboo follow.
+RED_BYTE: Final = KINDS
+FOREIGN_SHIFT: Final = 8 * PACKED_BYTES
+
+
+def kinds_mask(kinds: Iterable[int]) -> int:
+    """Bit mask of the count bytes of ``kinds`` in packed counts: ``packed & mask`` holds
+    those kinds' counts, and is 0 when the tiles have none of them."""
+    return sum(0xFF << 8 * kind for kind in set(kinds))
+
+
+def packed_tile(kind: int, red: bool = False) -> int:
+    """Packed counts of one tile of the standard layout."""
+    packed = 1 << 8 * kind
+    if red:
+        packed |= 1 << 8 * (RED_BYTE + kind // 9)
+    return packed
+
+
 WIND_LETTERS: Final = ("E", "S", "W", "N")
 _HONOR_NAMES: Final = ("East", "South", "West", "North", "White", "Green", "Red")
 _SUIT_NAMES: Final = {"m": "characters", "p": "circles", "s": "bamboo"}
@@ -93,6 +118,9 @@ class Tile:
     #: The tile's kind in the standard 34 layout (a red five has the kind of a five). Stored,
     #: not computed, because scoring reads it for every tile.
     kind: int = field(init=False, compare=False, repr=False)
+    #: The tile as packed counts (see :data:`PACKED_BYTES`): intrinsic to the tile like its
+    #: kind, and stored for the same reason.
+    packed: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.suit == HONOR_SUIT:
@@ -108,6 +136,8 @@ class Tile:
             # code working on the standard layout refuses it (see to_counts).
             kind = -1
         object.__setattr__(self, "kind", kind)
+        packed = packed_tile(kind, self.red) if kind >= 0 else 1 << FOREIGN_SHIFT
+        object.__setattr__(self, "packed", packed)
 
     @classmethod
     def from_kind(cls, kind: int, red: bool = False) -> Tile:

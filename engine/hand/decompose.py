@@ -1,11 +1,12 @@
 """Decomposition of a hand into melds and a pair; agari detection; waits and their shapes.
 
-Table-driven: a hand splits into the three number suits and the honours. Each suit's 9 counts
-are a key into a table of every way that suit splits into runs, triplets and at most one pair.
-The table is built once, by enumerating the group combinations a suit can hold, so a pattern
-missing from it does not split at all. Honours cannot form runs, so each honour count is read
-directly. A
-whole-hand decomposition is one choice per suit, with exactly one pair in total.
+Table-driven: a hand splits into the three number suits and the honours. Each suit's 9 counts,
+packed a byte each into one integer (the layout of :data:`engine.tiles.PACKED_BYTES`, so a
+hand's packed counts give each suit's key with a shift and a mask), are a key into a table of
+every way that suit splits into runs, triplets and at most one pair. The table is built once, by
+enumerating the group combinations a suit can hold, so a pattern missing from it does not split
+at all. Honours cannot form runs, so each honour count is read directly. A whole-hand
+decomposition is one choice per suit, with exactly one pair in total.
 
 Groups are small integers so the hot path allocates nothing: a code ``g < 34`` is the run
 ``g, g+1, g+2``, a code ``g >= 34`` the triplet of kind ``g - 34``.
@@ -26,11 +27,26 @@ TRIPLET: Final = 34
 
 #: One split of a suit: (pair kind or -1, run start kinds, triplet kinds).
 _SuitSplit = tuple[int, tuple[int, ...], tuple[int, ...]]
-#: Per number suit: every 9-count pattern that splits, with its splits (absolute kinds).
-_SUIT_MEMOS: Final[tuple[dict[tuple[int, ...], tuple[_SuitSplit, ...]], ...]] = ({}, {}, {})
+#: Per number suit: every complete pattern, as the suit's 9 counts packed (a byte per rank, see
+#: :data:`engine.tiles.PACKED_BYTES`), with its splits (absolute kinds).
+_SUIT_MEMOS: Final[tuple[dict[int, tuple[_SuitSplit, ...]], ...]] = ({}, {}, {})
+#: Packed counts hold a suit's 9 counts in 72 bits, the honours' 7 in 56 bits above them.
+_SUIT_BITS: Final = 72
+_SUIT_KEY: Final = (1 << _SUIT_BITS) - 1
+_HONOR_SHIFT: Final = 8 * EAST
+_HONOR_KEY: Final = (1 << 8 * (KINDS - EAST)) - 1
 
 
-def _build_suit_table() -> dict[tuple[int, ...], tuple[_SuitSplit, ...]]:
+def _pack(counts: Sequence[int]) -> int:
+    """Counts as a packed integer (a byte each); -1 if a count does not fit in a byte (such a
+    count is not a hand's, and -1 matches no pattern)."""
+    try:
+        return int.from_bytes(bytes(counts), "little")
+    except ValueError:
+        return -1
+
+
+def _build_suit_table() -> dict[int, tuple[_SuitSplit, ...]]:
     """Every complete pattern of one suit, by construction, with all its splits.
 
     A suit holds at most four groups and one pair (14 tiles). Enumerating every multiset of up
@@ -42,7 +58,7 @@ def _build_suit_table() -> dict[tuple[int, ...], tuple[_SuitSplit, ...]]:
     # Shapes 0-6 are the runs starting at ranks 0-6, shapes 7-15 the triplets of ranks 0-8.
     shapes = [(start, start + 1, start + 2) for start in range(7)]
     shapes += [(rank, rank, rank) for rank in range(9)]
-    found: dict[tuple[int, ...], set[_SuitSplit]] = {}
+    found: dict[int, set[_SuitSplit]] = {}
     for size in range(5):
         for combo in combinations_with_replacement(range(len(shapes)), size):
             counts = [0] * 9
@@ -53,11 +69,11 @@ def _build_suit_table() -> dict[tuple[int, ...], tuple[_SuitSplit, ...]]:
                 continue
             runs = tuple(index for index in combo if index < 7)
             triplets = tuple(index - 7 for index in combo if index >= 7)
-            found.setdefault(tuple(counts), set()).add((-1, runs, triplets))
+            found.setdefault(_pack(counts), set()).add((-1, runs, triplets))
             for rank in range(9):
                 if counts[rank] <= 2:
                     counts[rank] += 2
-                    found.setdefault(tuple(counts), set()).add((rank, runs, triplets))
+                    found.setdefault(_pack(counts), set()).add((rank, runs, triplets))
                     counts[rank] -= 2
     return {key: tuple(sorted(splits)) for key, splits in found.items()}
 
@@ -87,7 +103,7 @@ def suit_splits(counts: Sequence[int], suit: int) -> tuple[_SuitSplit, ...]:
     """Every split of number suit ``suit`` (0, 1, 2) of a 34-count hand."""
     if not _SUIT_MEMOS[0]:
         _build_tables()
-    return _SUIT_MEMOS[suit].get(tuple(counts[suit * 9 : suit * 9 + 9]), ())
+    return _SUIT_MEMOS[suit].get(_pack(counts[suit * 9 : suit * 9 + 9]), ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,25 +130,36 @@ def decompositions(counts: Sequence[int]) -> list[Decomposition]:
     ]
 
 
-def raw_decompositions(
-    counts: Sequence[int],
-) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+RawDecomposition = tuple[int, tuple[int, ...], tuple[int, ...]]
+
+
+def raw_decompositions(counts: Sequence[int]) -> list[RawDecomposition]:
     """:func:`decompositions` for the hot path: ``(pair, run starts, triplet kinds)`` tuples."""
-    honors = _HONOR_MEMO.get(tuple(counts[EAST:KINDS]), _NO_SPLIT)
+    return packed_decompositions(_pack(counts))
+
+
+def packed_decompositions(packed: int) -> list[RawDecomposition]:
+    """:func:`raw_decompositions` of packed counts (:data:`engine.tiles.PACKED_BYTES`; bytes
+    above the 34 kinds, such as the red fives', are ignored)."""
+    if packed < 0:
+        return []
+    honor_key = packed >> _HONOR_SHIFT & _HONOR_KEY
+    honors = _HONOR_MEMO.get(honor_key, _NO_SPLIT)
     if honors is _NO_SPLIT:
-        honors = _HONOR_MEMO[tuple(counts[EAST:KINDS])] = _split_honors(counts[EAST:KINDS])
+        honor_counts = honor_key.to_bytes(KINDS - EAST, "little")
+        honors = _HONOR_MEMO[honor_key] = _split_honors(honor_counts)
     if honors is None:
         return []
     man_table, pin_table, sou_table = _SUIT_MEMOS
     if not man_table:
         _build_tables()
-    man = man_table.get(tuple(counts[0:9]), ())
+    man = man_table.get(packed & _SUIT_KEY, ())
     if not man:
         return []
-    pin = pin_table.get(tuple(counts[9:18]), ())
+    pin = pin_table.get(packed >> _SUIT_BITS & _SUIT_KEY, ())
     if not pin:
         return []
-    sou = sou_table.get(tuple(counts[18:27]), ())
+    sou = sou_table.get(packed >> 2 * _SUIT_BITS & _SUIT_KEY, ())
     if not sou:
         return []
     honor_pair, honor_triplets = honors
@@ -162,7 +189,7 @@ def raw_decompositions(
 
 
 _NO_SPLIT: Final = (-2, ())
-_HONOR_MEMO: Final[dict[tuple[int, ...], tuple[int, tuple[int, ...]] | None]] = {}
+_HONOR_MEMO: Final[dict[int, tuple[int, tuple[int, ...]] | None]] = {}
 
 
 def _split_honors(counts: Sequence[int]) -> tuple[int, tuple[int, ...]] | None:

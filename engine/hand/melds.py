@@ -33,10 +33,14 @@ class Meld:
     tiles: tuple[Tile, ...]
     #: The lowest kind in the meld (the first tile of a chi). Stored: scoring reads it per hand.
     kind: int = field(init=False, compare=False, repr=False)
+    #: The meld's tiles as packed counts (:data:`engine.tiles.PACKED_BYTES`), red fives
+    #: included: the sum of its tiles' ``packed``, stored like ``kind``.
+    packed: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         kinds = sorted(tile.kind for tile in self.tiles)
         object.__setattr__(self, "kind", kinds[0] if kinds else -1)
+        object.__setattr__(self, "packed", sum(tile.packed for tile in self.tiles))
         described = f"{self.type.value} {format_tiles(self.tiles)}"
         if self.type is MeldType.CHI:
             suit = self.tiles[0].suit if self.tiles else ""

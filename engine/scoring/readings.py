@@ -26,9 +26,11 @@ from engine.tiles import (
     HAKU,
     KINDS,
     NORTH,
+    RED_BYTE,
     YAOCHUU,
     dora_from_indicator,
     format_kind,
+    kinds_mask,
 )
 
 if TYPE_CHECKING:
@@ -50,19 +52,16 @@ class FuItem(NamedTuple):
     fu: int
 
 
-def _mask(kinds: range | tuple[int, ...] | frozenset[int]) -> int:
-    return sum(1 << kind for kind in kinds)
-
-
 _HAN: Final = itemgetter(1)
-_ALL: Final = (1 << KINDS) - 1
-YAOCHUU_MASK: Final = _mask(YAOCHUU)
-_SIMPLE_MASK: Final = _ALL & ~YAOCHUU_MASK
-_HONOR_MASK: Final = _mask(range(EAST, KINDS))
-_NUMBER_MASK: Final = _ALL & ~_HONOR_MASK
-_NOT_GREEN_MASK: Final = _ALL & ~_mask(GREENS)
-_SUIT_MASKS: Final = (_mask(range(0, 9)), _mask(range(9, 18)), _mask(range(18, 27)))
-_IS_YAOCHUU: Final = tuple(bool(YAOCHUU_MASK >> kind & 1) for kind in range(KINDS))
+# Masks of kinds in packed counts (engine.tiles.PACKED_BYTES): ``packed & mask`` is 0 when the
+# tiles hold none of the kinds.
+_YAOCHUU_MASK: Final = kinds_mask(YAOCHUU)
+SIMPLES_MASK: Final = kinds_mask(set(range(KINDS)) - set(YAOCHUU))
+_HONOR_MASK: Final = kinds_mask(range(EAST, KINDS))
+_NUMBER_MASK: Final = kinds_mask(range(EAST))
+_NOT_GREEN_MASK: Final = kinds_mask(set(range(KINDS)) - GREENS)
+_SUIT_MASKS: Final = (kinds_mask(range(0, 9)), kinds_mask(range(9, 18)), kinds_mask(range(18, 27)))
+_IS_YAOCHUU: Final = tuple(kind in YAOCHUU for kind in range(KINDS))
 #: The dora each indicator points at, for 4 and 3 players (1m <-> 9m in 3-player).
 _DORA_OF: Final = {
     players: tuple(dora_from_indicator(kind, three_player=players == 3) for kind in range(KINDS))
@@ -146,7 +145,7 @@ _TRIPLET_ITEMS: Final = tuple(
 
 
 def _count_dora(
-    indicators: tuple[Tile, ...], dora_of: tuple[int, ...], counts: list[int], kita: int
+    indicators: tuple[Tile, ...], dora_of: tuple[int, ...], counts: bytes, kita: int
 ) -> int:
     """Dora from indicators; extracted Norths (kita) count as North tiles of the hand."""
     total = 0
@@ -191,11 +190,11 @@ class Reader:
         self,
         hand: WinningHand,
         ruleset: Ruleset,
-        all_counts: list[int],
-        mask: int,
+        held: int,
+        counts: bytes,
         closed: bool,
-        reds: int,
     ) -> None:
+        """``held`` holds all the winner's tiles as packed counts, ``counts`` is its bytes."""
         c = hand.conditions
         self.ruleset = ruleset
         self.closed = closed
@@ -231,12 +230,12 @@ class Reader:
         self.kans = kans
         self.meld_ankou = meld_ankou
 
-        has_honor = self.has_honor = bool(mask & _HONOR_MASK)
-        all_yaochuu = not mask & _SIMPLE_MASK
-        all_honors = not mask & _NUMBER_MASK
+        has_honor = self.has_honor = bool(held & _HONOR_MASK)
+        all_yaochuu = not held & SIMPLES_MASK
+        all_honors = not held & _NUMBER_MASK
         self.honroutou = all_yaochuu and has_honor and not all_honors
         suits = (
-            bool(mask & _SUIT_MASKS[0]) + bool(mask & _SUIT_MASKS[1]) + bool(mask & _SUIT_MASKS[2])
+            bool(held & _SUIT_MASKS[0]) + bool(held & _SUIT_MASKS[1]) + bool(held & _SUIT_MASKS[2])
         )
 
         situational: list[YakuHan] = []
@@ -256,7 +255,7 @@ class Reader:
             situational.append(_HAITEI)
         if c.houtei:
             situational.append(_HOUTEI)
-        if not mask & YAOCHUU_MASK and (closed or ruleset.kuitan):
+        if not held & _YAOCHUU_MASK and (closed or ruleset.kuitan):
             situational.append(_TANYAO)
         if suits == 1:
             situational.append((_HONITSU if has_honor else _CHINITSU)[not closed])
@@ -273,27 +272,28 @@ class Reader:
             yakuman.append(_Y13["tsuuiisou"])
         elif all_yaochuu and not has_honor:
             yakuman.append(_Y13["chinroutou"])
-        if not mask & _NOT_GREEN_MASK:
+        if not held & _NOT_GREEN_MASK:
             yakuman.append(_Y13["ryuuiisou"])
         if self.no_melds and suits == 1 and not has_honor:
             # Nine gates: one suit 1112345678999 plus one tile, no calls at all.
             base = win - win % 9
-            suit = all_counts[base : base + 9]
+            suit = counts[base : base + 9]
             if suit[0] >= 3 and suit[8] >= 3 and min(suit) >= 1:
-                if all_counts[win] in (2, 4):
+                if counts[win] in (2, 4):
                     yakuman.append(self.yakuman("junsei_chuuren"))
                 else:
                     yakuman.append(_Y13["chuuren"])
         self.situational_yakuman = tuple(yakuman)
-        self.dora = self._dora_entries(hand, all_counts, reds)
+        self.dora = self._dora_entries(hand, counts)
 
     def yakuman(self, name: str) -> YakuHan:
         """A yakuman entry: 26 han for a form the rule set counts double, else 13."""
         return (_Y26 if name in self.ruleset.double_yakuman else _Y13)[name]
 
-    def _dora_entries(self, hand: WinningHand, counts: list[int], reds: int) -> Yaku:
+    def _dora_entries(self, hand: WinningHand, counts: bytes) -> Yaku:
         """Dora, red fives, ura dora and North extractions, as yaku entries."""
         c = hand.conditions
+        reds = counts[RED_BYTE] + counts[RED_BYTE + 1] + counts[RED_BYTE + 2]
         kita = c.kita
         dora_of = _DORA_OF[self.ruleset.players]
         entries: list[YakuHan] = []

@@ -19,15 +19,36 @@ from engine.errors import (
     NotAgariError,
     NoYakuError,
 )
-from engine.hand.decompose import WaitShape, raw_decompositions
+from engine.hand.decompose import WaitShape, packed_decompositions
 from engine.hand.melds import Meld, MeldType
 from engine.rules.ruleset import Renhou, Ruleset
 from engine.scoring.payments import Payment, win_payments
-from engine.scoring.readings import YAOCHUU_MASK, FuItem, Reader, Valued, YakuHan
-from engine.tiles import EAST, KINDS, NORTH, Tile, format_counts, format_kind
+from engine.scoring.readings import SIMPLES_MASK, FuItem, Reader, Valued, YakuHan
+from engine.tiles import (
+    EAST,
+    FOREIGN_SHIFT,
+    KINDS,
+    NORTH,
+    PACKED_BYTES,
+    RED_BYTE,
+    SANMA_MISSING,
+    Tile,
+    format_counts,
+    format_kind,
+    kinds_mask,
+)
 
-_BITS: Final = tuple(1 << kind for kind in range(KINDS))
-_SANMA_MISSING_MASK: Final = sum(1 << kind for kind in range(1, 8))
+# Masks and addends over packed counts (engine.tiles.PACKED_BYTES). Adding ``0x80 - n`` to a
+# count byte sets its top bit exactly when the count is ``n`` or more (counts stay below 0x80).
+_KINDS_MASK: Final = kinds_mask(range(KINDS))
+_COUNT_TOPS: Final = sum(0x80 << 8 * kind for kind in range(KINDS))
+_ONE_OR_MORE_ADD: Final = sum(0x7F << 8 * kind for kind in range(KINDS))
+_FIVE_OR_MORE_ADD: Final = sum(0x7B << 8 * kind for kind in range(KINDS))
+_FIVES: Final = (4, 13, 22)
+_FIVES_TOPS: Final = sum(0x80 << 8 * kind for kind in _FIVES)
+_THREE_OR_MORE_ADD: Final = sum(0x7D << 8 * kind for kind in _FIVES)
+_RED_SHIFT: Final = 8 * RED_BYTE
+_SANMA_MISSING_MASK: Final = kinds_mask(SANMA_MISSING)
 
 __all__ = ["FuItem", "HandScore", "WinConditions", "WinningHand", "YakuHan", "score_hand"]
 
@@ -111,43 +132,36 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
     """
     c = hand.conditions
     melds = hand.melds
-    concealed = [0] * KINDS
-    reds = [0, 0, 0, 0]
-    mask = 0
-    bits = _BITS
+    # Count the tiles as packed counts (engine.tiles.PACKED_BYTES): one addition per tile.
+    concealed = 0
     for tile in hand.tiles:
-        kind = tile.kind
-        concealed[kind] += 1
-        mask |= bits[kind]
-        if tile.red:
-            reds[kind // 9] += 1
-    all_counts = concealed[:]
+        concealed += tile.packed
+    held = concealed  # all the winner's tiles: concealed and called
     closed = True
     for meld in melds:
+        held += meld.packed
         if meld.type is not MeldType.ANKAN:
             closed = False
             if meld.type is MeldType.CHI and not ruleset.chi:
                 raise InvalidHandError(f"{meld}: rule set {ruleset.name} has no chi")
-        for tile in meld.tiles:
-            kind = tile.kind
-            all_counts[kind] += 1
-            mask |= bits[kind]
-            if tile.red:
-                reds[kind // 9] += 1
-    _check_tiles(hand, ruleset, concealed, all_counts, reds, mask)
+    _check_tiles(hand, ruleset, concealed, held)
     _check_conditions(hand, ruleset, closed)
+    counts = held.to_bytes(PACKED_BYTES, "little")
 
-    reader = Reader(hand, ruleset, all_counts, mask, closed, sum(reds))
+    reader = Reader(hand, ruleset, held, counts, closed)
     best: Valued | None = None
     found = False
     if not melds:
-        if mask & YAOCHUU_MASK == mask and mask.bit_count() == 13:
+        present = (concealed + _ONE_OR_MORE_ADD) & _COUNT_TOPS  # a count's top bit: held
+        kinds = present.bit_count()
+        if kinds == 13 and not concealed & SIMPLES_MASK:
             found = True
-            best = reader.kokushi(concealed[hand.win_tile.kind] == 2)
-        elif mask.bit_count() == 7 and max(concealed) == 2:
+            best = reader.kokushi(counts[hand.win_tile.kind] == 2)
+        elif kinds == 7 and concealed & _KINDS_MASK == present >> 6:
+            # Each of the seven kinds held exactly twice (top bit 0x80 shifted to 0x02).
             found = True
             best = reader.chiitoitsu()
-    for pair, runs, triplets in raw_decompositions(concealed):
+    for pair, runs, triplets in packed_decompositions(concealed):
         found = True
         valued = reader.standard(pair, runs, triplets)
         if valued is not None and (best is None or valued[0] > best[0]):
@@ -164,12 +178,16 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
     return _finish(best, hand, ruleset)
 
 
-def _not_agari_message(concealed: list[int], melds: int) -> str:
-    return f"{format_counts(concealed)} with {melds} called meld(s) is not a complete hand"
+def _format_packed(packed: int) -> str:
+    return format_counts(packed.to_bytes(PACKED_BYTES, "little")[:KINDS])
 
 
-def _no_yaku_message(concealed: list[int]) -> str:
-    return f"{format_counts(concealed)} has no yaku"
+def _not_agari_message(concealed: int, melds: int) -> str:
+    return f"{_format_packed(concealed)} with {melds} called meld(s) is not a complete hand"
+
+
+def _no_yaku_message(concealed: int) -> str:
+    return f"{_format_packed(concealed)} has no yaku"
 
 
 def _finish(best: Valued, hand: WinningHand, ruleset: Ruleset) -> HandScore:
@@ -206,15 +224,12 @@ def _finish(best: Valued, hand: WinningHand, ruleset: Ruleset) -> HandScore:
     )
 
 
-def _check_tiles(
-    hand: WinningHand,
-    ruleset: Ruleset,
-    concealed: list[int],
-    all_counts: list[int],
-    reds: list[int],
-    mask: int,
-) -> None:
-    """The tiles can exist: count, winning tile, four of a kind, red fives, 3-player kinds."""
+def _check_tiles(hand: WinningHand, ruleset: Ruleset, concealed: int, held: int) -> None:
+    """The tiles can exist: count, winning tile, four of a kind, red fives, 3-player kinds.
+
+    ``concealed`` and ``held`` are packed counts (:data:`engine.tiles.PACKED_BYTES`) of the
+    concealed tiles and of all the winner's tiles.
+    """
     if len(hand.tiles) != 14 - 3 * len(hand.melds):
         raise InvalidHandError(
             f"with {len(hand.melds)} called meld(s) the hand holds "
@@ -222,54 +237,55 @@ def _check_tiles(
             f"got {len(hand.tiles)}"
         )
     win = hand.win_tile
-    if concealed[win.kind] == 0 or (win.red and win not in hand.tiles):
+    dora, ura = hand.dora_indicators, hand.ura_indicators
+    # Indicators are tiles too: with the hand they cannot exceed four of a kind, a red five per
+    # suit, or the kinds of the rule set.
+    tiles = held
+    for indicator in dora + ura:
+        tiles += indicator.packed
+    if (tiles | win.packed) >> FOREIGN_SHIFT:
+        raise InvalidHandError("a tile is not of the standard 34-kind set")
+    win_shift = 8 * win.kind
+    if not concealed >> win_shift & 0xFF or (win.red and win not in hand.tiles):
         raise InvalidHandError(f"the winning tile {win} is not among the hand's tiles")
-    if hand.conditions.chankan and all_counts[win.kind] != 1:
+    if hand.conditions.chankan and held >> win_shift & 0xFF != 1:
         raise InvalidConditionsError(
             f"chankan robs the fourth {win} of another player's kan, so the winner holds no "
-            f"other copy; this hand holds {all_counts[win.kind]}"
+            f"other copy; this hand holds {held >> win_shift & 0xFF}"
         )
-    # Indicators and extracted Norths are tiles too: with the hand they cannot exceed four of a
-    # kind, a red five per suit, or the kinds of the rule set.
-    counts = all_counts
-    dora, ura = hand.dora_indicators, hand.ura_indicators
     if len(dora) > 5 or len(ura) > 5:
         raise InvalidHandError(
             f"{len(dora)} dora and {len(ura)} ura indicators; there are at most 5 of each "
             "(one plus one per kan)"
         )
-    indicators = dora + ura
-    if indicators or hand.conditions.kita:
-        counts = all_counts[:]
-        counts[NORTH] += hand.conditions.kita
-        for indicator in indicators:
-            counts[indicator.kind] += 1
-            mask |= _BITS[indicator.kind]
-            if indicator.red:
-                reds = reds[:]  # a copy: the caller's list counts the hand's own reds
-                reds[indicator.kind // 9] += 1
-    if max(counts) > 4:
+    kita = hand.conditions.kita
+    if (tiles + _FIVE_OR_MORE_ADD) & _COUNT_TOPS or (
+        kita > 0 and (tiles >> 8 * NORTH & 0xFF) + kita > 4
+    ):
+        # Extracted Norths are tiles too (a negative kita is refused with the conditions).
+        counts = list(tiles.to_bytes(PACKED_BYTES, "little")[:KINDS])
+        counts[NORTH] += kita
         kind = max(range(KINDS), key=counts.__getitem__)
         raise InvalidHandError(
             f"{counts[kind]} copies of {format_kind(kind)} in the hand, its melds, North "
             "extractions and the dora indicators; there are only 4"
         )
-    if mask & _SANMA_MISSING_MASK and ruleset.players == 3:
-        kind = (mask & _SANMA_MISSING_MASK).bit_length() - 1
+    if tiles & _SANMA_MISSING_MASK and ruleset.players == 3:
+        kind = ((tiles & _SANMA_MISSING_MASK).bit_length() - 1) // 8
         raise InvalidHandError(f"{format_kind(kind)} is not used in 3-player mahjong")
-    if reds[0] or reds[1] or reds[2] or counts[4] > 2 or counts[13] > 2 or counts[22] > 2:
-        _check_fives(ruleset, counts, reds)
+    if tiles >> _RED_SHIFT or (tiles + _THREE_OR_MORE_ADD) & _FIVES_TOPS:
+        _check_fives(ruleset, tiles.to_bytes(PACKED_BYTES, "little"))
 
 
-def _check_fives(ruleset: Ruleset, counts: list[int], reds: list[int]) -> None:
+def _check_fives(ruleset: Ruleset, counts: bytes) -> None:
     """At most the rule set's red fives per suit, and the plain fives that are left."""
     for suit_index, allowed in enumerate(ruleset.red_fives):
-        if reds[suit_index] > allowed:
+        reds = counts[RED_BYTE + suit_index]
+        if reds > allowed:
             raise InvalidHandError(
-                f"{reds[suit_index]} red five(s) of {'mps'[suit_index]}; "
-                f"rule set {ruleset.name} has {allowed}"
+                f"{reds} red five(s) of {'mps'[suit_index]}; rule set {ruleset.name} has {allowed}"
             )
-        plain = counts[suit_index * 9 + 4] - reds[suit_index]
+        plain = counts[suit_index * 9 + 4] - reds
         if plain > 4 - allowed:
             raise InvalidHandError(
                 f"{plain} plain 5{'mps'[suit_index]}; with {allowed} red five(s) "

@@ -187,6 +187,12 @@ def test_five_copies_counting_melds() -> None:
     )
 
 
+def test_five_copies_counting_north_extractions() -> None:
+    three_player = {"ruleset": "tenhou-3p", "hand": "123p456p789s99s444z", "win": "9s"}
+    assert run(**three_player, kita=1).get("error") != "invalid_hand"
+    fails("invalid_hand", "5", "4z", **three_player, kita=2)
+
+
 def test_more_red_fives_than_the_rule_set_has() -> None:
     # Two red 5p (a pair of them): Tenhou has one red five per suit.
     fails("invalid_hand", "red", "tenhou-4p", hand="123m45600p345789s", win="4p")
