@@ -35,20 +35,24 @@ def ron_value(base: int, dealer: bool) -> int:
     return round_up_100(base * (6 if dealer else 4))
 
 
-def tsumo_payments(base: int, dealer: bool, ruleset: Ruleset) -> tuple[int, int]:
-    """What the dealer and what each other payer pays for a tsumo, before honba.
+def tsumo_halves(dealer: bool, ruleset: Ruleset) -> tuple[int, int]:
+    """What the dealer and what each other payer pays for a tsumo, in halves of the base points
+    (each payment is ``base * halves // 2``, rounded up to 100).
 
     For a dealer's tsumo both numbers are what every payer pays. In 3-player tsumo loss the
     payers pay as with four players; with the North share split they each pay half of it more.
     """
     split = ruleset.players == 3 and ruleset.sanma_tsumo is SanmaTsumo.SPLIT
     if dealer:
-        each = round_up_100(3 * base if split else 2 * base)
-        return each, each
-    return (
-        round_up_100(5 * base // 2 if split else 2 * base),
-        round_up_100(3 * base // 2 if split else base),
-    )
+        return (6, 6) if split else (4, 4)
+    return (5, 3) if split else (4, 2)
+
+
+def tsumo_payments(base: int, dealer: bool, ruleset: Ruleset) -> tuple[int, int]:
+    """What the dealer and what each other payer pays for a tsumo, before honba (for a dealer's
+    tsumo both numbers are what every payer pays; see :func:`tsumo_halves`)."""
+    from_dealer, from_other = tsumo_halves(dealer, ruleset)
+    return round_up_100(base * from_dealer // 2), round_up_100(base * from_other // 2)
 
 
 def tsumo_shares(base: int, winner: int, ruleset: Ruleset) -> dict[int, int]:
@@ -63,9 +67,9 @@ def tsumo_shares(base: int, winner: int, ruleset: Ruleset) -> dict[int, int]:
 
 def tsumo_total(base: int, dealer: bool, ruleset: Ruleset) -> int:
     """Everything a tsumo brings the winner before honba (ranks the readings of a hand)."""
+    # One payer pays the first share (the dealer, or anyone for a dealer's tsumo), the others
+    # the second (the same for a dealer's tsumo).
     from_dealer, from_other = tsumo_payments(base, dealer, ruleset)
-    if dealer:
-        return (ruleset.players - 1) * from_dealer
     return from_dealer + (ruleset.players - 2) * from_other
 
 
@@ -101,17 +105,18 @@ def win_payments(
     """
     dealer = winner == EAST
     if liable is None:
-        # The common case, without liability.
+        # The common case, without liability. tuple.__new__ skips NamedTuple's Python-level
+        # __new__ on this hot path.
         if not tsumo:
             amount = ron_value(base, dealer) + ruleset.honba_ron * honba
-            return [Payment(_label(discarder), amount)]
+            payer = DISCARDER if discarder is None else WIND_LETTERS[discarder - EAST]
+            return [tuple.__new__(Payment, (payer, amount))]
         bonus = ruleset.honba_tsumo_each * honba
         from_dealer, from_other = tsumo_payments(base, dealer, ruleset)
         from_dealer += bonus
         from_other += bonus
-        new = tuple.__new__  # skips NamedTuple's Python-level __new__ on this hot path
         return [
-            new(Payment, (letter, from_dealer if letter == "E" else from_other))
+            tuple.__new__(Payment, (letter, from_dealer if letter == "E" else from_other))
             for letter in _OTHERS[ruleset.players][winner - EAST]
         ]
     owed: dict[int | None, int] = {}

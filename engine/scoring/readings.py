@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 
 from engine.hand.decompose import WaitShape, run_wait_shape
 from engine.hand.melds import MeldType
-from engine.rules.ruleset import Renhou, Ruleset
+from engine.rules.ruleset import Renhou
 from engine.scoring.limits import base_points, yakuman_limit
-from engine.scoring.payments import tsumo_total
 from engine.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
 from engine.tiles import (
     EAST,
@@ -28,14 +27,13 @@ from engine.tiles import (
     NORTH,
     RED_BYTE,
     YAOCHUU,
-    dora_from_indicator,
     format_kind,
     kinds_mask,
 )
 
 if TYPE_CHECKING:
+    from engine.scoring.rule_tables import RuleTables
     from engine.scoring.score import WinningHand
-    from engine.tiles import Tile
 
 
 class YakuHan(NamedTuple):
@@ -53,6 +51,7 @@ class FuItem(NamedTuple):
 
 
 _HAN: Final = itemgetter(1)
+_FU: Final = itemgetter(1)
 # Masks of kinds in packed counts (engine.tiles.PACKED_BYTES): ``packed & mask`` is 0 when the
 # tiles hold none of the kinds.
 _YAOCHUU_MASK: Final = kinds_mask(YAOCHUU)
@@ -62,11 +61,6 @@ _NUMBER_MASK: Final = kinds_mask(range(EAST))
 _NOT_GREEN_MASK: Final = kinds_mask(set(range(KINDS)) - GREENS)
 _SUIT_MASKS: Final = (kinds_mask(range(0, 9)), kinds_mask(range(9, 18)), kinds_mask(range(18, 27)))
 _IS_YAOCHUU: Final = tuple(kind in YAOCHUU for kind in range(KINDS))
-#: The dora each indicator points at, for 4 and 3 players (1m <-> 9m in 3-player).
-_DORA_OF: Final = {
-    players: tuple(dora_from_indicator(kind, three_player=players == 3) for kind in range(KINDS))
-    for players in (3, 4)
-}
 
 # -- interned yaku entries and fu items ---------------------------------------------------------
 _YAKU_HAN: dict[tuple[str, int], YakuHan] = {}
@@ -115,7 +109,19 @@ _SEAT_WINDS: Final = tuple(yaku_han(name, 1) for name in SEAT_WIND_YAKU)
 _ROUND_WINDS: Final = tuple(yaku_han(name, 1) for name in ROUND_WIND_YAKU)
 RENHOU_MANGAN: Final = yaku_han("renhou_mangan", 5)
 _Y13: Final = {name: yaku_han(name, 13) for name, info in YAKU.items() if info.yakuman}
-_Y26: Final = {name: yaku_han(name, 26) for name, info in YAKU.items() if info.yakuman}
+
+
+def yakuman_entries(double: frozenset[str]) -> dict[str, YakuHan]:
+    """Every yakuman's entry: 26 han for the forms in ``double``, else 13."""
+    return {name: yaku_han(name, 26) if name in double else entry for name, entry in _Y13.items()}
+
+
+#: Dora-like entries by count. Counts stay small: at most 5 indicators of each kind, each
+#: pointing at 4 tiles at most (extracted Norths included), and at most 4 Norths extracted.
+_DORA: Final = tuple(yaku_han("dora", count) for count in range(21))
+_URA_DORA: Final = tuple(yaku_han("ura_dora", count) for count in range(21))
+_AKA_DORA: Final = tuple(yaku_han("aka_dora", count) for count in range(13))
+_KITA: Final = tuple(yaku_han("kita", count) for count in range(5))
 
 _BASE: Final = FuItem("base", 20)
 _MENZEN_RON: Final = FuItem("menzen_ron", 10)
@@ -126,6 +132,13 @@ _WAIT_FU: Final = {
     for shape in (WaitShape.KANCHAN, WaitShape.PENCHAN, WaitShape.TANKI)
 }
 _PAIR_FU: Final = {fu: FuItem("pair", fu) for fu in (2, 4)}
+TANKI: Final = WaitShape.TANKI
+SHANPON: Final = WaitShape.SHANPON
+RYANMEN: Final = WaitShape.RYANMEN
+#: The wait shape of the run starting at a kind, by the position (0-2) of the winning tile in it.
+_RUN_WAITS: Final = tuple(
+    tuple(run_wait_shape(start, start + position) for position in range(3)) for start in range(EAST)
+)
 _PINFU_TSUMO_ITEMS: Final = (_BASE,)
 _PINFU_RON_ITEMS: Final = (_BASE, _MENZEN_RON)
 CHIITOITSU_ITEMS: Final = (FuItem("chiitoitsu", 25),)
@@ -142,17 +155,6 @@ _TRIPLET_ITEMS: Final = tuple(
     tuple(tuple(_triplet_item(kind, bool(c), bool(k)) for k in (0, 1)) for c in (0, 1))
     for kind in range(KINDS)
 )
-
-
-def _count_dora(
-    indicators: tuple[Tile, ...], dora_of: tuple[int, ...], counts: bytes, kita: int
-) -> int:
-    """Dora from indicators; extracted Norths (kita) count as North tiles of the hand."""
-    total = 0
-    for indicator in indicators:
-        kind = dora_of[indicator.kind]
-        total += counts[kind] + (kita if kind == NORTH else 0)
-    return total
 
 
 Yaku = tuple[YakuHan, ...]
@@ -182,21 +184,18 @@ class Reader:
         "seat_wind",
         "situational",
         "situational_yakuman",
+        "tables",
         "tsumo",
         "win",
     )
 
     def __init__(
-        self,
-        hand: WinningHand,
-        ruleset: Ruleset,
-        held: int,
-        counts: bytes,
-        closed: bool,
+        self, hand: WinningHand, tables: RuleTables, held: int, counts: bytes, closed: bool
     ) -> None:
         """``held`` holds all the winner's tiles as packed counts, ``counts`` is its bytes."""
         c = hand.conditions
-        self.ruleset = ruleset
+        ruleset = self.ruleset = tables.ruleset
+        self.tables = tables
         self.closed = closed
         win = self.win = hand.win_tile.kind
         self.tsumo = c.tsumo
@@ -280,42 +279,42 @@ class Reader:
             suit = counts[base : base + 9]
             if suit[0] >= 3 and suit[8] >= 3 and min(suit) >= 1:
                 if counts[win] in (2, 4):
-                    yakuman.append(self.yakuman("junsei_chuuren"))
+                    yakuman.append(tables.yakuman["junsei_chuuren"])
                 else:
                     yakuman.append(_Y13["chuuren"])
         self.situational_yakuman = tuple(yakuman)
-        self.dora = self._dora_entries(hand, counts)
 
-    def yakuman(self, name: str) -> YakuHan:
-        """A yakuman entry: 26 han for a form the rule set counts double, else 13."""
-        return (_Y26 if name in self.ruleset.double_yakuman else _Y13)[name]
-
-    def _dora_entries(self, hand: WinningHand, counts: bytes) -> Yaku:
-        """Dora, red fives, ura dora and North extractions, as yaku entries."""
-        c = hand.conditions
-        reds = counts[RED_BYTE] + counts[RED_BYTE + 1] + counts[RED_BYTE + 2]
+        # Dora, red fives, ura dora and North extractions, as yaku entries. Extracted Norths
+        # count as North tiles of the hand for the indicators.
         kita = c.kita
-        dora_of = _DORA_OF[self.ruleset.players]
-        entries: list[YakuHan] = []
-        dora = _count_dora(hand.dora_indicators, dora_of, counts, kita)
-        if dora:
-            entries.append(yaku_han("dora", dora))
-        if reds:
-            entries.append(yaku_han("aka_dora", reds))
-        if (c.riichi or c.double_riichi) and self.ruleset.ura_dora:
-            ura = _count_dora(hand.ura_indicators, dora_of, counts, kita)
-            if ura:
-                entries.append(yaku_han("ura_dora", ura))
+        dora_of = tables.dora_of
+        dora: list[YakuHan] = []
+        count = 0
+        for indicator in hand.dora_indicators:
+            kind = dora_of[indicator.kind]
+            count += counts[kind] + (kita if kind == NORTH else 0)
+        if count:
+            dora.append(_DORA[count])
+        count = counts[RED_BYTE] + counts[RED_BYTE + 1] + counts[RED_BYTE + 2]
+        if count:
+            dora.append(_AKA_DORA[count])
+        if (c.riichi or c.double_riichi) and ruleset.ura_dora:
+            count = 0
+            for indicator in hand.ura_indicators:
+                kind = dora_of[indicator.kind]
+                count += counts[kind] + (kita if kind == NORTH else 0)
+            if count:
+                dora.append(_URA_DORA[count])
         if kita:
-            entries.append(yaku_han("kita", kita))
-        return tuple(entries)
+            dora.append(_KITA[kita])
+        self.dora = tuple(dora)
 
     # -- valuing -------------------------------------------------------------------------------
 
     def value(
         self,
-        yaku: Yaku,
-        yakuman: Yaku,
+        yaku: Yaku | list[YakuHan],
+        yakuman: Yaku | list[YakuHan],
         fu: int,
         fu_items: FuItems,
         wait: WaitShape,
@@ -327,28 +326,30 @@ class Reader:
         if yakuman:
             if self.ruleset.stacked_yakuman:
                 multiplier = sum([entry.han for entry in yakuman]) // 13
+                yaku = tuple(yakuman)
             else:
                 # One yakuman at most: the hand lists only the one it is paid for.
-                yakuman = (max(yakuman, key=_HAN),)
-                multiplier = yakuman[0].han // 13
+                yaku = (max(yakuman, key=_HAN),)
+                multiplier = yaku[0].han // 13
             base, limit = yakuman_limit(multiplier)
             han = 13 * multiplier
-            yaku = yakuman
         elif not yaku:
             return None
         else:
             multiplier = 0
-            if dora:
-                yaku = yaku + self.dora
+            yaku = (*yaku, *self.dora) if dora else tuple(yaku)
             han = sum(map(_HAN, yaku))
             base = fu << (han + 2) if han < 5 else 2001
             if base > 2000 or self.kiriage:
                 base, limit = base_points(han, fu, self.ruleset)
             else:
                 limit = None
-        # Rank by what the winner receives (before honba and sticks, the same for every reading).
+        # Rank by what the winner receives (before honba and sticks, the same for every reading):
+        # a ron's value, or the tsumo payments (each rounded up to 100) added up.
         if self.tsumo:
-            total = tsumo_total(base, self.dealer, self.ruleset)
+            first, rest = self.tables.tsumo_halves[self.dealer]
+            total = -(-(base * first // 2) // 100) * 100
+            total += self.tables.other_payers * -(-(base * rest // 2) // 100) * 100
         else:
             total = -(-base * (6 if self.dealer else 4) // 100) * 100
         return ((total, multiplier > 0, han, fu), han, fu, base, limit, multiplier, yaku,
@@ -356,9 +357,11 @@ class Reader:
 
     def kokushi(self, thirteen_wait: bool) -> Valued | None:
         """Thirteen orphans (the 13-sided wait when the winning tile made the pair)."""
-        name = "kokushi_13" if thirteen_wait else "kokushi"
-        wait = WaitShape.KOKUSHI_13 if thirteen_wait else WaitShape.KOKUSHI
-        return self.value((), (*self.situational_yakuman, self.yakuman(name)), 0, (), wait)
+        if thirteen_wait:
+            entry, wait = self.tables.yakuman["kokushi_13"], WaitShape.KOKUSHI_13
+        else:
+            entry, wait = _Y13["kokushi"], WaitShape.KOKUSHI
+        return self.value((), (*self.situational_yakuman, entry), 0, (), wait)
 
     def chiitoitsu(self) -> Valued | None:
         """Seven pairs: 25 fu, with the hand-wide yaku."""
@@ -379,35 +382,14 @@ class Reader:
     ) -> Valued | None:
         """The best reading of one decomposition, over the groups the winning tile may have
         completed; None if none of them has a yaku."""
-        win = self.win
-        choices: list[WaitShape] = []
-        if pair == win:
-            choices.append(WaitShape.TANKI)
-        if win in concealed_triplets:
-            choices.append(WaitShape.SHANPON)
-        last_run = -1
-        for start in concealed_runs:
-            if start <= win <= start + 2 and start != last_run:
-                last_run = start
-                choices.append(run_wait_shape(start, win))
-        runs = self.meld_runs + concealed_runs if self.meld_runs else concealed_runs
+        meld_runs = self.meld_runs
+        runs = meld_runs + concealed_runs if meld_runs else concealed_runs
         triplets = concealed_triplets + self.meld_triplets
-        yaku, yakuman = self._groups_yaku(pair, runs, triplets)
-        best: Valued | None = None
-        for shape in choices:
-            valued = self._with_wait(pair, runs, concealed_triplets, yaku, yakuman, shape)
-            if valued is not None and (best is None or valued[0] > best[0]):
-                best = valued
-        return best
-
-    def _groups_yaku(
-        self, pair: int, runs: tuple[int, ...], triplets: tuple[int, ...]
-    ) -> tuple[Yaku, Yaku]:
-        """Yaku that depend on the groups but not on the wait."""
+        opened = not self.closed
         yaku = list(self.situational)
         yakuman = list(self.situational_yakuman)
-        opened = not self.closed
 
+        # -- yaku of the groups, whatever the wait ---------------------------------------------
         if triplets:
             # Value triplets and the big hands of dragons and winds.
             dragons = 0
@@ -427,7 +409,7 @@ class Reader:
             elif dragons == 2 and pair >= HAKU:
                 yaku.append(_SHOUSANGEN)
             if winds == 4:
-                yakuman.append(self.yakuman("daisuushii"))
+                yakuman.append(self.tables.yakuman["daisuushii"])
             elif winds == 3 and EAST <= pair <= NORTH:
                 yakuman.append(_Y13["shousuushii"])
             if len(triplets) == 4:
@@ -443,7 +425,7 @@ class Reader:
                         break
 
         if runs:
-            if self.closed and len(runs) >= 2:
+            if not opened and len(runs) >= 2:
                 repeats = len(runs) - len(set(runs))
                 if repeats >= 2:
                     # Count exactly only when needed: three copies of a run are one repeat.
@@ -470,32 +452,8 @@ class Reader:
                 yaku.append((_CHANTA if self.has_honor else _JUNCHAN)[opened])
         elif self.honroutou:
             yaku.append(_HONROUTOU)
-        return tuple(yaku), tuple(yakuman)
 
-    def _with_wait(
-        self,
-        pair: int,
-        runs: tuple[int, ...],
-        concealed_triplets: tuple[int, ...],
-        yaku: Yaku,
-        yakuman: Yaku,
-        shape: WaitShape,
-    ) -> Valued | None:
-        """Complete and value a reading once the group the winning tile completed is chosen."""
-        tsumo = self.tsumo
-        win = self.win
-
-        # Concealed triplets: a triplet completed by a ron counts as open.
-        ron_shanpon = shape is WaitShape.SHANPON and not tsumo
-        ankou = len(concealed_triplets) - ron_shanpon + self.meld_ankou
-        if ankou == 4:
-            if shape is WaitShape.TANKI:
-                yakuman = (*yakuman, self.yakuman("suuankou_tanki"))
-            else:
-                yakuman = (*yakuman, _Y13["suuankou"])
-        elif ankou == 3:
-            yaku = (*yaku, _SANANKOU)
-
+        # -- the pair's fu: a dragon, the seat wind, the round wind (a double wind per rules) --
         pair_fu = 0
         if pair >= HAKU:
             pair_fu = 2
@@ -505,18 +463,62 @@ class Reader:
             elif pair == self.round_wind:
                 pair_fu = 2
 
-        if self.no_melds and len(runs) == 4 and not pair_fu and shape is WaitShape.RYANMEN:
-            yaku = (*yaku, _PINFU)
+        # -- one reading per group the winning tile may have completed (usually one) -----------
+        win = self.win
+        best: Valued | None = None
+        if pair == win:
+            best = self._with_wait(pair_fu, runs, concealed_triplets, yaku, yakuman, TANKI)
+        if win in concealed_triplets:
+            valued = self._with_wait(pair_fu, runs, concealed_triplets, yaku, yakuman, SHANPON)
+            if valued is not None and (best is None or valued[0] > best[0]):
+                best = valued
+        last_run = -1
+        for start in concealed_runs:
+            if start <= win <= start + 2 and start != last_run:
+                last_run = start
+                shape = _RUN_WAITS[start][win - start]
+                valued = self._with_wait(pair_fu, runs, concealed_triplets, yaku, yakuman, shape)
+                if valued is not None and (best is None or valued[0] > best[0]):
+                    best = valued
+        return best
+
+    def _with_wait(
+        self,
+        pair_fu: int,
+        runs: tuple[int, ...],
+        concealed_triplets: tuple[int, ...],
+        yaku: list[YakuHan],
+        yakuman: list[YakuHan],
+        shape: WaitShape,
+    ) -> Valued | None:
+        """Complete and value a reading once the group the winning tile completed is chosen
+        (``yaku`` and ``yakuman`` are the decomposition's, shared by its readings: not changed).
+        """
+        tsumo = self.tsumo
+
+        # Concealed triplets: a triplet completed by a ron counts as open.
+        ron_shanpon = shape is SHANPON and not tsumo
+        ankou = len(concealed_triplets) - ron_shanpon + self.meld_ankou
+        if ankou == 4:
+            if shape is TANKI:
+                yakuman = [*yakuman, self.tables.yakuman["suuankou_tanki"]]
+            else:
+                yakuman = [*yakuman, _Y13["suuankou"]]
+        elif ankou == 3:
+            yaku = [*yaku, _SANANKOU]
+
+        if self.no_melds and len(runs) == 4 and not pair_fu and shape is RYANMEN:
             if tsumo:
-                return self.value(yaku, yakuman, 20, _PINFU_TSUMO_ITEMS, shape)
-            return self.value(yaku, yakuman, 30, _PINFU_RON_ITEMS, shape)
+                return self.value([*yaku, _PINFU], yakuman, 20, _PINFU_TSUMO_ITEMS, shape)
+            return self.value([*yaku, _PINFU], yakuman, 30, _PINFU_RON_ITEMS, shape)
 
         items = [_BASE]
         if self.closed and not tsumo:
             items.append(_MENZEN_RON)
+        win = self.win
         for kind in concealed_triplets:
             items.append(_TRIPLET_ITEMS[kind][not (ron_shanpon and kind == win)][False])
-        items.extend(self.meld_items)
+        items += self.meld_items
         if pair_fu:
             items.append(_PAIR_FU[pair_fu])
         wait_item = _WAIT_FU.get(shape)
@@ -524,9 +526,7 @@ class Reader:
             items.append(wait_item)
         if tsumo:
             items.append(_TSUMO_FU)
-        total = 0
-        for item in items:
-            total += item[1]
+        total = sum(map(_FU, items))
         if total == 20:
             # An open hand without fu is still 30 fu.
             items.append(_OPEN_PINFU)

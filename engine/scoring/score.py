@@ -24,6 +24,7 @@ from engine.hand.melds import Meld, MeldType
 from engine.rules.ruleset import Renhou, Ruleset
 from engine.scoring.payments import Payment, win_payments
 from engine.scoring.readings import SIMPLES_MASK, FuItem, Reader, Valued, YakuHan
+from engine.scoring.rule_tables import FIVES, RuleTables, rule_tables
 from engine.tiles import (
     EAST,
     FOREIGN_SHIFT,
@@ -44,10 +45,10 @@ _KINDS_MASK: Final = kinds_mask(range(KINDS))
 _COUNT_TOPS: Final = sum(0x80 << 8 * kind for kind in range(KINDS))
 _ONE_OR_MORE_ADD: Final = sum(0x7F << 8 * kind for kind in range(KINDS))
 _FIVE_OR_MORE_ADD: Final = sum(0x7B << 8 * kind for kind in range(KINDS))
-_FIVES: Final = (4, 13, 22)
-_FIVES_TOPS: Final = sum(0x80 << 8 * kind for kind in _FIVES)
-_THREE_OR_MORE_ADD: Final = sum(0x7D << 8 * kind for kind in _FIVES)
-_RED_SHIFT: Final = 8 * RED_BYTE
+#: Top bits of the fives' count bytes and of the red bytes (see RuleTables.fives_add).
+_FIVES_TOPS: Final = sum(
+    0x80 << 8 * byte for byte in (*FIVES, RED_BYTE, RED_BYTE + 1, RED_BYTE + 2)
+)
 _SANMA_MISSING_MASK: Final = kinds_mask(SANMA_MISSING)
 
 __all__ = ["FuItem", "HandScore", "WinConditions", "WinningHand", "YakuHan", "score_hand"]
@@ -144,11 +145,12 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
             closed = False
             if meld.type is MeldType.CHI and not ruleset.chi:
                 raise InvalidHandError(f"{meld}: rule set {ruleset.name} has no chi")
-    _check_tiles(hand, ruleset, concealed, held)
+    tables = rule_tables(ruleset)
+    _check_tiles(hand, tables, concealed, held)
     _check_conditions(hand, ruleset, closed)
     counts = held.to_bytes(PACKED_BYTES, "little")
 
-    reader = Reader(hand, ruleset, held, counts, closed)
+    reader = Reader(hand, tables, held, counts, closed)
     best: Valued | None = None
     found = False
     if not melds:
@@ -224,7 +226,7 @@ def _finish(best: Valued, hand: WinningHand, ruleset: Ruleset) -> HandScore:
     )
 
 
-def _check_tiles(hand: WinningHand, ruleset: Ruleset, concealed: int, held: int) -> None:
+def _check_tiles(hand: WinningHand, tables: RuleTables, concealed: int, held: int) -> None:
     """The tiles can exist: count, winning tile, four of a kind, red fives, 3-player kinds.
 
     ``concealed`` and ``held`` are packed counts (:data:`engine.tiles.PACKED_BYTES`) of the
@@ -270,10 +272,11 @@ def _check_tiles(hand: WinningHand, ruleset: Ruleset, concealed: int, held: int)
             f"{counts[kind]} copies of {format_kind(kind)} in the hand, its melds, North "
             "extractions and the dora indicators; there are only 4"
         )
+    ruleset = tables.ruleset
     if tiles & _SANMA_MISSING_MASK and ruleset.players == 3:
         kind = ((tiles & _SANMA_MISSING_MASK).bit_length() - 1) // 8
         raise InvalidHandError(f"{format_kind(kind)} is not used in 3-player mahjong")
-    if tiles >> _RED_SHIFT or (tiles + _THREE_OR_MORE_ADD) & _FIVES_TOPS:
+    if (tiles + tables.fives_add) & _FIVES_TOPS:
         _check_fives(ruleset, tiles.to_bytes(PACKED_BYTES, "little"))
 
 

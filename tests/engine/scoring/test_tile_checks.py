@@ -7,8 +7,9 @@ import pytest
 from engine.errors import InvalidHandError
 from engine.hand.melds import Meld
 from engine.rules import get_ruleset
-from engine.scoring.score import WinConditions, WinningHand, score_hand
-from engine.tiles import SOUTH, Tile, parse_tile, parse_tiles
+from engine.scoring.rule_tables import FIVES, rule_tables
+from engine.scoring.score import _FIVES_TOPS, WinConditions, WinningHand, _check_fives, score_hand
+from engine.tiles import PACKED_BYTES, RED_BYTE, SOUTH, Tile, parse_tile, parse_tiles
 
 TENHOU = get_ruleset("tenhou-4p")
 
@@ -45,3 +46,19 @@ def test_north_extractions_count_as_copies_however_many() -> None:
     )
     with pytest.raises(InvalidHandError, match="1003 copies of 4z"):
         score_hand(hand, get_ruleset("tenhou-3p"))
+
+
+@pytest.mark.parametrize("allowed", [0, 1, 2, 3, 4])
+def test_the_quick_red_five_check_sends_every_bad_hand_to_the_full_one(allowed: int) -> None:
+    ruleset = TENHOU.replace(red_fives=(allowed, allowed, allowed))
+    tables = rule_tables(ruleset)
+    for fives in range(5):
+        for reds in range(fives + 1):
+            counts = bytearray(PACKED_BYTES)
+            counts[FIVES[1]] = fives
+            counts[RED_BYTE + 1] = reds
+            packed = int.from_bytes(counts, "little")
+            try:
+                _check_fives(ruleset, bytes(counts))
+            except InvalidHandError:
+                assert (packed + tables.fives_add) & _FIVES_TOPS, (fives, reds)
