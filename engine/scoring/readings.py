@@ -168,20 +168,18 @@ class Reader:
 
     __slots__ = (
         "closed",
+        "conditions",
         "dealer",
         "dora",
         "has_honor",
         "honroutou",
         "kans",
-        "kiriage",
         "meld_ankou",
         "meld_items",
         "meld_runs",
         "meld_triplets",
         "no_melds",
-        "round_wind",
         "ruleset",
-        "seat_wind",
         "situational",
         "situational_yakuman",
         "tables",
@@ -190,20 +188,26 @@ class Reader:
     )
 
     def __init__(
-        self, hand: WinningHand, tables: RuleTables, held: int, counts: bytes, closed: bool
+        self,
+        hand: WinningHand,
+        tables: RuleTables,
+        held: int,
+        counts: bytes,
+        closed: bool,
+        rare_flags: bool,
     ) -> None:
-        """``held`` holds all the winner's tiles as packed counts, ``counts`` is its bytes."""
-        c = hand.conditions
+        """``held`` holds all the winner's tiles as packed counts, ``counts`` is its bytes;
+        ``rare_flags`` tells whether any of the rarer win conditions is set (ippatsu, rinshan,
+        chankan, haitei, houtei, tenhou, chiihou, renhou, kita): without it they are skipped."""
+        c = self.conditions = hand.conditions
         ruleset = self.ruleset = tables.ruleset
         self.tables = tables
         self.closed = closed
         win = self.win = hand.win_tile.kind
         self.tsumo = c.tsumo
         self.dealer = c.seat_wind == EAST
-        self.seat_wind = c.seat_wind
-        self.round_wind = c.round_wind
-        self.no_melds = not hand.melds
-        self.kiriage = ruleset.kiriage
+        melds = hand.melds
+        self.no_melds = not melds
 
         # Called melds: run starts, triplet kinds, kan and closed-kan counts, their fu items.
         meld_runs: list[int] = []
@@ -211,21 +215,22 @@ class Reader:
         meld_items: list[FuItem] = []
         kans = 0
         meld_ankou = 0
-        for meld in hand.melds:
-            meld_type = meld.type
-            if meld_type is MeldType.CHI:
-                meld_runs.append(meld.kind)
-            else:
-                kind = meld.kind
-                meld_triplets.append(kind)
-                is_kan = meld_type is not MeldType.PON
-                concealed = meld_type is MeldType.ANKAN
-                kans += is_kan
-                meld_ankou += concealed
-                meld_items.append(_TRIPLET_ITEMS[kind][concealed][is_kan])
+        if melds:
+            for meld in melds:
+                meld_type = meld.type
+                if meld_type is MeldType.CHI:
+                    meld_runs.append(meld.kind)
+                else:
+                    kind = meld.kind
+                    meld_triplets.append(kind)
+                    is_kan = meld_type is not MeldType.PON
+                    concealed = meld_type is MeldType.ANKAN
+                    kans += is_kan
+                    meld_ankou += concealed
+                    meld_items.append(_TRIPLET_ITEMS[kind][concealed][is_kan])
         self.meld_runs = tuple(meld_runs)
         self.meld_triplets = tuple(meld_triplets)
-        self.meld_items = tuple(meld_items)
+        self.meld_items = meld_items
         self.kans = kans
         self.meld_ankou = meld_ankou
 
@@ -237,43 +242,48 @@ class Reader:
             bool(held & _SUIT_MASKS[0]) + bool(held & _SUIT_MASKS[1]) + bool(held & _SUIT_MASKS[2])
         )
 
+        # Yaku of the whole hand, in the order they are listed. Lists, not tuples: the readings
+        # copy them, never change them.
         situational: list[YakuHan] = []
+        self.situational = situational
         if c.double_riichi:
             situational.append(_DOUBLE_RIICHI)
         elif c.riichi:
             situational.append(_RIICHI)
-        if c.ippatsu:
+        if rare_flags and c.ippatsu:
             situational.append(_IPPATSU)
         if closed and c.tsumo:
             situational.append(_MENZEN_TSUMO)
-        if c.chankan:
-            situational.append(_CHANKAN)
-        if c.rinshan:
-            situational.append(_RINSHAN)
-        if c.haitei:
-            situational.append(_HAITEI)
-        if c.houtei:
-            situational.append(_HOUTEI)
+        if rare_flags:
+            if c.chankan:
+                situational.append(_CHANKAN)
+            if c.rinshan:
+                situational.append(_RINSHAN)
+            if c.haitei:
+                situational.append(_HAITEI)
+            if c.houtei:
+                situational.append(_HOUTEI)
         if not held & _YAOCHUU_MASK and (closed or ruleset.kuitan):
             situational.append(_TANYAO)
         if suits == 1:
             situational.append((_HONITSU if has_honor else _CHINITSU)[not closed])
-        self.situational = tuple(situational)
 
         yakuman: list[YakuHan] = []
-        if c.tenhou:
-            yakuman.append(_Y13["tenhou"])
-        if c.chiihou:
-            yakuman.append(_Y13["chiihou"])
-        if c.renhou and ruleset.renhou is Renhou.YAKUMAN:
-            yakuman.append(_Y13["renhou"])
+        self.situational_yakuman = yakuman
+        if rare_flags:
+            if c.tenhou:
+                yakuman.append(_Y13["tenhou"])
+            if c.chiihou:
+                yakuman.append(_Y13["chiihou"])
+            if c.renhou and ruleset.renhou is Renhou.YAKUMAN:
+                yakuman.append(_Y13["renhou"])
         if all_honors:
             yakuman.append(_Y13["tsuuiisou"])
         elif all_yaochuu and not has_honor:
             yakuman.append(_Y13["chinroutou"])
         if not held & _NOT_GREEN_MASK:
             yakuman.append(_Y13["ryuuiisou"])
-        if self.no_melds and suits == 1 and not has_honor:
+        if not melds and suits == 1 and not has_honor:
             # Nine gates: one suit 1112345678999 plus one tile, no calls at all.
             base = win - win % 9
             suit = counts[base : base + 9]
@@ -282,13 +292,13 @@ class Reader:
                     yakuman.append(tables.yakuman["junsei_chuuren"])
                 else:
                     yakuman.append(_Y13["chuuren"])
-        self.situational_yakuman = tuple(yakuman)
 
         # Dora, red fives, ura dora and North extractions, as yaku entries. Extracted Norths
         # count as North tiles of the hand for the indicators.
         kita = c.kita
         dora_of = tables.dora_of
         dora: list[YakuHan] = []
+        self.dora = dora
         count = 0
         for indicator in hand.dora_indicators:
             kind = dora_of[indicator.kind]
@@ -307,7 +317,6 @@ class Reader:
                 dora.append(_URA_DORA[count])
         if kita:
             dora.append(_KITA[kita])
-        self.dora = tuple(dora)
 
     # -- valuing -------------------------------------------------------------------------------
 
@@ -340,7 +349,7 @@ class Reader:
             yaku = (*yaku, *self.dora) if dora else tuple(yaku)
             han = sum(map(_HAN, yaku))
             base = fu << (han + 2) if han < 5 else 2001
-            if base > 2000 or self.kiriage:
+            if base > 2000 or self.ruleset.kiriage:
                 base, limit = base_points(han, fu, self.ruleset)
             else:
                 limit = None
@@ -400,9 +409,9 @@ class Reader:
                     yaku.append(_DRAGONS[kind - HAKU])
                 elif kind >= EAST:
                     winds += 1
-                    if kind == self.seat_wind:
+                    if kind == self.conditions.seat_wind:
                         yaku.append(_SEAT_WINDS[kind - EAST])
-                    if kind == self.round_wind:
+                    if kind == self.conditions.round_wind:
                         yaku.append(_ROUND_WINDS[kind - EAST])
             if dragons == 3:
                 yakuman.append(_Y13["daisangen"])
@@ -458,9 +467,10 @@ class Reader:
         if pair >= HAKU:
             pair_fu = 2
         elif pair >= EAST:
-            if pair == self.seat_wind:
-                pair_fu = self.ruleset.double_wind_fu if pair == self.round_wind else 2
-            elif pair == self.round_wind:
+            c = self.conditions
+            if pair == c.seat_wind:
+                pair_fu = self.ruleset.double_wind_fu if pair == c.round_wind else 2
+            elif pair == c.round_wind:
                 pair_fu = 2
 
         # -- one reading per group the winning tile may have completed (usually one) -----------

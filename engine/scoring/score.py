@@ -147,10 +147,10 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
                 raise InvalidHandError(f"{meld}: rule set {ruleset.name} has no chi")
     tables = rule_tables(ruleset)
     _check_tiles(hand, tables, concealed, held)
-    _check_conditions(hand, ruleset, closed)
+    rare_flags = _check_conditions(hand, ruleset, closed)
     counts = held.to_bytes(PACKED_BYTES, "little")
 
-    reader = Reader(hand, tables, held, counts, closed)
+    reader = Reader(hand, tables, held, counts, closed, rare_flags)
     best: Valued | None = None
     found = False
     if not melds:
@@ -296,30 +296,51 @@ def _check_fives(ruleset: Ruleset, counts: bytes) -> None:
             )
 
 
-def _check_conditions(hand: WinningHand, ruleset: Ruleset, closed: bool) -> None:
+def _check_conditions(hand: WinningHand, ruleset: Ruleset, closed: bool) -> bool:
+    """Refuse contradictory win conditions (see :func:`_condition_problems`).
+
+    Returns whether any of the rarer flags is set (ippatsu, rinshan, chankan, haitei, houtei,
+    tenhou, chiihou, renhou, kita): they are tested once, here, and the reader looks at them
+    only when one is.
+    """
     c = hand.conditions
     riichi = c.riichi or c.double_riichi
-    first_turn = c.tenhou or c.chiihou or c.renhou
+    rare = (
+        c.ippatsu
+        or c.rinshan
+        or c.chankan
+        or c.haitei
+        or c.houtei
+        or c.tenhou
+        or c.chiihou
+        or c.renhou
+        or bool(c.kita)
+    )
     # Fast path: the common, consistent case is decided by one expression.
     if not (
         (riichi and not closed)
-        or (c.ippatsu and not (riichi and ruleset.ippatsu))
-        or (c.ippatsu and c.rinshan)
-        or (c.tsumo and (c.chankan or c.houtei or c.renhou))
-        or (not c.tsumo and (c.rinshan or c.haitei or c.tenhou or c.chiihou))
-        or (c.rinshan and c.haitei)
-        or (c.houtei and c.chankan)
-        or (first_turn and (bool(hand.melds) or riichi))
-        or (c.tenhou and c.seat_wind != EAST)
-        or ((c.chiihou or c.renhou) and c.seat_wind == EAST)
-        or (c.renhou and ruleset.renhou is Renhou.NONE)
+        or (
+            rare
+            and (
+                (c.ippatsu and not (riichi and ruleset.ippatsu))
+                or (c.ippatsu and c.rinshan)
+                or (c.tsumo and (c.chankan or c.houtei or c.renhou))
+                or (not c.tsumo and (c.rinshan or c.haitei or c.tenhou or c.chiihou))
+                or (c.rinshan and c.haitei)
+                or (c.houtei and c.chankan)
+                or ((c.tenhou or c.chiihou or c.renhou) and (bool(hand.melds) or riichi))
+                or (c.tenhou and c.seat_wind != EAST)
+                or ((c.chiihou or c.renhou) and c.seat_wind == EAST)
+                or (c.renhou and ruleset.renhou is Renhou.NONE)
+                # North extractions (and a negative count) are judged by the full list.
+                or bool(c.kita)
+                or (c.rinshan and not any(meld.is_kan for meld in hand.melds))
+            )
+        )
         or not EAST <= c.seat_wind < EAST + ruleset.players
         or not EAST <= c.round_wind <= NORTH
         or c.honba < 0
         or c.sticks < 0
-        or c.kita < 0
-        or (c.kita and not ruleset.kita)
-        or (c.rinshan and not c.kita and not any(meld.is_kan for meld in hand.melds))
         or (
             hand.discarder is not None
             and (
@@ -329,12 +350,12 @@ def _check_conditions(hand: WinningHand, ruleset: Ruleset, closed: bool) -> None
             )
         )
         or hand.liable is not None
-        or c.kita
     ):
-        return
+        return rare
     problems = _condition_problems(hand, ruleset, closed)
     if problems:
         raise InvalidConditionsError("; ".join(problems))
+    return rare
 
 
 def _condition_problems(hand: WinningHand, ruleset: Ruleset, closed: bool) -> list[str]:
