@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from typing import Final
 
 from engine.tiles import EAST, KINDS, YAOCHUU
@@ -78,8 +78,24 @@ def _build_suit_table() -> dict[int, tuple[_SuitSplit, ...]]:
     return {key: tuple(sorted(splits)) for key, splits in found.items()}
 
 
+def _build_honor_table() -> dict[int, tuple[int, tuple[int, ...]]]:
+    """Every complete pattern of the honours: each kind absent, a triplet or (one kind at most)
+    the pair, as packed counts, with its (pair kind or -1, triplet kinds)."""
+    honors = range(EAST, KINDS)
+    table: dict[int, tuple[int, tuple[int, ...]]] = {}
+    for size in range(len(honors) + 1):
+        for triplets in combinations(honors, size):
+            key = sum(3 << 8 * (kind - EAST) for kind in triplets)
+            table[key] = (-1, triplets)
+            for pair in honors:
+                if pair not in triplets:
+                    table[key + (2 << 8 * (pair - EAST))] = (pair, triplets)
+    return table
+
+
 def _build_tables() -> None:
-    """Fill the three suits' tables (absolute kinds) from the relative table, once."""
+    """Fill the honours' table and the three suits' (absolute kinds), once."""
+    _HONOR_TABLE.update(_build_honor_table())
     relative = _build_suit_table()
     for suit, table in enumerate(_SUIT_MEMOS):
         base = suit * 9
@@ -101,7 +117,7 @@ def _build_tables() -> None:
 
 def suit_splits(counts: Sequence[int], suit: int) -> tuple[_SuitSplit, ...]:
     """Every split of number suit ``suit`` (0, 1, 2) of a 34-count hand."""
-    if not _SUIT_MEMOS[0]:
+    if not _HONOR_TABLE:
         _build_tables()
     return _SUIT_MEMOS[suit].get(_pack(counts[suit * 9 : suit * 9 + 9]), ())
 
@@ -135,36 +151,36 @@ RawDecomposition = tuple[int, tuple[int, ...], tuple[int, ...]]
 
 def raw_decompositions(counts: Sequence[int]) -> list[RawDecomposition]:
     """:func:`decompositions` for the hot path: ``(pair, run starts, triplet kinds)`` tuples."""
-    return packed_decompositions(_pack(counts))
+    # Only 3n+2 tiles hold one pair: packed_decompositions relies on it.
+    packed = _pack(counts)
+    if packed < 0 or sum(counts) % 3 != 2:
+        return []
+    return packed_decompositions(packed)
 
 
 def packed_decompositions(packed: int) -> list[RawDecomposition]:
     """:func:`raw_decompositions` of packed counts (:data:`engine.tiles.PACKED_BYTES`; bytes
-    above the 34 kinds, such as the red fives', are ignored)."""
-    if packed < 0:
-        return []
-    honor_key = packed >> _HONOR_SHIFT & _HONOR_KEY
-    honors = _HONOR_MEMO.get(honor_key, _NO_SPLIT)
-    if honors is _NO_SPLIT:
-        honor_counts = honor_key.to_bytes(KINDS - EAST, "little")
-        honors = _HONOR_MEMO[honor_key] = _split_honors(honor_counts)
+    above the 34 kinds, such as the red fives', are ignored) of 3n+2 tiles."""
+    honors = _HONOR_TABLE.get(packed >> _HONOR_SHIFT & _HONOR_KEY)
     if honors is None:
-        return []
+        if _HONOR_TABLE:
+            return []
+        _build_tables()  # first use
+        return packed_decompositions(packed)
     man_table, pin_table, sou_table = _SUIT_MEMOS
-    if not man_table:
-        _build_tables()
-    man = man_table.get(packed & _SUIT_KEY, ())
-    if not man:
+    man = man_table.get(packed & _SUIT_KEY)
+    if man is None:
         return []
-    pin = pin_table.get(packed >> _SUIT_BITS & _SUIT_KEY, ())
-    if not pin:
+    pin = pin_table.get(packed >> _SUIT_BITS & _SUIT_KEY)
+    if pin is None:
         return []
-    sou = sou_table.get(packed >> 2 * _SUIT_BITS & _SUIT_KEY, ())
-    if not sou:
+    sou = sou_table.get(packed >> 2 * _SUIT_BITS & _SUIT_KEY)
+    if sou is None:
         return []
     honor_pair, honor_triplets = honors
-    # Within a suit every split has a pair, or none does (it follows from the suit's count).
-    if (honor_pair >= 0) + (man[0][0] >= 0) + (pin[0][0] >= 0) + (sou[0][0] >= 0) != 1:
+    # Within a part every split has a pair, or none does: a part holds one when its tile count
+    # is 3n+2. With 3n+2 tiles in all, one part or all four do; the latter is no hand.
+    if honor_pair >= 0 and man[0][0] >= 0 and pin[0][0] >= 0 and sou[0][0] >= 0:
         return []
     if len(man) == 1 and len(pin) == 1 and len(sou) == 1:
         (man_pair, man_runs, man_triplets), (pin_pair, pin_runs, pin_triplets) = man[0], pin[0]
@@ -188,25 +204,8 @@ def packed_decompositions(packed: int) -> list[RawDecomposition]:
     ]
 
 
-_NO_SPLIT: Final = (-2, ())
-_HONOR_MEMO: Final[dict[int, tuple[int, tuple[int, ...]] | None]] = {}
-
-
-def _split_honors(counts: Sequence[int]) -> tuple[int, tuple[int, ...]] | None:
-    """Honours cannot form runs: each kind is absent, a pair (at most one) or a triplet.
-
-    Returns the pair kind (or -1) and the triplet kinds, or None if the honours do not split.
-    """
-    pair = -1
-    groups: list[int] = []
-    for offset, count in enumerate(counts):
-        if count == 3:
-            groups.append(EAST + offset)
-        elif count == 2 and pair < 0:
-            pair = EAST + offset
-        elif count:
-            return None
-    return pair, tuple(groups)
+#: Every complete pattern of the honours (see _build_honor_table), filled with the suits' tables.
+_HONOR_TABLE: Final[dict[int, tuple[int, tuple[int, ...]]]] = {}
 
 
 def is_chiitoitsu(counts: Sequence[int]) -> bool:
