@@ -25,6 +25,7 @@ from engine.tiles import (
     HAKU,
     KINDS,
     NORTH,
+    PACKED_BYTES,
     RED_BYTE,
     YAOCHUU,
     format_kind,
@@ -51,7 +52,6 @@ class FuItem(NamedTuple):
 
 
 _HAN: Final = itemgetter(1)
-_FU: Final = itemgetter(1)
 # Masks of kinds in packed counts (engine.tiles.PACKED_BYTES): ``packed & mask`` is 0 when the
 # tiles hold none of the kinds.
 _YAOCHUU_MASK: Final = kinds_mask(YAOCHUU)
@@ -59,6 +59,8 @@ SIMPLES_MASK: Final = kinds_mask(set(range(KINDS)) - set(YAOCHUU))
 _HONOR_MASK: Final = kinds_mask(range(EAST, KINDS))
 _NUMBER_MASK: Final = kinds_mask(range(EAST))
 _NOT_GREEN_MASK: Final = kinds_mask(set(range(KINDS)) - GREENS)
+#: Packed counts shifted right by this hold only the red fives' bytes.
+_RED_SHIFT: Final = 8 * RED_BYTE
 _SUIT_MASKS: Final = (kinds_mask(range(0, 9)), kinds_mask(range(9, 18)), kinds_mask(range(18, 27)))
 _IS_YAOCHUU: Final = tuple(kind in YAOCHUU for kind in range(KINDS))
 
@@ -293,26 +295,25 @@ class Reader:
                 else:
                     yakuman.append(_Y13["chuuren"])
 
-        # Dora, red fives, ura dora and North extractions, as yaku entries. Extracted Norths
-        # count as North tiles of the hand for the indicators.
+        # Dora, red fives, ura dora and North extractions, as yaku entries.
         kita = c.kita
+        if kita:
+            # Extracted Norths count as North tiles of the hand for the indicators.
+            counts = (held + (kita << 8 * NORTH)).to_bytes(PACKED_BYTES, "little")
         dora_of = tables.dora_of
         dora: list[YakuHan] = []
         self.dora = dora
         count = 0
         for indicator in hand.dora_indicators:
-            kind = dora_of[indicator.kind]
-            count += counts[kind] + (kita if kind == NORTH else 0)
+            count += counts[dora_of[indicator.kind]]
         if count:
             dora.append(_DORA[count])
-        count = counts[RED_BYTE] + counts[RED_BYTE + 1] + counts[RED_BYTE + 2]
-        if count:
-            dora.append(_AKA_DORA[count])
+        if held >> _RED_SHIFT:
+            dora.append(_AKA_DORA[sum(counts[RED_BYTE:])])
         if (c.riichi or c.double_riichi) and ruleset.ura_dora:
             count = 0
             for indicator in hand.ura_indicators:
-                kind = dora_of[indicator.kind]
-                count += counts[kind] + (kita if kind == NORTH else 0)
+                count += counts[dora_of[indicator.kind]]
             if count:
                 dora.append(_URA_DORA[count])
         if kita:
@@ -347,7 +348,9 @@ class Reader:
         else:
             multiplier = 0
             yaku = (*yaku, *self.dora) if dora else tuple(yaku)
-            han = sum(map(_HAN, yaku))
+            han = 0
+            for entry in yaku:
+                han += entry[1]
             base = fu << (han + 2) if han < 5 else 2001
             if base > 2000 or self.ruleset.kiriage:
                 base, limit = base_points(han, fu, self.ruleset)
@@ -536,7 +539,9 @@ class Reader:
             items.append(wait_item)
         if tsumo:
             items.append(_TSUMO_FU)
-        total = sum(map(_FU, items))
+        total = 0
+        for item in items:
+            total += item[1]
         if total == 20:
             # An open hand without fu is still 30 fu.
             items.append(_OPEN_PINFU)
