@@ -61,7 +61,9 @@ _NUMBER_MASK: Final = kinds_mask(range(EAST))
 _NOT_GREEN_MASK: Final = kinds_mask(set(range(KINDS)) - GREENS)
 #: Packed counts shifted right by this hold only the red fives' bytes.
 _RED_SHIFT: Final = 8 * RED_BYTE
-_SUIT_MASKS: Final = (kinds_mask(range(0, 9)), kinds_mask(range(9, 18)), kinds_mask(range(18, 27)))
+_MAN_MASK: Final = kinds_mask(range(0, 9))
+_PIN_MASK: Final = kinds_mask(range(9, 18))
+_SOU_MASK: Final = kinds_mask(range(18, 27))
 _IS_YAOCHUU: Final = tuple(kind in YAOCHUU for kind in range(KINDS))
 
 # -- interned yaku entries and fu items ---------------------------------------------------------
@@ -129,9 +131,10 @@ _BASE: Final = FuItem("base", 20)
 _MENZEN_RON: Final = FuItem("menzen_ron", 10)
 _TSUMO_FU: Final = FuItem("tsumo", 2)
 _OPEN_PINFU: Final = FuItem("open_pinfu", 10)
-_WAIT_FU: Final = {
-    shape: FuItem(shape.value, 2)
-    for shape in (WaitShape.KANCHAN, WaitShape.PENCHAN, WaitShape.TANKI)
+_TWO_FU_WAITS: Final = (WaitShape.KANCHAN, WaitShape.PENCHAN, WaitShape.TANKI)
+#: The fu item of each wait shape (2 fu for a closed, edge or single wait), or None.
+_WAIT_FU: Final[dict[WaitShape, FuItem | None]] = {
+    shape: FuItem(shape.value, 2) if shape in _TWO_FU_WAITS else None for shape in WaitShape
 }
 _PAIR_FU: Final = {fu: FuItem("pair", fu) for fu in (2, 4)}
 TANKI: Final = WaitShape.TANKI
@@ -212,12 +215,12 @@ class Reader:
         self.no_melds = not melds
 
         # Called melds: run starts, triplet kinds, kan and closed-kan counts, their fu items.
-        meld_runs: list[int] = []
-        meld_triplets: list[int] = []
-        meld_items: list[FuItem] = []
-        kans = 0
-        meld_ankou = 0
         if melds:
+            meld_runs: list[int] = []
+            meld_triplets: list[int] = []
+            meld_items: list[FuItem] = []
+            kans = 0
+            meld_ankou = 0
             for meld in melds:
                 meld_type = meld.type
                 if meld_type is MeldType.CHI:
@@ -230,19 +233,20 @@ class Reader:
                     kans += is_kan
                     meld_ankou += concealed
                     meld_items.append(_TRIPLET_ITEMS[kind][concealed][is_kan])
-        self.meld_runs = tuple(meld_runs)
-        self.meld_triplets = tuple(meld_triplets)
-        self.meld_items = meld_items
-        self.kans = kans
-        self.meld_ankou = meld_ankou
+            self.meld_runs = tuple(meld_runs)
+            self.meld_triplets = tuple(meld_triplets)
+            self.meld_items = tuple(meld_items)
+            self.kans = kans
+            self.meld_ankou = meld_ankou
+        else:
+            self.meld_runs = self.meld_triplets = self.meld_items = ()
+            self.kans = self.meld_ankou = 0
 
-        has_honor = self.has_honor = bool(held & _HONOR_MASK)
+        has_honor = self.has_honor = held & _HONOR_MASK != 0
         all_yaochuu = not held & SIMPLES_MASK
         all_honors = not held & _NUMBER_MASK
         self.honroutou = all_yaochuu and has_honor and not all_honors
-        suits = (
-            bool(held & _SUIT_MASKS[0]) + bool(held & _SUIT_MASKS[1]) + bool(held & _SUIT_MASKS[2])
-        )
+        suits = (held & _MAN_MASK != 0) + (held & _PIN_MASK != 0) + (held & _SOU_MASK != 0)
 
         # Yaku of the whole hand, in the order they are listed. Lists, not tuples: the readings
         # copy them, never change them.
@@ -398,8 +402,8 @@ class Reader:
         runs = meld_runs + concealed_runs if meld_runs else concealed_runs
         triplets = concealed_triplets + self.meld_triplets
         opened = not self.closed
-        yaku = list(self.situational)
-        yakuman = list(self.situational_yakuman)
+        yaku = [*self.situational]
+        yakuman = [*self.situational_yakuman]
 
         # -- yaku of the groups, whatever the wait ---------------------------------------------
         if triplets:
@@ -534,7 +538,7 @@ class Reader:
         items += self.meld_items
         if pair_fu:
             items.append(_PAIR_FU[pair_fu])
-        wait_item = _WAIT_FU.get(shape)
+        wait_item = _WAIT_FU[shape]
         if wait_item is not None:
             items.append(wait_item)
         if tsumo:

@@ -243,7 +243,9 @@ def _check_tiles(hand: WinningHand, tables: RuleTables, concealed: int, held: in
     # Indicators are tiles too: with the hand they cannot exceed four of a kind, a red five per
     # suit, or the kinds of the rule set.
     tiles = held
-    for indicator in dora + ura:
+    for indicator in dora:
+        tiles += indicator.packed
+    for indicator in ura:
         tiles += indicator.packed
     if (tiles | win.packed) >> FOREIGN_SHIFT:
         raise InvalidHandError("a tile is not of the standard 34-kind set")
@@ -314,7 +316,7 @@ def _check_conditions(hand: WinningHand, ruleset: Ruleset, closed: bool) -> bool
         or c.tenhou
         or c.chiihou
         or c.renhou
-        or bool(c.kita)
+        or c.kita != 0
     )
     # Fast path: the common, consistent case is decided by one expression.
     if not (
@@ -333,7 +335,7 @@ def _check_conditions(hand: WinningHand, ruleset: Ruleset, closed: bool) -> bool
                 or ((c.chiihou or c.renhou) and c.seat_wind == EAST)
                 or (c.renhou and ruleset.renhou is Renhou.NONE)
                 # North extractions (and a negative count) are judged by the full list.
-                or bool(c.kita)
+                or c.kita != 0
                 or (c.rinshan and not any(meld.is_kan for meld in hand.melds))
             )
         )
