@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from engine.errors import InvalidHandError
 from engine.tiles import HONOR_SUIT, Tile, format_tiles, parse_tiles
@@ -23,6 +24,12 @@ class MeldType(StrEnum):
 
 
 _KANS = frozenset({MeldType.MINKAN, MeldType.ANKAN, MeldType.KAKAN})
+
+# The meld types as module constants, for hot paths: in Python 3.11 looking up an enum member
+# on its class (``MeldType.CHI``) costs as much as a dozen ordinary operations.
+CHI: Final = MeldType.CHI
+PON: Final = MeldType.PON
+ANKAN: Final = MeldType.ANKAN
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from engine.hand.decompose import WaitShape, run_wait_shape
-from engine.hand.melds import MeldType
+from engine.hand.melds import ANKAN, CHI, PON
 from engine.rules.ruleset import Renhou
 from engine.scoring.limits import base_points, yakuman_limit
 from engine.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
@@ -137,9 +137,12 @@ _WAIT_FU: Final[dict[WaitShape, FuItem | None]] = {
     shape: FuItem(shape.value, 2) if shape in _TWO_FU_WAITS else None for shape in WaitShape
 }
 _PAIR_FU: Final = {fu: FuItem("pair", fu) for fu in (2, 4)}
+# Wait shapes as module constants (enum lookups on the class are slow in Python 3.11).
 TANKI: Final = WaitShape.TANKI
 SHANPON: Final = WaitShape.SHANPON
 RYANMEN: Final = WaitShape.RYANMEN
+_CHIITOITSU_WAIT: Final = WaitShape.CHIITOITSU
+_KOKUSHI_WAITS: Final = (WaitShape.KOKUSHI, WaitShape.KOKUSHI_13)
 #: The wait shape of the run starting at a kind, by the position (0-2) of the winning tile in it.
 _RUN_WAITS: Final = tuple(
     tuple(run_wait_shape(start, start + position) for position in range(3)) for start in range(EAST)
@@ -223,13 +226,13 @@ class Reader:
             meld_ankou = 0
             for meld in melds:
                 meld_type = meld.type
-                if meld_type is MeldType.CHI:
+                if meld_type is CHI:
                     meld_runs.append(meld.kind)
                 else:
                     kind = meld.kind
                     meld_triplets.append(kind)
-                    is_kan = meld_type is not MeldType.PON
-                    concealed = meld_type is MeldType.ANKAN
+                    is_kan = meld_type is not PON
+                    concealed = meld_type is ANKAN
                     kans += is_kan
                     meld_ankou += concealed
                     meld_items.append(_TRIPLET_ITEMS[kind][concealed][is_kan])
@@ -373,10 +376,8 @@ class Reader:
 
     def kokushi(self, thirteen_wait: bool) -> Valued | None:
         """Thirteen orphans (the 13-sided wait when the winning tile made the pair)."""
-        if thirteen_wait:
-            entry, wait = self.tables.yakuman["kokushi_13"], WaitShape.KOKUSHI_13
-        else:
-            entry, wait = _Y13["kokushi"], WaitShape.KOKUSHI
+        entry = self.tables.yakuman["kokushi_13"] if thirteen_wait else _Y13["kokushi"]
+        wait = _KOKUSHI_WAITS[thirteen_wait]
         return self.value((), (*self.situational_yakuman, entry), 0, (), wait)
 
     def chiitoitsu(self) -> Valued | None:
@@ -384,9 +385,7 @@ class Reader:
         yaku = (*self.situational, _CHIITOITSU)
         if self.honroutou:
             yaku = (*yaku, _HONROUTOU)
-        return self.value(
-            yaku, self.situational_yakuman, 25, CHIITOITSU_ITEMS, WaitShape.CHIITOITSU
-        )
+        return self.value(yaku, self.situational_yakuman, 25, CHIITOITSU_ITEMS, _CHIITOITSU_WAIT)
 
     def renhou_mangan(self) -> Valued | None:
         """Renhou as a strict mangan: its own reading, without other yaku or dora."""

@@ -20,7 +20,7 @@ from engine.errors import (
     NoYakuError,
 )
 from engine.hand.decompose import WaitShape, packed_decompositions
-from engine.hand.melds import Meld, MeldType
+from engine.hand.melds import ANKAN, CHI, Meld
 from engine.rules.ruleset import Renhou, Ruleset
 from engine.scoring.payments import Payment, win_payments
 from engine.scoring.readings import SIMPLES_MASK, FuItem, Reader, Valued, YakuHan
@@ -141,9 +141,9 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
     closed = True
     for meld in melds:
         held += meld.packed
-        if meld.type is not MeldType.ANKAN:
+        if meld.type is not ANKAN:
             closed = False
-            if meld.type is MeldType.CHI and not ruleset.chi:
+            if meld.type is CHI and not ruleset.chi:
                 raise InvalidHandError(f"{meld}: rule set {ruleset.name} has no chi")
     tables = rule_tables(ruleset)
     _check_tiles(hand, tables, concealed, held)
