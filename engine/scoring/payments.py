@@ -84,6 +84,30 @@ _OTHERS: Final = {
 }
 
 
+#: tuple.__new__, to build Payments without NamedTuple's Python-level __new__ on the hot path.
+_new_tuple: Final = tuple.__new__
+
+
+def plain_payments(
+    base: int, winner: int, tsumo: bool, honba: int, ruleset: Ruleset, discarder: int | None
+) -> list[Payment]:
+    """:func:`win_payments` without liability, the common case (positional: the scorer calls
+    it for every hand)."""
+    dealer = winner == EAST
+    if not tsumo:
+        amount = ron_value(base, dealer) + ruleset.honba_ron * honba
+        payer = DISCARDER if discarder is None else WIND_LETTERS[discarder - EAST]
+        return [_new_tuple(Payment, (payer, amount))]
+    bonus = ruleset.honba_tsumo_each * honba
+    from_dealer, from_other = tsumo_payments(base, dealer, ruleset)
+    from_dealer += bonus
+    from_other += bonus
+    payments = []
+    for letter in _OTHERS[ruleset.players][winner - EAST]:
+        payments.append(_new_tuple(Payment, (letter, from_dealer if letter == "E" else from_other)))
+    return payments
+
+
 def win_payments(
     base: int,
     *,
@@ -103,22 +127,9 @@ def win_payments(
     and half of it on a ron, and the honba (on a ron the discarder pays them instead where
     ``pao_honba_by_liable`` is off, as in EMA).
     """
-    dealer = winner == EAST
     if liable is None:
-        # The common case, without liability. tuple.__new__ skips NamedTuple's Python-level
-        # __new__ on this hot path.
-        if not tsumo:
-            amount = ron_value(base, dealer) + ruleset.honba_ron * honba
-            payer = DISCARDER if discarder is None else WIND_LETTERS[discarder - EAST]
-            return [tuple.__new__(Payment, (payer, amount))]
-        bonus = ruleset.honba_tsumo_each * honba
-        from_dealer, from_other = tsumo_payments(base, dealer, ruleset)
-        from_dealer += bonus
-        from_other += bonus
-        return [
-            tuple.__new__(Payment, (letter, from_dealer if letter == "E" else from_other))
-            for letter in _OTHERS[ruleset.players][winner - EAST]
-        ]
+        return plain_payments(base, winner, tsumo, honba, ruleset, discarder)
+    dealer = winner == EAST
     owed: dict[int | None, int] = {}
 
     def pay(seat: int | None, amount: int) -> None:

@@ -22,7 +22,7 @@ from engine.errors import (
 from engine.hand.decompose import WaitShape, packed_decompositions
 from engine.hand.melds import ANKAN, CHI, Meld
 from engine.rules.ruleset import Renhou, Ruleset
-from engine.scoring.payments import Payment, win_payments
+from engine.scoring.payments import Payment, plain_payments, win_payments
 from engine.scoring.readings import SIMPLES_MASK, FuItem, Reader, Valued, YakuHan
 from engine.scoring.rule_tables import FIVES, RuleTables, rule_tables
 from engine.tiles import (
@@ -195,8 +195,9 @@ def _no_yaku_message(concealed: int) -> str:
 def _finish(best: Valued, hand: WinningHand, ruleset: Ruleset) -> HandScore:
     _, han, fu, base, limit, multiplier, yaku, fu_items, wait = best
     c = hand.conditions
-    liable_base = 0
-    if hand.liable is not None:
+    if hand.liable is None:
+        payments = plain_payments(base, c.seat_wind, c.tsumo, c.honba, ruleset, hand.discarder)
+    else:
         pao_multiplier = sum(h // 13 for name, h in yaku if name in ruleset.pao)
         if not pao_multiplier:
             raise InvalidConditionsError(
@@ -204,16 +205,16 @@ def _finish(best: Valued, hand: WinningHand, ruleset: Ruleset) -> HandScore:
                 f"in {ruleset.name} ({', '.join(sorted(ruleset.pao)) or 'none'})"
             )
         liable_base = min(base, 8000 * pao_multiplier) if ruleset.pao_only_liable_yakuman else base
-    payments = win_payments(
-        base,
-        winner=c.seat_wind,
-        tsumo=c.tsumo,
-        honba=c.honba,
-        ruleset=ruleset,
-        discarder=hand.discarder,
-        liable=hand.liable,
-        liable_base=liable_base,
-    )
+        payments = win_payments(
+            base,
+            winner=c.seat_wind,
+            tsumo=c.tsumo,
+            honba=c.honba,
+            ruleset=ruleset,
+            discarder=hand.discarder,
+            liable=hand.liable,
+            liable_base=liable_base,
+        )
     sticks = 1000 * c.sticks
     total = sticks
     for payment in payments:
