@@ -65,6 +65,8 @@ _MAN_MASK: Final = kinds_mask(range(0, 9))
 _PIN_MASK: Final = kinds_mask(range(9, 18))
 _SOU_MASK: Final = kinds_mask(range(18, 27))
 _IS_YAOCHUU: Final = tuple(kind in YAOCHUU for kind in range(KINDS))
+#: Whether the run starting at a kind holds a terminal (123 or 789).
+_IS_OUTSIDE_RUN: Final = tuple(start % 9 in (0, 6) for start in range(EAST))
 
 # -- interned yaku entries and fu items ---------------------------------------------------------
 _YAKU_HAN: dict[tuple[str, int], YakuHan] = {}
@@ -186,7 +188,6 @@ class Reader:
         "meld_items",
         "meld_runs",
         "meld_triplets",
-        "no_melds",
         "ruleset",
         "situational",
         "situational_yakuman",
@@ -215,7 +216,6 @@ class Reader:
         self.tsumo = c.tsumo
         self.dealer = c.seat_wind == EAST
         melds = hand.melds
-        self.no_melds = not melds
 
         # Called melds: run starts, triplet kinds, kan and closed-kan counts, their fu items.
         if melds:
@@ -251,8 +251,8 @@ class Reader:
         self.honroutou = all_yaochuu and has_honor and not all_honors
         suits = (held & _MAN_MASK != 0) + (held & _PIN_MASK != 0) + (held & _SOU_MASK != 0)
 
-        # Yaku of the whole hand, in the order they are listed. Lists, not tuples: the readings
-        # copy them, never change them.
+        # Yaku of the whole hand, in the order they are listed; value() adds them to each
+        # reading's own.
         situational: list[YakuHan] = []
         self.situational = situational
         if c.double_riichi:
@@ -336,10 +336,16 @@ class Reader:
         fu_items: FuItems,
         wait: WaitShape,
         *,
-        dora: bool = True,
+        hand_wide: bool = True,
     ) -> Valued | None:
-        """Han, base points, limit and rank key of a reading; None if it has no yaku."""
+        """Han, base points, limit and rank key of a reading; None if it has no yaku.
+
+        ``yaku`` and ``yakuman`` are the reading's own; with ``hand_wide`` the hand's situational
+        yaku and yakuman come first, and its dora last.
+        """
         limit: str | None
+        if hand_wide and self.situational_yakuman:
+            yakuman = (*self.situational_yakuman, *yakuman)
         if yakuman:
             if self.ruleset.stacked_yakuman:
                 multiplier = sum([entry.han for entry in yakuman]) // 13
@@ -350,11 +356,14 @@ class Reader:
                 multiplier = yaku[0].han // 13
             base, limit = yakuman_limit(multiplier)
             han = 13 * multiplier
-        elif not yaku:
-            return None
         else:
+            if hand_wide:
+                if not yaku and not self.situational:
+                    return None  # dora alone are no yaku
+                yaku = (*self.situational, *yaku, *self.dora)
+            else:
+                yaku = tuple(yaku)
             multiplier = 0
-            yaku = (*yaku, *self.dora) if dora else tuple(yaku)
             han = 0
             for entry in yaku:
                 han += entry[1]
@@ -377,20 +386,17 @@ class Reader:
     def kokushi(self, thirteen_wait: bool) -> Valued | None:
         """Thirteen orphans (the 13-sided wait when the winning tile made the pair)."""
         entry = self.tables.yakuman["kokushi_13"] if thirteen_wait else _Y13["kokushi"]
-        wait = _KOKUSHI_WAITS[thirteen_wait]
-        return self.value((), (*self.situational_yakuman, entry), 0, (), wait)
+        return self.value((), (entry,), 0, (), _KOKUSHI_WAITS[thirteen_wait])
 
     def chiitoitsu(self) -> Valued | None:
         """Seven pairs: 25 fu, with the hand-wide yaku."""
-        yaku = (*self.situational, _CHIITOITSU)
-        if self.honroutou:
-            yaku = (*yaku, _HONROUTOU)
-        return self.value(yaku, self.situational_yakuman, 25, CHIITOITSU_ITEMS, _CHIITOITSU_WAIT)
+        yaku = (_CHIITOITSU, _HONROUTOU) if self.honroutou else (_CHIITOITSU,)
+        return self.value(yaku, (), 25, CHIITOITSU_ITEMS, _CHIITOITSU_WAIT)
 
     def renhou_mangan(self) -> Valued | None:
         """Renhou as a strict mangan: its own reading, without other yaku or dora."""
         # A mangan by rule: no fu are counted (0 fu, no fu items).
-        return self.value((RENHOU_MANGAN,), (), 0, (), WaitShape.TANKI, dora=False)
+        return self.value((RENHOU_MANGAN,), (), 0, (), TANKI, hand_wide=False)
 
     def standard(
         self, pair: int, concealed_runs: tuple[int, ...], concealed_triplets: tuple[int, ...]
@@ -401,8 +407,9 @@ class Reader:
         runs = meld_runs + concealed_runs if meld_runs else concealed_runs
         triplets = concealed_triplets + self.meld_triplets
         opened = not self.closed
-        yaku = [*self.situational]
-        yakuman = [*self.situational_yakuman]
+        # The decomposition's own yaku and yakuman (value() adds the hand's).
+        yaku: list[YakuHan] = []
+        yakuman: list[YakuHan] = []
 
         # -- yaku of the groups, whatever the wait ---------------------------------------------
         if triplets:
@@ -461,8 +468,8 @@ class Reader:
             # Outside hands: every group and the pair hold a terminal or honour.
             if (
                 _IS_YAOCHUU[pair]
-                and all(start % 9 in (0, 6) for start in runs)
-                and all(_IS_YAOCHUU[kind] for kind in triplets)
+                and all(map(_IS_OUTSIDE_RUN.__getitem__, runs))
+                and all(map(_IS_YAOCHUU.__getitem__, triplets))
             ):
                 yaku.append((_CHANTA if self.has_honor else _JUNCHAN)[opened])
         elif self.honroutou:
@@ -523,7 +530,8 @@ class Reader:
         elif ankou == 3:
             yaku = [*yaku, _SANANKOU]
 
-        if self.no_melds and len(runs) == 4 and not pair_fu and shape is RYANMEN:
+        # Pinfu: four runs in a closed hand (so no kan either), no fu from the pair or the wait.
+        if self.closed and len(runs) == 4 and not pair_fu and shape is RYANMEN:
             if tsumo:
                 return self.value([*yaku, _PINFU], yakuman, 20, _PINFU_TSUMO_ITEMS, shape)
             return self.value([*yaku, _PINFU], yakuman, 30, _PINFU_RON_ITEMS, shape)

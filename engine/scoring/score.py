@@ -50,6 +50,7 @@ _FIVES_TOPS: Final = sum(
     0x80 << 8 * byte for byte in (*FIVES, RED_BYTE, RED_BYTE + 1, RED_BYTE + 2)
 )
 _SANMA_MISSING_MASK: Final = kinds_mask(SANMA_MISSING)
+_new_tuple: Final = tuple.__new__  # HandScore without NamedTuple's Python-level __new__
 
 __all__ = ["FuItem", "HandScore", "WinConditions", "WinningHand", "YakuHan", "score_hand"]
 
@@ -219,9 +220,8 @@ def _finish(best: Valued, hand: WinningHand, ruleset: Ruleset) -> HandScore:
     total = sticks
     for payment in payments:
         total += payment[1]
-    # tuple.__new__ skips NamedTuple's Python-level __new__ (this runs once per scored hand);
-    # the field order is HandScore's.
-    return tuple.__new__(
+    # The field order is HandScore's.
+    return _new_tuple(
         HandScore,
         (han, fu, fu_items, yaku, limit, multiplier, base, tuple(payments), sticks, total, wait),
     )
