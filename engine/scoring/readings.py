@@ -33,8 +33,9 @@ from engine.tiles import (
 )
 
 if TYPE_CHECKING:
+    from engine.rules.ruleset import Ruleset
     from engine.scoring.rule_tables import RuleTables
-    from engine.scoring.score import WinningHand
+    from engine.scoring.score import WinConditions, WinningHand
 
 
 class YakuHan(NamedTuple):
@@ -52,6 +53,7 @@ class FuItem(NamedTuple):
 
 
 _HAN: Final = itemgetter(1)
+_new_object: Final = object.__new__
 # Masks of kinds in packed counts (engine.tiles.PACKED_BYTES): ``packed & mask`` is 0 when the
 # tiles hold none of the kinds.
 _YAOCHUU_MASK: Final = kinds_mask(YAOCHUU)
@@ -174,7 +176,10 @@ Valued = tuple[tuple[int, bool, int, int], int, int, int, str | None, int, Yaku,
 
 
 class Reader:
-    """Facts about the whole hand that do not depend on how it is read, and the readings."""
+    """Facts about the whole hand that do not depend on how it is read, and the readings.
+
+    Built with :meth:`of_hand`.
+    """
 
     __slots__ = (
         "closed",
@@ -195,19 +200,46 @@ class Reader:
         "tsumo",
         "win",
     )
+    closed: bool
+    conditions: WinConditions
+    dealer: bool
+    #: Dora, red fives, ura dora and North extractions: value() adds them to every reading.
+    dora: list[YakuHan]
+    has_honor: bool
+    honroutou: bool
+    kans: int
+    #: Closed kans among the called melds.
+    meld_ankou: int
+    meld_items: FuItems
+    meld_runs: tuple[int, ...]
+    meld_triplets: tuple[int, ...]
+    ruleset: Ruleset
+    #: Yaku and yakuman of the whole hand: value() adds them to every reading's own.
+    situational: list[YakuHan]
+    situational_yakuman: list[YakuHan]
+    tables: RuleTables
+    tsumo: bool
+    win: int
 
-    def __init__(
-        self,
+    @classmethod
+    def of_hand(
+        cls,
         hand: WinningHand,
         tables: RuleTables,
         held: int,
         counts: bytes,
         closed: bool,
         rare_flags: bool,
-    ) -> None:
-        """``held`` holds all the winner's tiles as packed counts, ``counts`` is its bytes;
-        ``rare_flags`` tells whether any of the rarer win conditions is set (ippatsu, rinshan,
-        chankan, haitei, houtei, tenhou, chiihou, renhou, kita): without it they are skipped."""
+    ) -> Reader:
+        """The reader of a hand. ``held`` holds all the winner's tiles as packed counts,
+        ``counts`` is its bytes; ``rare_flags`` tells whether any of the rarer win conditions is
+        set (ippatsu, rinshan, chankan, haitei, houtei, tenhou, chiihou, renhou, kita): without
+        it they are skipped.
+
+        A constructor, not ``__init__``: Python 3.11 runs ``__init__`` of a class call in a
+        nested interpreter loop, slower than this plain call.
+        """
+        self = _new_object(cls)
         c = self.conditions = hand.conditions
         ruleset = self.ruleset = tables.ruleset
         self.tables = tables
@@ -253,8 +285,7 @@ class Reader:
 
         # Yaku of the whole hand, in the order they are listed; value() adds them to each
         # reading's own.
-        situational: list[YakuHan] = []
-        self.situational = situational
+        situational = self.situational = []
         if c.double_riichi:
             situational.append(_DOUBLE_RIICHI)
         elif c.riichi:
@@ -277,8 +308,7 @@ class Reader:
         if suits == 1:
             situational.append((_HONITSU if has_honor else _CHINITSU)[not closed])
 
-        yakuman: list[YakuHan] = []
-        self.situational_yakuman = yakuman
+        yakuman = self.situational_yakuman = []
         if rare_flags:
             if c.tenhou:
                 yakuman.append(_Y13["tenhou"])
@@ -308,8 +338,7 @@ class Reader:
             # Extracted Norths count as North tiles of the hand for the indicators.
             counts = (held + (kita << 8 * NORTH)).to_bytes(PACKED_BYTES, "little")
         dora_of = tables.dora_of
-        dora: list[YakuHan] = []
-        self.dora = dora
+        dora = self.dora = []
         count = 0
         for indicator in hand.dora_indicators:
             count += counts[dora_of[indicator.kind]]
@@ -325,6 +354,7 @@ class Reader:
                 dora.append(_URA_DORA[count])
         if kita:
             dora.append(_KITA[kita])
+        return self
 
     # -- valuing -------------------------------------------------------------------------------
 

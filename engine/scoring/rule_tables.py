@@ -13,7 +13,7 @@ from typing import Final
 from engine.rules.ruleset import Ruleset
 from engine.scoring.payments import tsumo_halves
 from engine.scoring.readings import YakuHan, yakuman_entries
-from engine.tiles import EAST, KINDS, RED_BYTE, dora_from_indicator
+from engine.tiles import EAST, KINDS, PACKED_BYTES, RED_BYTE, dora_from_indicator
 
 #: The count bytes of the fives (5m, 5p, 5s) in packed counts.
 FIVES: Final = (4, 13, 22)
@@ -34,10 +34,11 @@ class RuleTables:
     tsumo_halves: tuple[tuple[int, int], tuple[int, int]]
     #: Payers of a tsumo besides the first (the dealer, or any one payer for a dealer's tsumo).
     other_payers: int
-    #: Added to packed counts, sets the top bit of a five's count byte when that suit's plain
-    #: fives may exceed what the rule set leaves (4 minus its red fives), and of a red byte when
-    #: the suit has more red fives than the rule set: those hands are checked in detail.
-    fives_add: int
+    #: Added to packed counts, sets the top bit of a count byte when the hand holds five or more
+    #: of the kind; of a five's byte when that suit's plain fives may exceed what the rule set
+    #: leaves (4 minus its red fives); and of a red byte when the suit has more red fives than
+    #: the rule set. Those hands are checked in detail.
+    count_check_add: int
 
 
 #: The tables by ``id`` of the rule set; each entry keeps its rule set alive, so an id is not
@@ -59,11 +60,13 @@ def rule_tables(ruleset: Ruleset) -> RuleTables:
 def _build(ruleset: Ruleset) -> RuleTables:
     three_player = ruleset.players == 3
     dora_of = tuple(dora_from_indicator(kind, three_player=three_player) for kind in range(KINDS))
-    fives_add = 0
+    # Adding 0x80 - n to a count byte sets its top bit when the count is n or more.
+    limits = [5] * KINDS + [0x80] * (PACKED_BYTES - KINDS)
     for suit, allowed in enumerate(ruleset.red_fives):
         # Plain fives exceed 4 - allowed only if the suit holds 5 - allowed fives or more.
-        fives_add += (0x80 - max(0, 5 - allowed)) << 8 * FIVES[suit]
-        fives_add += max(0, 0x7F - allowed) << 8 * (RED_BYTE + suit)
+        limits[FIVES[suit]] = max(0, 5 - allowed)
+        limits[RED_BYTE + suit] = min(0x80, allowed + 1)
+    count_check_add = sum((0x80 - limit) << 8 * byte for byte, limit in enumerate(limits))
     return RuleTables(
         ruleset=ruleset,
         seats_end=EAST + ruleset.players,
@@ -71,5 +74,5 @@ def _build(ruleset: Ruleset) -> RuleTables:
         yakuman=yakuman_entries(ruleset.double_yakuman),
         tsumo_halves=(tsumo_halves(False, ruleset), tsumo_halves(True, ruleset)),
         other_payers=ruleset.players - 2,
-        fives_add=fives_add,
+        count_check_add=count_check_add,
     )

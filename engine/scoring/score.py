@@ -24,7 +24,7 @@ from engine.hand.melds import ANKAN, CHI, Meld
 from engine.rules.ruleset import Renhou, Ruleset
 from engine.scoring.payments import Payment, plain_payments, win_payments
 from engine.scoring.readings import SIMPLES_MASK, FuItem, Reader, Valued, YakuHan
-from engine.scoring.rule_tables import FIVES, RuleTables, rule_tables
+from engine.scoring.rule_tables import RuleTables, rule_tables
 from engine.tiles import (
     EAST,
     FOREIGN_SHIFT,
@@ -45,10 +45,8 @@ _KINDS_MASK: Final = kinds_mask(range(KINDS))
 _COUNT_TOPS: Final = sum(0x80 << 8 * kind for kind in range(KINDS))
 _ONE_OR_MORE_ADD: Final = sum(0x7F << 8 * kind for kind in range(KINDS))
 _FIVE_OR_MORE_ADD: Final = sum(0x7B << 8 * kind for kind in range(KINDS))
-#: Top bits of the fives' count bytes and of the red bytes (see RuleTables.fives_add).
-_FIVES_TOPS: Final = sum(
-    0x80 << 8 * byte for byte in (*FIVES, RED_BYTE, RED_BYTE + 1, RED_BYTE + 2)
-)
+#: Top bits of the count bytes and of the red bytes (see RuleTables.count_check_add).
+_COUNT_CHECK_TOPS: Final = sum(0x80 << 8 * byte for byte in range(PACKED_BYTES))
 _SANMA_MISSING_MASK: Final = kinds_mask(SANMA_MISSING)
 _new_tuple: Final = tuple.__new__  # HandScore without NamedTuple's Python-level __new__
 
@@ -151,7 +149,7 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
     rare_flags = _check_conditions(hand, ruleset, closed)
     counts = held.to_bytes(PACKED_BYTES, "little")
 
-    reader = Reader(hand, tables, held, counts, closed, rare_flags)
+    reader = Reader.of_hand(hand, tables, held, counts, closed, rare_flags)
     best: Valued | None = None
     found = False
     if not melds:
@@ -263,11 +261,28 @@ def _check_tiles(hand: WinningHand, tables: RuleTables, concealed: int, held: in
             f"{len(dora)} dora and {len(ura)} ura indicators; there are at most 5 of each "
             "(one plus one per kan)"
         )
+    # One addition flags the counts to look at closely: five or more of a kind, and fives near
+    # the rule set's limits (RuleTables.count_check_add); extracted Norths are tiles too.
     kita = hand.conditions.kita
+    flagged = (tiles + tables.count_check_add) & _COUNT_CHECK_TOPS or (
+        kita > 0 and (tiles >> 8 * NORTH & 0xFF) + kita > 4
+    )
+    if flagged:
+        _check_copies(tiles, kita)
+    ruleset = tables.ruleset
+    if tiles & _SANMA_MISSING_MASK and ruleset.players == 3:
+        kind = ((tiles & _SANMA_MISSING_MASK).bit_length() - 1) // 8
+        raise InvalidHandError(f"{format_kind(kind)} is not used in 3-player mahjong")
+    if flagged:
+        _check_fives(ruleset, tiles.to_bytes(PACKED_BYTES, "little"))
+
+
+def _check_copies(tiles: int, kita: int) -> None:
+    """At most four of a kind, counting extracted Norths (a negative kita is refused with the
+    conditions)."""
     if (tiles + _FIVE_OR_MORE_ADD) & _COUNT_TOPS or (
         kita > 0 and (tiles >> 8 * NORTH & 0xFF) + kita > 4
     ):
-        # Extracted Norths are tiles too (a negative kita is refused with the conditions).
         counts = list(tiles.to_bytes(PACKED_BYTES, "little")[:KINDS])
         counts[NORTH] += kita
         kind = max(range(KINDS), key=counts.__getitem__)
@@ -275,12 +290,6 @@ def _check_tiles(hand: WinningHand, tables: RuleTables, concealed: int, held: in
             f"{counts[kind]} copies of {format_kind(kind)} in the hand, its melds, North "
             "extractions and the dora indicators; there are only 4"
         )
-    ruleset = tables.ruleset
-    if tiles & _SANMA_MISSING_MASK and ruleset.players == 3:
-        kind = ((tiles & _SANMA_MISSING_MASK).bit_length() - 1) // 8
-        raise InvalidHandError(f"{format_kind(kind)} is not used in 3-player mahjong")
-    if (tiles + tables.fives_add) & _FIVES_TOPS:
-        _check_fives(ruleset, tiles.to_bytes(PACKED_BYTES, "little"))
 
 
 def _check_fives(ruleset: Ruleset, counts: bytes) -> None:

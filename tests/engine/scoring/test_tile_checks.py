@@ -8,7 +8,13 @@ from engine.errors import InvalidHandError
 from engine.hand.melds import Meld
 from engine.rules import get_ruleset
 from engine.scoring.rule_tables import FIVES, rule_tables
-from engine.scoring.score import _FIVES_TOPS, WinConditions, WinningHand, _check_fives, score_hand
+from engine.scoring.score import (
+    _COUNT_CHECK_TOPS,
+    WinConditions,
+    WinningHand,
+    _check_fives,
+    score_hand,
+)
 from engine.tiles import PACKED_BYTES, RED_BYTE, SOUTH, Tile, parse_tile, parse_tiles
 
 TENHOU = get_ruleset("tenhou-4p")
@@ -61,4 +67,4 @@ def test_the_quick_red_five_check_sends_every_bad_hand_to_the_full_one(allowed: 
             try:
                 _check_fives(ruleset, bytes(counts))
             except InvalidHandError:
-                assert (packed + tables.fives_add) & _FIVES_TOPS, (fives, reds)
+                assert (packed + tables.count_check_add) & _COUNT_CHECK_TOPS, (fives, reds)
