@@ -89,19 +89,25 @@ _new_tuple: Final = tuple.__new__
 
 
 def plain_payments(
-    base: int, winner: int, tsumo: bool, honba: int, ruleset: Ruleset, discarder: int | None
+    first: int,
+    rest: int,
+    winner: int,
+    tsumo: bool,
+    honba: int,
+    ruleset: Ruleset,
+    discarder: int | None,
 ) -> list[Payment]:
-    """:func:`win_payments` without liability, the common case (positional: the scorer calls
-    it for every hand)."""
-    dealer = winner == EAST
+    """:func:`win_payments` without liability, the common case, from what is paid before honba:
+    for a ron ``first`` is its value (:func:`ron_value`), for a tsumo ``first`` and ``rest`` are
+    :func:`tsumo_payments`. Positional: the scorer calls it for every hand, with the amounts it
+    ranked the hand's readings by."""
     if not tsumo:
-        amount = ron_value(base, dealer) + ruleset.honba_ron * honba
+        amount = first + ruleset.honba_ron * honba
         payer = DISCARDER if discarder is None else WIND_LETTERS[discarder - EAST]
         return [_new_tuple(Payment, (payer, amount))]
     bonus = ruleset.honba_tsumo_each * honba
-    from_dealer, from_other = tsumo_payments(base, dealer, ruleset)
-    from_dealer += bonus
-    from_other += bonus
+    from_dealer = first + bonus
+    from_other = rest + bonus
     payments = []
     for letter in _OTHERS[ruleset.players][winner - EAST]:
         payments.append(_new_tuple(Payment, (letter, from_dealer if letter == "E" else from_other)))
@@ -127,9 +133,12 @@ def win_payments(
     and half of it on a ron, and the honba (on a ron the discarder pays them instead where
     ``pao_honba_by_liable`` is off, as in EMA).
     """
-    if liable is None:
-        return plain_payments(base, winner, tsumo, honba, ruleset, discarder)
     dealer = winner == EAST
+    if liable is None:
+        first, rest = (
+            tsumo_payments(base, dealer, ruleset) if tsumo else (ron_value(base, dealer), 0)
+        )
+        return plain_payments(first, rest, winner, tsumo, honba, ruleset, discarder)
     owed: dict[int | None, int] = {}
 
     def pay(seat: int | None, amount: int) -> None:

@@ -171,8 +171,12 @@ _TRIPLET_ITEMS: Final = tuple(
 
 Yaku = tuple[YakuHan, ...]
 FuItems = tuple[FuItem, ...]
-#: A valued reading: (rank key, han, fu, base, limit, multiplier, yaku, fu items, wait).
-Valued = tuple[tuple[int, bool, int, int], int, int, int, str | None, int, Yaku, FuItems, WaitShape]
+#: A valued reading: (rank key, han, fu, base, limit, multiplier, yaku, fu items, wait, and what
+#: payers pay before honba: the ron's value and 0, or a tsumo's share of the dealer and of each
+#: other payer).
+Valued = tuple[
+    tuple[int, bool, int, int], int, int, int, str | None, int, Yaku, FuItems, WaitShape, int, int
+]
 
 
 class Reader:
@@ -402,16 +406,19 @@ class Reader:
                 base, limit = base_points(han, fu, self.ruleset)
             else:
                 limit = None
-        # Rank by what the winner receives (before honba and sticks, the same for every reading):
-        # a ron's value, or the tsumo payments (each rounded up to 100) added up.
+        # What each payer pays before honba (payments.plain_payments): the ron's value, or the
+        # tsumo payments from the dealer and from each other payer, each rounded up to 100.
+        # Readings rank by their total (honba and sticks are the same for every reading).
         if self.tsumo:
-            first, rest = self.tables.tsumo_halves[self.dealer]
-            total = -(-(base * first // 2) // 100) * 100
-            total += self.tables.other_payers * -(-(base * rest // 2) // 100) * 100
+            from_dealer, from_other = self.tables.tsumo_halves[self.dealer]
+            first = -(-(base * from_dealer // 2) // 100) * 100
+            rest = -(-(base * from_other // 2) // 100) * 100
+            total = first + self.tables.other_payers * rest
         else:
-            total = -(-base * (6 if self.dealer else 4) // 100) * 100
+            total = first = -(-base * (6 if self.dealer else 4) // 100) * 100
+            rest = 0
         return ((total, multiplier > 0, han, fu), han, fu, base, limit, multiplier, yaku,
-                fu_items, wait)  # fmt: skip
+                fu_items, wait, first, rest)  # fmt: skip
 
     def kokushi(self, thirteen_wait: bool) -> Valued | None:
         """Thirteen orphans (the 13-sided wait when the winning tile made the pair)."""

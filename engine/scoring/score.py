@@ -192,10 +192,12 @@ def _no_yaku_message(concealed: int) -> str:
 
 
 def _finish(best: Valued, hand: WinningHand, ruleset: Ruleset) -> HandScore:
-    _, han, fu, base, limit, multiplier, yaku, fu_items, wait = best
+    _, han, fu, base, limit, multiplier, yaku, fu_items, wait, first, rest = best
     c = hand.conditions
     if hand.liable is None:
-        payments = plain_payments(base, c.seat_wind, c.tsumo, c.honba, ruleset, hand.discarder)
+        payments = plain_payments(
+            first, rest, c.seat_wind, c.tsumo, c.honba, ruleset, hand.discarder
+        )
     else:
         pao_multiplier = sum(h // 13 for name, h in yaku if name in ruleset.pao)
         if not pao_multiplier:
