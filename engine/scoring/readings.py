@@ -131,14 +131,19 @@ _URA_DORA: Final = tuple(yaku_han("ura_dora", count) for count in range(21))
 _AKA_DORA: Final = tuple(yaku_han("aka_dora", count) for count in range(13))
 _KITA: Final = tuple(yaku_han("kita", count) for count in range(5))
 
-_BASE: Final = FuItem("base", 20)
-_MENZEN_RON: Final = FuItem("menzen_ron", 10)
-_TSUMO_FU: Final = FuItem("tsumo", 2)
+_BASE_FU: Final = 20
+_BASE: Final = FuItem("base", _BASE_FU)
+_MENZEN_RON_FU: Final = 10
+_MENZEN_RON: Final = FuItem("menzen_ron", _MENZEN_RON_FU)
+_TSUMO_FU_2: Final = 2
+_TSUMO_FU: Final = FuItem("tsumo", _TSUMO_FU_2)
 _OPEN_PINFU: Final = FuItem("open_pinfu", 10)
 _TWO_FU_WAITS: Final = (WaitShape.KANCHAN, WaitShape.PENCHAN, WaitShape.TANKI)
 #: The fu item of each wait shape (2 fu for a closed, edge or single wait), or None.
+_WAIT_FU_2: Final = 2
 _WAIT_FU: Final[dict[WaitShape, FuItem | None]] = {
-    shape: FuItem(shape.value, 2) if shape in _TWO_FU_WAITS else None for shape in WaitShape
+    shape: FuItem(shape.value, _WAIT_FU_2) if shape in _TWO_FU_WAITS else None
+    for shape in WaitShape
 }
 _PAIR_FU: Final = {fu: FuItem("pair", fu) for fu in (2, 4)}
 # Wait shapes as module constants (enum lookups on the class are slow in Python 3.11).
@@ -147,9 +152,14 @@ SHANPON: Final = WaitShape.SHANPON
 RYANMEN: Final = WaitShape.RYANMEN
 _CHIITOITSU_WAIT: Final = WaitShape.CHIITOITSU
 _KOKUSHI_WAITS: Final = (WaitShape.KOKUSHI, WaitShape.KOKUSHI_13)
-#: The wait shape of the run starting at a kind, by the position (0-2) of the winning tile in it.
-_RUN_WAITS: Final = tuple(
-    tuple(run_wait_shape(start, start + position) for position in range(3)) for start in range(EAST)
+#: The runs that hold each kind, (run start, wait shape when the kind completed the run).
+_RUNS_HOLDING: Final = tuple(
+    tuple(
+        (start, run_wait_shape(start, kind))
+        for start in range(kind - 2, kind + 1)
+        if 0 <= start < EAST and start % 9 <= 6 and start // 9 == kind // 9
+    )
+    for kind in range(KINDS)
 )
 _PINFU_TSUMO_ITEMS: Final = (_BASE,)
 _PINFU_RON_ITEMS: Final = (_BASE, _MENZEN_RON)
@@ -194,6 +204,7 @@ class Reader:
         "honroutou",
         "kans",
         "meld_ankou",
+        "meld_fu",
         "meld_items",
         "meld_runs",
         "meld_triplets",
@@ -215,6 +226,7 @@ class Reader:
     #: Closed kans among the called melds.
     meld_ankou: int
     meld_items: FuItems
+    meld_fu: int
     meld_runs: tuple[int, ...]
     meld_triplets: tuple[int, ...]
     ruleset: Ruleset
@@ -258,8 +270,7 @@ class Reader:
             meld_runs: list[int] = []
             meld_triplets: list[int] = []
             meld_items: list[FuItem] = []
-            kans = 0
-            meld_ankou = 0
+            kans = meld_ankou = meld_fu = 0
             for meld in melds:
                 meld_type = meld.type
                 if meld_type is CHI:
@@ -271,15 +282,18 @@ class Reader:
                     concealed = meld_type is ANKAN
                     kans += is_kan
                     meld_ankou += concealed
-                    meld_items.append(_TRIPLET_ITEMS[kind][concealed][is_kan])
+                    item = _TRIPLET_ITEMS[kind][concealed][is_kan]
+                    meld_items.append(item)
+                    meld_fu += item[1]
             self.meld_runs = tuple(meld_runs)
             self.meld_triplets = tuple(meld_triplets)
             self.meld_items = tuple(meld_items)
+            self.meld_fu = meld_fu
             self.kans = kans
             self.meld_ankou = meld_ankou
         else:
             self.meld_runs = self.meld_triplets = self.meld_items = ()
-            self.kans = self.meld_ankou = 0
+            self.kans = self.meld_ankou = self.meld_fu = 0
 
         has_honor = self.has_honor = held & _HONOR_MASK != 0
         all_yaochuu = not held & SIMPLES_MASK
@@ -532,11 +546,8 @@ class Reader:
             valued = self._with_wait(pair_fu, runs, concealed_triplets, yaku, yakuman, SHANPON)
             if valued is not None and (best is None or valued[0] > best[0]):
                 best = valued
-        last_run = -1
-        for start in concealed_runs:
-            if start <= win <= start + 2 and start != last_run:
-                last_run = start
-                shape = _RUN_WAITS[start][win - start]
+        for start, shape in _RUNS_HOLDING[win]:
+            if start in concealed_runs:
                 valued = self._with_wait(pair_fu, runs, concealed_triplets, yaku, yakuman, shape)
                 if valued is not None and (best is None or valued[0] > best[0]):
                     best = valued
@@ -573,23 +584,30 @@ class Reader:
                 return self.value([*yaku, _PINFU], yakuman, 20, _PINFU_TSUMO_ITEMS, shape)
             return self.value([*yaku, _PINFU], yakuman, 30, _PINFU_RON_ITEMS, shape)
 
+        # The fu items, and their total as they come.
         items = [_BASE]
+        total = _BASE_FU
         if self.closed and not tsumo:
             items.append(_MENZEN_RON)
+            total += _MENZEN_RON_FU
         win = self.win
         for kind in concealed_triplets:
-            items.append(_TRIPLET_ITEMS[kind][not (ron_shanpon and kind == win)][False])
-        items += self.meld_items
+            item = _TRIPLET_ITEMS[kind][not (ron_shanpon and kind == win)][False]
+            items.append(item)
+            total += item[1]
+        if self.meld_items:
+            items += self.meld_items
+            total += self.meld_fu
         if pair_fu:
             items.append(_PAIR_FU[pair_fu])
+            total += pair_fu
         wait_item = _WAIT_FU[shape]
         if wait_item is not None:
             items.append(wait_item)
+            total += _WAIT_FU_2
         if tsumo:
             items.append(_TSUMO_FU)
-        total = 0
-        for item in items:
-            total += item[1]
+            total += _TSUMO_FU_2
         if total == 20:
             # An open hand without fu is still 30 fu.
             items.append(_OPEN_PINFU)
