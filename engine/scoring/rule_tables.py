@@ -24,8 +24,8 @@ class RuleTables:
     """Values derived from one rule set (see :func:`rule_tables`)."""
 
     ruleset: Ruleset
-    #: One past the last seat wind at the table (``EAST + players``).
-    seats_end: int
+    #: The seat winds at the table.
+    seats: frozenset[int]
     #: The dora kind each indicator kind points at.
     dora_of: tuple[int, ...]
     #: Yakuman entries by name: 26 han for a form the rule set counts double, else 13.
@@ -69,7 +69,7 @@ def _build(ruleset: Ruleset) -> RuleTables:
     count_check_add = sum((0x80 - limit) << 8 * byte for byte, limit in enumerate(limits))
     return RuleTables(
         ruleset=ruleset,
-        seats_end=EAST + ruleset.players,
+        seats=frozenset(range(EAST, EAST + ruleset.players)),
         dora_of=dora_of,
         yakuman=yakuman_entries(ruleset.double_yakuman),
         tsumo_halves=(tsumo_halves(False, ruleset), tsumo_halves(True, ruleset)),

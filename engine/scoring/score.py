@@ -33,6 +33,7 @@ from engine.tiles import (
     PACKED_BYTES,
     RED_BYTE,
     SANMA_MISSING,
+    WINDS,
     Tile,
     format_counts,
     format_kind,
@@ -48,6 +49,7 @@ _FIVE_OR_MORE_ADD: Final = sum(0x7B << 8 * kind for kind in range(KINDS))
 #: Top bits of the count bytes and of the red bytes (see RuleTables.count_check_add).
 _COUNT_CHECK_TOPS: Final = sum(0x80 << 8 * byte for byte in range(PACKED_BYTES))
 _SANMA_MISSING_MASK: Final = kinds_mask(SANMA_MISSING)
+_WINDS: Final = frozenset(WINDS)
 _new_tuple: Final = tuple.__new__  # HandScore without NamedTuple's Python-level __new__
 
 __all__ = ["FuItem", "HandScore", "WinConditions", "WinningHand", "YakuHan", "score_hand"]
@@ -146,7 +148,7 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
                 raise InvalidHandError(f"{meld}: rule set {ruleset.name} has no chi")
     tables = rule_tables(ruleset)
     _check_tiles(hand, tables, concealed, held)
-    rare_flags = _check_conditions(hand, ruleset, closed)
+    rare_flags = _check_conditions(hand, tables, closed)
     counts = held.to_bytes(PACKED_BYTES, "little")
 
     reader = Reader.of_hand(hand, tables, held, counts, closed, rare_flags)
@@ -310,7 +312,7 @@ def _check_fives(ruleset: Ruleset, counts: bytes) -> None:
             )
 
 
-def _check_conditions(hand: WinningHand, ruleset: Ruleset, closed: bool) -> bool:
+def _check_conditions(hand: WinningHand, tables: RuleTables, closed: bool) -> bool:
     """Refuse contradictory win conditions (see :func:`_condition_problems`).
 
     Returns whether any of the rarer flags is set (ippatsu, rinshan, chankan, haitei, houtei,
@@ -318,6 +320,7 @@ def _check_conditions(hand: WinningHand, ruleset: Ruleset, closed: bool) -> bool
     only when one is.
     """
     c = hand.conditions
+    ruleset = tables.ruleset
     riichi = c.riichi or c.double_riichi
     rare = (
         c.ippatsu
@@ -351,17 +354,13 @@ def _check_conditions(hand: WinningHand, ruleset: Ruleset, closed: bool) -> bool
                 or (c.rinshan and not any(meld.is_kan for meld in hand.melds))
             )
         )
-        or not EAST <= c.seat_wind < EAST + ruleset.players
-        or not EAST <= c.round_wind <= NORTH
+        or c.seat_wind not in tables.seats
+        or c.round_wind not in _WINDS
         or c.honba < 0
         or c.sticks < 0
         or (
             hand.discarder is not None
-            and (
-                c.tsumo
-                or hand.discarder == c.seat_wind
-                or not EAST <= hand.discarder < EAST + ruleset.players
-            )
+            and (c.tsumo or hand.discarder == c.seat_wind or hand.discarder not in tables.seats)
         )
         or hand.liable is not None
     ):

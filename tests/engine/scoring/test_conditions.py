@@ -15,6 +15,7 @@ from engine.errors import InvalidConditionsError
 from engine.hand.melds import Meld
 from engine.rules import get_ruleset
 from engine.scoring.request import FLAGS
+from engine.scoring.rule_tables import rule_tables
 from engine.scoring.score import (
     WinConditions,
     WinningHand,
@@ -56,7 +57,7 @@ def test_quick_check_agrees_with_the_rule_list(ruleset_name: str) -> None:
         closed = not any(meld.is_open for meld in melds)
         problems = _condition_problems(hand, ruleset, closed)
         try:
-            _check_conditions(hand, ruleset, closed)
+            _check_conditions(hand, rule_tables(ruleset), closed)
         except InvalidConditionsError:
             raised += 1
             assert problems, conditions
