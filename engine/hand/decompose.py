@@ -182,27 +182,20 @@ def packed_decompositions(packed: int) -> list[RawDecomposition]:
     # is 3n+2. With 3n+2 tiles in all, one part or all four do; the latter is no hand.
     if honor_pair >= 0 and man[0][0] >= 0 and pin[0][0] >= 0 and sou[0][0] >= 0:
         return []
-    # The pair is the one part's that has one; the others' are -1, hence the + 3.
-    if len(man) == 1 and len(pin) == 1 and len(sou) == 1:
-        (man_pair, man_runs, man_triplets), (pin_pair, pin_runs, pin_triplets) = man[0], pin[0]
-        sou_pair, sou_runs, sou_triplets = sou[0]
-        return [
-            (
-                honor_pair + man_pair + pin_pair + sou_pair + 3,
-                man_runs + pin_runs + sou_runs,
-                man_triplets + pin_triplets + sou_triplets + honor_triplets,
-            )
-        ]
-    return [
-        (
-            honor_pair + man_pair + pin_pair + sou_pair + 3,
-            man_runs + pin_runs + sou_runs,
-            man_triplets + pin_triplets + sou_triplets + honor_triplets,
-        )
-        for man_pair, man_runs, man_triplets in man
-        for pin_pair, pin_runs, pin_triplets in pin
-        for sou_pair, sou_runs, sou_triplets in sou
-    ]
+    # One decomposition per choice of a split in each suit (usually one each). The pair is the
+    # one part's that has one; the others' are -1, hence the + 3.
+    decompositions: list[RawDecomposition] = []
+    for man_pair, man_runs, man_triplets in man:
+        for pin_pair, pin_runs, pin_triplets in pin:
+            for sou_pair, sou_runs, sou_triplets in sou:
+                decompositions.append(
+                    (
+                        honor_pair + man_pair + pin_pair + sou_pair + 3,
+                        man_runs + pin_runs + sou_runs,
+                        man_triplets + pin_triplets + sou_triplets + honor_triplets,
+                    )
+                )
+    return decompositions
 
 
 #: Every complete pattern of the honours (see _build_honor_table), filled with the suits' tables.
