@@ -105,12 +105,13 @@ def plain_payments(
         amount = first + ruleset.honba_ron * honba
         payer = DISCARDER if discarder is None else WIND_LETTERS[discarder - EAST]
         return [_new_tuple(Payment, (payer, amount))]
+    # The dealer pays first, the other payers after (for a dealer's tsumo first equals rest).
     bonus = ruleset.honba_tsumo_each * honba
-    from_dealer = first + bonus
-    from_other = rest + bonus
-    payments = []
-    for letter in _OTHERS[ruleset.players][winner - EAST]:
-        payments.append(_new_tuple(Payment, (letter, from_dealer if letter == "E" else from_other)))
+    letters = _OTHERS[ruleset.players][winner - EAST]
+    payments = [_new_tuple(Payment, (letters[0], first + bonus))]
+    rest += bonus
+    for letter in letters[1:]:
+        payments.append(_new_tuple(Payment, (letter, rest)))
     return payments
 
 

@@ -253,7 +253,10 @@ def _check_tiles(hand: WinningHand, tables: RuleTables, concealed: int, held: in
     if (tiles | win.packed) >> FOREIGN_SHIFT:
         raise InvalidHandError("a tile is not of the standard 34-kind set")
     win_shift = 8 * win.kind
-    if not concealed >> win_shift & 0xFF or (win.red and win not in hand.tiles):
+    if not concealed >> win_shift & 0xFF or (
+        # A red winning tile needs a red five of its suit among the tiles.
+        win.red and not concealed >> 8 * (RED_BYTE + win.kind // 9) & 0xFF
+    ):
         raise InvalidHandError(f"the winning tile {win} is not among the hand's tiles")
     if hand.conditions.chankan and held >> win_shift & 0xFF != 1:
         raise InvalidConditionsError(
