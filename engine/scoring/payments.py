@@ -66,10 +66,11 @@ def tsumo_shares(base: int, winner: int, ruleset: Ruleset) -> dict[int, int]:
 
 
 def tsumo_total(base: int, dealer: bool, ruleset: Ruleset) -> int:
-    """Everything a tsumo brings the winner before honba (ranks the readings of a hand)."""
-    # One payer pays the first share (the dealer, or anyone for a dealer's tsumo), the others
-    # the second (the same for a dealer's tsumo).
+    """Everything a tsumo brings the winner before honba (what ranks the readings of a hand;
+    the scorer works it out from its rule tables)."""
     from_dealer, from_other = tsumo_payments(base, dealer, ruleset)
+    if dealer:
+        return (ruleset.players - 1) * from_dealer
     return from_dealer + (ruleset.players - 2) * from_other
 
 

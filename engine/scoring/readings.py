@@ -5,8 +5,9 @@ group the winning tile completed (or seven pairs, or thirteen orphans). :class:`
 facts that do not depend on the reading (computed once per hand) and values each reading.
 
 This is the engine's hot path: a replay scores every win, statistics re-score many. It works on
-kind counts and bit masks, and every yaku entry and fu item it hands out is an interned constant,
-so valuing a reading allocates little more than the tuples that hold them.
+packed counts (:data:`engine.tiles.PACKED_BYTES`) and small tables, and every yaku entry and fu
+item it hands out is an interned constant, so valuing a reading allocates little more than the
+tuples that hold them.
 """
 
 from __future__ import annotations
@@ -131,19 +132,19 @@ _URA_DORA: Final = tuple(yaku_han("ura_dora", count) for count in range(21))
 _AKA_DORA: Final = tuple(yaku_han("aka_dora", count) for count in range(13))
 _KITA: Final = tuple(yaku_han("kita", count) for count in range(5))
 
+# Fu items; the fu of the common ones also as plain numbers, to total them as they are listed.
 _BASE_FU: Final = 20
-_BASE: Final = FuItem("base", _BASE_FU)
 _MENZEN_RON_FU: Final = 10
+_TSUMO_FU: Final = 2
+_WAIT_FU: Final = 2
+_BASE: Final = FuItem("base", _BASE_FU)
 _MENZEN_RON: Final = FuItem("menzen_ron", _MENZEN_RON_FU)
-_TSUMO_FU_2: Final = 2
-_TSUMO_FU: Final = FuItem("tsumo", _TSUMO_FU_2)
+_TSUMO_ITEM: Final = FuItem("tsumo", _TSUMO_FU)
 _OPEN_PINFU: Final = FuItem("open_pinfu", 10)
 _TWO_FU_WAITS: Final = (WaitShape.KANCHAN, WaitShape.PENCHAN, WaitShape.TANKI)
-#: The fu item of each wait shape (2 fu for a closed, edge or single wait), or None.
-_WAIT_FU_2: Final = 2
-_WAIT_FU: Final[dict[WaitShape, FuItem | None]] = {
-    shape: FuItem(shape.value, _WAIT_FU_2) if shape in _TWO_FU_WAITS else None
-    for shape in WaitShape
+#: The fu item of each wait shape (for a closed, edge or single wait), or None.
+_WAIT_ITEMS: Final[dict[WaitShape, FuItem | None]] = {
+    shape: FuItem(shape.value, _WAIT_FU) if shape in _TWO_FU_WAITS else None for shape in WaitShape
 }
 _PAIR_FU: Final = {fu: FuItem("pair", fu) for fu in (2, 4)}
 # Wait shapes as module constants (enum lookups on the class are slow in Python 3.11).
@@ -601,13 +602,13 @@ class Reader:
         if pair_fu:
             items.append(_PAIR_FU[pair_fu])
             total += pair_fu
-        wait_item = _WAIT_FU[shape]
+        wait_item = _WAIT_ITEMS[shape]
         if wait_item is not None:
             items.append(wait_item)
-            total += _WAIT_FU_2
+            total += _WAIT_FU
         if tsumo:
-            items.append(_TSUMO_FU)
-            total += _TSUMO_FU_2
+            items.append(_TSUMO_ITEM)
+            total += _TSUMO_FU
         if total == 20:
             # An open hand without fu is still 30 fu.
             items.append(_OPEN_PINFU)
