@@ -218,6 +218,14 @@ def _walk_suit(counts: Sequence[int]) -> set[tuple[int, int, int, int]]:
     t = list(counts)
     leaves: set[tuple[int, int, int, int]] = set()
 
+    def via(d: int, offsets: tuple[int, ...], k: int, *state: int) -> None:
+        """Take ``k`` tiles at each ``d + offset``, walk on with ``state``, put them back."""
+        for offset in offsets:
+            t[d + offset] -= k
+        run(*state)
+        for offset in offsets:
+            t[d + offset] += k
+
     def run(d: int, m: int, ta: int, p: int, iso: int) -> None:
         while d < 9 and not t[d]:
             d += 1
@@ -229,24 +237,10 @@ def _walk_suit(counts: Sequence[int]) -> set[tuple[int, int, int, int]]:
             t[d] -= 3  # triplet
             if d < 7 and t[d + 2]:
                 if t[d + 1]:
-                    t[d] -= 1
-                    t[d + 1] -= 1
-                    t[d + 2] -= 1
-                    run(d + 1, m + 2, ta, p, iso)
-                    t[d] += 1
-                    t[d + 1] += 1
-                    t[d + 2] += 1
-                t[d] -= 1
-                t[d + 2] -= 1
-                run(d + 1, m + 1, ta + 1, p, iso)
-                t[d] += 1
-                t[d + 2] += 1
+                    via(d, (0, 1, 2), 1, d + 1, m + 2, ta, p, iso)
+                via(d, (0, 2), 1, d + 1, m + 1, ta + 1, p, iso)
             if d < 8 and t[d + 1]:
-                t[d] -= 1
-                t[d + 1] -= 1
-                run(d + 1, m + 1, ta + 1, p, iso)
-                t[d] += 1
-                t[d + 1] += 1
+                via(d, (0, 1), 1, d + 1, m + 1, ta + 1, p, iso)
             t[d] -= 1  # isolated
             run(d + 1, m + 1, ta, p, iso | 1 << d)
             t[d] += 1
@@ -254,24 +248,10 @@ def _walk_suit(counts: Sequence[int]) -> set[tuple[int, int, int, int]]:
             t[d] -= 2  # pair
             if d < 7 and t[d + 2]:
                 if t[d + 1]:
-                    t[d] -= 1
-                    t[d + 1] -= 1
-                    t[d + 2] -= 1
-                    run(d, m + 1, ta, p + 1, iso)
-                    t[d] += 1
-                    t[d + 1] += 1
-                    t[d + 2] += 1
-                t[d] -= 1
-                t[d + 2] -= 1
-                run(d + 1, m, ta + 1, p + 1, iso)  # leaves one tile at d uncounted
-                t[d] += 1
-                t[d + 2] += 1
+                    via(d, (0, 1, 2), 1, d, m + 1, ta, p + 1, iso)
+                via(d, (0, 2), 1, d + 1, m, ta + 1, p + 1, iso)  # leaves one tile at d uncounted
             if d < 8 and t[d + 1]:
-                t[d] -= 1
-                t[d + 1] -= 1
-                run(d + 1, m, ta + 1, p + 1, iso)  # leaves one tile at d uncounted
-                t[d] += 1
-                t[d + 1] += 1
+                via(d, (0, 1), 1, d + 1, m, ta + 1, p + 1, iso)  # leaves one tile at d uncounted
             t[d] += 2
         elif c == 3:
             t[d] -= 3  # triplet
@@ -279,80 +259,34 @@ def _walk_suit(counts: Sequence[int]) -> set[tuple[int, int, int, int]]:
             t[d] += 3
             t[d] -= 2  # pair
             if d < 7 and t[d + 1] and t[d + 2]:
-                t[d] -= 1
-                t[d + 1] -= 1
-                t[d + 2] -= 1
-                run(d + 1, m + 1, ta, p + 1, iso)
-                t[d] += 1
-                t[d + 1] += 1
-                t[d + 2] += 1
+                via(d, (0, 1, 2), 1, d + 1, m + 1, ta, p + 1, iso)
             else:
                 if d < 7 and t[d + 2]:
-                    t[d] -= 1
-                    t[d + 2] -= 1
-                    run(d + 1, m, ta + 1, p + 1, iso)
-                    t[d] += 1
-                    t[d + 2] += 1
+                    via(d, (0, 2), 1, d + 1, m, ta + 1, p + 1, iso)
                 if d < 8 and t[d + 1]:
-                    t[d] -= 1
-                    t[d + 1] -= 1
-                    run(d + 1, m, ta + 1, p + 1, iso)
-                    t[d] += 1
-                    t[d + 1] += 1
+                    via(d, (0, 1), 1, d + 1, m, ta + 1, p + 1, iso)
             t[d] += 2
             if d < 7 and t[d + 2] >= 2 and t[d + 1] >= 2:
-                t[d] -= 2
-                t[d + 1] -= 2
-                t[d + 2] -= 2
-                run(d, m + 2, ta, p, iso)
-                t[d] += 2
-                t[d + 1] += 2
-                t[d + 2] += 2
+                via(d, (0, 1, 2), 2, d, m + 2, ta, p, iso)
         elif c == 2:
             t[d] -= 2  # pair
             run(d + 1, m, ta, p + 1, iso)
             t[d] += 2
             if d < 7 and t[d + 2] and t[d + 1]:
-                t[d] -= 1
-                t[d + 1] -= 1
-                t[d + 2] -= 1
-                run(d, m + 1, ta, p, iso)
-                t[d] += 1
-                t[d + 1] += 1
-                t[d + 2] += 1
+                via(d, (0, 1, 2), 1, d, m + 1, ta, p, iso)
         elif c == 1:
             if d < 6 and t[d + 1] == 1 and t[d + 2] and t[d + 3] != 4:
-                t[d] -= 1
-                t[d + 1] -= 1
-                t[d + 2] -= 1
-                run(d + 2, m + 1, ta, p, iso)
-                t[d] += 1
-                t[d + 1] += 1
-                t[d + 2] += 1
+                via(d, (0, 1, 2), 1, d + 2, m + 1, ta, p, iso)
             else:
                 t[d] -= 1  # isolated
                 run(d + 1, m, ta, p, iso | 1 << d)
                 t[d] += 1
                 if d < 7 and t[d + 2]:
                     if t[d + 1]:
-                        t[d] -= 1
-                        t[d + 1] -= 1
-                        t[d + 2] -= 1
-                        run(d + 1, m + 1, ta, p, iso)
-                        t[d] += 1
-                        t[d + 1] += 1
-                        t[d + 2] += 1
-                    t[d] -= 1
-                    t[d + 2] -= 1
-                    run(d + 1, m, ta + 1, p, iso)
-                    t[d] += 1
-                    t[d + 2] += 1
+                        via(d, (0, 1, 2), 1, d + 1, m + 1, ta, p, iso)
+                    via(d, (0, 2), 1, d + 1, m, ta + 1, p, iso)
                 if d < 8 and t[d + 1]:
-                    t[d] -= 1
-                    t[d + 1] -= 1
-                    run(d + 1, m, ta + 1, p, iso)
-                    t[d] += 1
-                    t[d + 1] += 1
+                    via(d, (0, 1), 1, d + 1, m, ta + 1, p, iso)
 
     run(0, 0, 0, 0, 0)
     return leaves
