@@ -69,3 +69,29 @@ class InvalidConditionsError(EngineError):
     """The win conditions contradict each other or the hand (e.g. ippatsu without riichi)."""
 
     code = "invalid_conditions"
+
+
+class MalformedLogError(EngineError):
+    """A game record cannot be read: bad bytes, bad structure, or values out of range.
+
+    ``where`` names the place in the input (``line 3``, ``rounds[2].events[14]``, ``<AGARI>``
+    of round E3) when it is known.
+    """
+
+    code = "malformed"
+
+    def __init__(self, message: str, where: str | None = None) -> None:
+        super().__init__(f"{where}: {message}" if where else message)
+        self.where = where
+
+
+class UnsupportedLogError(EngineError):
+    """A well-formed record that uses something the engine does not support (yet)."""
+
+    code = "unsupported"
+
+
+class IllegalActionError(EngineError):
+    """An event the rules do not allow in the current state of the game."""
+
+    code = "illegal_action"

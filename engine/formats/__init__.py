@@ -1,0 +1,120 @@
+"""Game-record formats: one module per format behind one interface, found by name or by sniffing.
+
+Each format module defines a :class:`Format` value named ``FORMAT``; the registry below lists
+them. A reader takes the raw bytes of one file (compressed or not; any encoding the format is
+found in) and returns every game in it; a writer turns games into bytes. Readers are lenient
+about encoding and strict about meaning: anything they cannot make sense of raises
+:class:`~engine.errors.MalformedLogError` naming the place.
+
+>>> from engine.formats import read_games
+>>> games, fmt = read_games(open("game.mjlog", "rb").read())  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.errors import MalformedLogError
+from engine.events import Game
+
+#: Largest decompressed size accepted from one file: far above any real game (a hanchan is
+#: well under 1 MB in every format), low enough that a compression bomb cannot exhaust memory.
+MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Format:
+    """One game-record format."""
+
+    #: Short name used on the command line and in the API (``mjlog``, ``tenhou6``, ...).
+    name: str
+    #: What people call it.
+    title: str
+    #: Usual file name extensions, dot included.
+    extensions: tuple[str, ...]
+    #: Whether the (decompressed) bytes look like this format. Cheap: it reads the start only.
+    sniff: Callable[[bytes], bool]
+    #: Every game in one file's bytes (decompressed by :func:`read_games`).
+    read: Callable[[bytes], list[Game]]
+    #: The games as one file's bytes, or ``None`` when the format cannot be written.
+    write: Callable[[Sequence[Game]], bytes] | None = None
+
+
+def decompress(data: bytes) -> bytes:
+    """The bytes themselves, or their gzip content when they are gzip-compressed.
+
+    :raises MalformedLogError: corrupt gzip data, or more than :data:`MAX_DECOMPRESSED_BYTES`.
+    """
+    if data[:2] != b"\x1f\x8b":
+        return data
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = inflater.decompress(data, MAX_DECOMPRESSED_BYTES + 1)
+    except zlib.error as error:
+        raise MalformedLogError(f"corrupt gzip data ({error})") from None
+    if len(out) > MAX_DECOMPRESSED_BYTES or inflater.unconsumed_tail:
+        raise MalformedLogError(
+            f"gzip content larger than {MAX_DECOMPRESSED_BYTES // (1024 * 1024)} MB; refused"
+        )
+    return out
+
+
+def formats() -> dict[str, Format]:
+    """Every known format by name, in sniffing order."""
+    # Imported here so that importing engine.formats stays cheap and cycle-free.
+    from engine.formats import canonical, mjai, mjlog, tenhou6
+
+    return {fmt.name: fmt for fmt in (canonical.FORMAT, mjlog.FORMAT, tenhou6.FORMAT, mjai.FORMAT)}
+
+
+def get_format(name: str) -> Format:
+    """A format by name.
+
+    :raises MalformedLogError: no format has that name.
+    """
+    known = formats()
+    try:
+        return known[name]
+    except KeyError:
+        raise MalformedLogError(
+            f"unknown format {name!r}; known formats: {', '.join(known)}"
+        ) from None
+
+
+def sniff(data: bytes) -> Format:
+    """The format of some (decompressed) bytes.
+
+    :raises MalformedLogError: no format recognises them.
+    """
+    for fmt in formats().values():
+        if fmt.sniff(data):
+            return fmt
+    raise MalformedLogError(
+        "not a game record in any known format (Tenhou mjlog XML, tenhou.net/6 JSON, mjai JSON "
+        "lines, canonical JSON)"
+    )
+
+
+def read_games(data: bytes, format_name: str | None = None) -> tuple[list[Game], Format]:
+    """Every game in one file's bytes, and the format they were read as (sniffed when no name is
+    given). gzip-compressed bytes are decompressed first.
+
+    :raises MalformedLogError: unknown or corrupt data.
+    :raises UnsupportedLogError: a record using something the engine does not support.
+    """
+    plain = decompress(data)
+    fmt = get_format(format_name) if format_name else sniff(plain)
+    return fmt.read(plain), fmt
+
+
+__all__ = [
+    "MAX_DECOMPRESSED_BYTES",
+    "Format",
+    "decompress",
+    "formats",
+    "get_format",
+    "read_games",
+    "sniff",
+]

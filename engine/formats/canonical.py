@@ -1,0 +1,428 @@
+"""The canonical JSON form of :mod:`engine.events` (``"format": "mjlogs-canonical"``).
+
+One file holds one game (a JSON object) or several (a JSON array of them). Every object carries
+``"version"``; this module writes :data:`~engine.events.FORMAT_VERSION` and reads every version
+up to it. ``docs/format.md`` describes each field and ``engine/schema/game.schema.json`` is the
+JSON Schema. Decoding checks types and ranges and names the path of the first bad value
+(``rounds[2].events[14].tile``), so a hand-edited file gets a useful message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from enum import Enum
+from typing import Any, TypeVar
+
+from engine.errors import EngineError, MalformedLogError
+from engine.events import (
+    EVENT_TYPES,
+    FORMAT_VERSION,
+    AbortKind,
+    Event,
+    FinalResult,
+    Game,
+    GameHeader,
+    Player,
+    RecordedWin,
+    Round,
+    Source,
+    Wall,
+)
+from engine.formats import Format
+from engine.tiles import Tile, parse_tile
+
+#: The value of the ``format`` member that marks a canonical document.
+FORMAT_MARK = "mjlogs-canonical"
+
+T = TypeVar("T")
+
+
+# -- encoding -------------------------------------------------------------------------------------
+
+
+def _tiles(tiles: Sequence[Tile]) -> list[str]:
+    return [str(tile) for tile in tiles]
+
+
+def _event_to_json(event: Event) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": event.type}
+    for spec in dataclasses.fields(event):
+        name = spec.name
+        value = getattr(event, name)
+        if value is None:
+            continue
+        if isinstance(value, Tile):
+            value = str(value)
+        elif isinstance(value, RecordedWin):
+            value = _recorded_win_to_json(value)
+        elif isinstance(value, Enum):
+            value = value.value
+        elif isinstance(value, tuple):
+            value = [str(item) if isinstance(item, Tile) else item for item in value]
+        out[name] = value
+    return out
+
+
+def _recorded_win_to_json(recorded: RecordedWin) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for spec in dataclasses.fields(recorded):
+        name = spec.name
+        value = getattr(recorded, name)
+        if value is None:
+            continue
+        if name == "yaku":
+            value = [[yaku, han] for yaku, han in value]
+        elif name == "hand":
+            value = _tiles(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[name] = value
+    return out
+
+
+def _round_to_json(round_: Round) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "wind": round_.wind,
+        "number": round_.number,
+        "dealer": round_.dealer,
+        "honba": round_.honba,
+        "sticks": round_.sticks,
+        "scores": list(round_.scores),
+        "hands": [_tiles(hand) for hand in round_.hands],
+        "dora_indicators": _tiles(round_.dora_indicators),
+    }
+    if round_.ura_indicators:
+        out["ura_indicators"] = _tiles(round_.ura_indicators)
+    if round_.wall is not None:
+        out["wall"] = {
+            "live": _tiles(round_.wall.live),
+            "replacements": _tiles(round_.wall.replacements),
+            "dora_indicators": _tiles(round_.wall.dora_indicators),
+            "ura_indicators": _tiles(round_.wall.ura_indicators),
+        }
+    out["events"] = [_event_to_json(event) for event in round_.events]
+    return out
+
+
+def game_to_json(game: Game) -> dict[str, Any]:
+    """The canonical JSON object of a game (plain dicts and lists, ready for ``json.dumps``)."""
+    header = game.header
+    players: list[dict[str, Any]] = []
+    for player in header.players:
+        entry: dict[str, Any] = {"name": player.name}
+        if player.rank is not None:
+            entry["rank"] = player.rank
+        if player.rating is not None:
+            entry["rating"] = player.rating
+        players.append(entry)
+    source: dict[str, Any] = {"format": header.source.format}
+    if header.source.id is not None:
+        source["id"] = header.source.id
+    if header.source.extra:
+        source["extra"] = dict(header.source.extra)
+    out: dict[str, Any] = {
+        "format": FORMAT_MARK,
+        "version": FORMAT_VERSION,
+        "ruleset": header.ruleset,
+        "rule_overrides": dict(header.rule_overrides),
+        "players": players,
+        "source": source,
+        "started_at": header.started_at,
+        "rounds": [_round_to_json(round_) for round_ in game.rounds],
+        "final": None,
+    }
+    if game.recorded_final is not None:
+        final: dict[str, Any] = {"scores": list(game.recorded_final.scores)}
+        if game.recorded_final.results is not None:
+            final["results"] = list(game.recorded_final.results)
+        out["final"] = final
+    return out
+
+
+def dumps(game: Game, *, indent: int | None = None) -> str:
+    """One game as canonical JSON text."""
+    return json.dumps(game_to_json(game), ensure_ascii=False, indent=indent)
+
+
+def write(games: Sequence[Game]) -> bytes:
+    """Games as one canonical file: a single object for one game, an array for several."""
+    if len(games) == 1:
+        return dumps(games[0]).encode()
+    return json.dumps([game_to_json(game) for game in games], ensure_ascii=False).encode()
+
+
+# -- decoding -------------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Typed access to a JSON object that names the path of the first bad value."""
+
+    def __init__(self, obj: object, path: str) -> None:
+        if not isinstance(obj, dict):
+            raise MalformedLogError(f"expected an object, got {_kind(obj)}", path)
+        self.obj: dict[str, Any] = obj
+        self.path = path
+
+    def at(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def get(self, key: str, check: Callable[[Any, str], T], default: T | None = None) -> T:
+        if key not in self.obj or self.obj[key] is None:
+            if default is not None:
+                return default
+            raise MalformedLogError("missing", self.at(key))
+        return check(self.obj[key], self.at(key))
+
+    def optional(self, key: str, check: Callable[[Any, str], T]) -> T | None:
+        if self.obj.get(key) is None:
+            return None
+        return check(self.obj[key], self.at(key))
+
+
+def _kind(value: object) -> str:
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}.get(
+        type(value), "a number" if isinstance(value, int | float) else "null"
+    )
+
+
+def _int(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedLogError(f"expected an integer, got {_kind(value)}", path)
+    return value
+
+
+def _number(value: Any, path: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise MalformedLogError(f"expected a number, got {_kind(value)}", path)
+    return float(value)
+
+
+def _str(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        raise MalformedLogError(f"expected a string, got {_kind(value)}", path)
+    return value
+
+
+def _bool(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise MalformedLogError(f"expected true or false, got {_kind(value)}", path)
+    return value
+
+
+def _seat(value: Any, path: str) -> int:
+    seat = _int(value, path)
+    if not 0 <= seat <= 5:
+        raise MalformedLogError(f"a seat is 0-5, got {seat}", path)
+    return seat
+
+
+def _tile(value: Any, path: str) -> Tile:
+    text = _str(value, path)
+    try:
+        return parse_tile(text)
+    except EngineError as error:
+        raise MalformedLogError(str(error), path) from None
+
+
+def _list(item: Callable[[Any, str], T]) -> Callable[[Any, str], tuple[T, ...]]:
+    def check(value: Any, path: str) -> tuple[T, ...]:
+        if not isinstance(value, list):
+            raise MalformedLogError(f"expected an array, got {_kind(value)}", path)
+        return tuple(item(entry, f"{path}[{index}]") for index, entry in enumerate(value))
+
+    return check
+
+
+_tiles_of = _list(_tile)
+_ints = _list(_int)
+_seats = _list(_seat)
+
+
+def _yaku_pair(value: Any, path: str) -> tuple[str, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise MalformedLogError("expected [yaku name, han]", path)
+    return _str(value[0], f"{path}[0]"), _int(value[1], f"{path}[1]")
+
+
+def _recorded_win(value: Any, path: str) -> RecordedWin:
+    r = _Reader(value, path)
+    return RecordedWin(
+        han=r.optional("han", _int),
+        fu=r.optional("fu", _int),
+        yaku=r.optional("yaku", _list(_yaku_pair)),
+        points=r.optional("points", _int),
+        limit=r.optional("limit", _str),
+        deltas=r.optional("deltas", _ints),
+        liable=r.optional("liable", _seat),
+        hand=r.optional("hand", _tiles_of),
+    )
+
+
+def _abort_kind(value: Any, path: str) -> AbortKind:
+    text = _str(value, path)
+    try:
+        return AbortKind(text)
+    except ValueError:
+        known = ", ".join(kind.value for kind in AbortKind)
+        raise MalformedLogError(f"unknown abortive draw {text!r}; one of {known}", path) from None
+
+
+#: How each event field is read, by field name (the same name means the same thing everywhere).
+_FIELD_READERS: dict[str, Callable[[Any, str], Any]] = {
+    "seat": _seat,
+    "from_seat": _seat,
+    "tile": _tile,
+    "indicator": _tile,
+    "consumed": _tiles_of,
+    "tiles": _tiles_of,
+    "tsumogiri": _bool,
+    "recorded": _recorded_win,
+    "recorded_tenpai": _seats,
+    "recorded_deltas": _ints,
+    "kind": _abort_kind,
+    "seats": _seats,
+    "deltas": _ints,
+    "reason": _str,
+}
+
+
+def _event(value: Any, path: str) -> Event:
+    r = _Reader(value, path)
+    name = r.get("type", _str)
+    cls = EVENT_TYPES.get(name)
+    if cls is None:
+        raise MalformedLogError(
+            f"unknown event type {name!r}; known: {', '.join(EVENT_TYPES)}", r.at("type")
+        )
+    fields = {spec.name: spec for spec in dataclasses.fields(cls)}
+    unknown = sorted(set(r.obj) - set(fields) - {"type"})
+    if unknown:
+        raise MalformedLogError(f"unknown field(s) for {name}: {', '.join(unknown)}", path)
+    kwargs: dict[str, Any] = {}
+    for field_name, spec in fields.items():
+        no_default = spec.default is dataclasses.MISSING
+        if no_default and spec.default_factory is dataclasses.MISSING:
+            kwargs[field_name] = r.get(field_name, _FIELD_READERS[field_name])
+        elif field_name in r.obj:
+            kwargs[field_name] = r.optional(field_name, _FIELD_READERS[field_name])
+    try:
+        return cls(**kwargs)
+    except EngineError as error:
+        raise MalformedLogError(str(error), path) from None
+
+
+def _wall(value: Any, path: str) -> Wall:
+    r = _Reader(value, path)
+    return Wall(
+        live=r.get("live", _tiles_of),
+        replacements=r.get("replacements", _tiles_of),
+        dora_indicators=r.get("dora_indicators", _tiles_of),
+        ura_indicators=r.get("ura_indicators", _tiles_of),
+    )
+
+
+def _round(value: Any, path: str) -> Round:
+    r = _Reader(value, path)
+    wind = r.get("wind", _int)
+    number = r.get("number", _int)
+    if not 0 <= wind <= 3:
+        raise MalformedLogError(f"a round wind is 0-3 (E, S, W, N), got {wind}", r.at("wind"))
+    if not 1 <= number <= 6:
+        raise MalformedLogError(f"a hand number is 1-6, got {number}", r.at("number"))
+    return Round(
+        wind=wind,
+        number=number,
+        dealer=r.get("dealer", _seat),
+        honba=r.get("honba", _int),
+        sticks=r.get("sticks", _int),
+        scores=r.get("scores", _ints),
+        hands=r.get("hands", _list(_tiles_of)),
+        dora_indicators=r.get("dora_indicators", _tiles_of),
+        events=r.get("events", _list(_event)),
+        ura_indicators=r.get("ura_indicators", _tiles_of, ()),
+        wall=r.optional("wall", _wall),
+    )
+
+
+def _player(value: Any, path: str) -> Player:
+    r = _Reader(value, path)
+    return Player(
+        name=r.get("name", _str), rank=r.optional("rank", _str), rating=r.optional("rating", _number)
+    )
+
+
+def _source(value: Any, path: str) -> Source:
+    r = _Reader(value, path)
+    extra = r.optional("extra", lambda v, p: _Reader(v, p).obj) or {}
+    return Source(
+        format=r.get("format", _str),
+        id=r.optional("id", _str),
+        extra={str(key): _str(item, f"{path}.extra.{key}") for key, item in extra.items()},
+    )
+
+
+def game_from_json(obj: object, path: str = "") -> Game:
+    """A game from its canonical JSON object.
+
+    :raises MalformedLogError: a missing or bad value, naming its path.
+    """
+    r = _Reader(obj, path)
+    version = r.get("version", _int)
+    if not 1 <= version <= FORMAT_VERSION:
+        raise MalformedLogError(
+            f"canonical format version {version} is not supported (this engine reads 1 to "
+            f"{FORMAT_VERSION})",
+            r.at("version"),
+        )
+    overrides = r.optional("rule_overrides", lambda v, p: _Reader(v, p).obj) or {}
+    players = r.get("players", _list(_player))
+    if not 2 <= len(players) <= 6:
+        raise MalformedLogError(f"a game has 2-6 players, got {len(players)}", r.at("players"))
+    final = r.optional("final", lambda v, p: _Reader(v, p))
+    recorded_final = None
+    if final is not None:
+        results = final.optional("results", _list(_number))
+        recorded_final = FinalResult(scores=final.get("scores", _ints), results=results)
+    header = GameHeader(
+        ruleset=r.get("ruleset", _str),
+        rule_overrides=dict(overrides),
+        players=players,
+        source=r.get("source", _source),
+        started_at=r.optional("started_at", _str),
+    )
+    return Game(header=header, rounds=r.get("rounds", _list(_round)), recorded_final=recorded_final)
+
+
+def loads(text: str | bytes) -> list[Game]:
+    """Every game in canonical JSON text (one object, or an array of them).
+
+    :raises MalformedLogError: not JSON, or not a canonical game.
+    """
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise MalformedLogError(f"not valid JSON ({error})") from None
+    if isinstance(obj, list):
+        return [game_from_json(item, f"[{index}]") for index, item in enumerate(obj)]
+    return [game_from_json(obj)]
+
+
+def _sniff(data: bytes) -> bool:
+    head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n[")
+    return head.startswith(b"{") and FORMAT_MARK.encode() in data[:4096]
+
+
+def _read(data: bytes) -> list[Game]:
+    return loads(data)
+
+
+FORMAT = Format(
+    name="canonical",
+    title="mjlogs canonical JSON",
+    extensions=(".json",),
+    sniff=_sniff,
+    read=_read,
+    write=write,
+)
