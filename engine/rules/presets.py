@@ -35,6 +35,9 @@ TENHOU_3P = TENHOU_4P.replace(
     target_points=40000,
     uma=(15, 0, -15),
     honba_ron=200,
+    # Two payers: the noten players pay 2,000 in all (a 3-player exhaustive draw in the corpus
+    # records +1,000 / -2,000 / +1,000).
+    noten_payment_total=2000,
     suufon_renda=False,
     suucha_riichi=False,
     sanchahou=False,
@@ -65,6 +68,7 @@ MAJSOUL_3P = MAJSOUL_4P.replace(
     target_points=40000,
     uma=(15, 0, -15),
     honba_ron=200,
+    noten_payment_total=2000,
     max_ron_winners=2,
     suufon_renda=False,
     suucha_riichi=False,
@@ -93,6 +97,7 @@ MINIGAME_3P = MINIGAME_4P.replace(
     target_points=40000,
     uma=(0, 0, 0),
     honba_ron=200,
+    noten_payment_total=2000,
     max_ron_winners=2,
     suufon_renda=False,
     suucha_riichi=False,

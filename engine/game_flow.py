@@ -1,0 +1,130 @@
+"""Between hands: who deals next, the counters, when the game ends, and the placements.
+
+Pure functions of the scores and the last hand's outcome, so the state machine, the replayer and
+the self-play loop agree on them. The rules are Tenhou's unless the :class:`Ruleset` says
+otherwise (see ``docs/rules.md``): a dealer who wins or is tenpai keeps the deal; any draw adds a
+counter; the game ends on a negative score, after the last scheduled hand when someone has the
+target score, or, in the extra rounds, as soon as someone has it; an all-last dealer in first place
+with the target stops.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.rules.ruleset import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPosition:
+    """Where a hand sits in the game: the counters a round starts with."""
+
+    #: 0 East, 1 South, 2 West, 3 North.
+    wind: int
+    #: 1 .. number of players.
+    number: int
+    dealer: int
+    honba: int
+    sticks: int
+
+    @property
+    def name(self) -> str:
+        """``E1``, ``S4`` ..."""
+        return f"{'ESWN'[self.wind]}{self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """What the game flow needs to know about a finished hand."""
+
+    #: The dealer keeps the deal (won, tenpai at the draw, or an abortive draw).
+    dealer_keeps: bool
+    #: Somebody won (the counters reset unless the dealer won).
+    won: bool
+    #: The outcome was an abortive draw (no all-last stop on it).
+    aborted: bool = False
+
+
+def first_position(first_dealer: int = 0) -> RoundPosition:
+    """East 1 with no counters."""
+    return RoundPosition(wind=0, number=1, dealer=first_dealer, honba=0, sticks=0)
+
+
+def placements(scores: tuple[int, ...] | list[int], first_dealer: int = 0) -> tuple[int, ...]:
+    """Each seat's place (1 = first). Equal scores are ranked by seat order from the first
+    dealer (Tenhou's rule: the seat nearer the first East ranks higher)."""
+    players = len(scores)
+    order = sorted(
+        range(players), key=lambda seat: (-scores[seat], (seat - first_dealer) % players)
+    )
+    places = [0] * players
+    for place, seat in enumerate(order, start=1):
+        places[seat] = place
+    return tuple(places)
+
+
+def _last_scheduled_wind(ruleset: Ruleset) -> int:
+    return 0 if ruleset.length == "east" else 1
+
+
+def next_position(
+    position: RoundPosition,
+    outcome: HandOutcome,
+    scores: list[int],
+    sticks_after: int,
+    ruleset: Ruleset,
+    first_dealer: int = 0,
+) -> RoundPosition | None:
+    """The next hand's position, or ``None`` when the game is over.
+
+    ``scores`` are the scores after the hand; ``sticks_after`` the riichi sticks left on the
+    table (zero after a win).
+    """
+    players = ruleset.players
+    if ruleset.tobi and any(score < 0 for score in scores):
+        return None
+    last_wind = _last_scheduled_wind(ruleset)
+    all_last = position.wind > last_wind or (
+        position.wind == last_wind and position.number == players
+    )
+    target = ruleset.target_points
+    if all_last:
+        dealer = position.dealer
+        leader = placements(scores, first_dealer).index(1)
+        if outcome.dealer_keeps:
+            if (
+                ruleset.agari_yame
+                and not outcome.aborted
+                and leader == dealer
+                and scores[dealer] >= target
+            ):
+                return None
+        else:
+            reached = any(score >= target for score in scores)
+            # The extra rounds stop at the end of the wind after the last scheduled one.
+            last_extra = position.wind == last_wind + 1 and position.number == players
+            if reached or not ruleset.sudden_death or last_extra:
+                return None
+    honba = position.honba + 1 if outcome.dealer_keeps or not outcome.won else 0
+    if outcome.dealer_keeps:
+        return RoundPosition(position.wind, position.number, position.dealer, honba, sticks_after)
+    number = position.number + 1
+    wind = position.wind
+    if number > players:
+        number = 1
+        wind += 1
+    if wind > 3:
+        return None
+    dealer = (position.dealer + 1) % players
+    return RoundPosition(wind, number, dealer, honba, sticks_after)
+
+
+def final_scores(
+    scores: list[int], sticks: int, ruleset: Ruleset, first_dealer: int = 0
+) -> list[int]:
+    """The scores at the end of the game: sticks left on the table go to first place where the
+    rules say so."""
+    final = list(scores)
+    if sticks and ruleset.leftover_sticks_to_first:
+        final[placements(final, first_dealer).index(1)] += 1000 * sticks
+    return final

@@ -1,0 +1,683 @@
+"""Replay a recorded game through the rules and compare what the record claims with what the rules
+give.
+
+:func:`replay` applies every event of a :class:`~engine.events.Game` through
+:class:`~engine.state.GameState`. An event the rules do not allow stops the replay with the verdict
+``illegal_action``. Where the record states a value (a win's han, fu, yaku and points, the score
+changes of a hand, the counters and scores each hand starts with, the final scores), the engine's
+own value is compared with it; the first difference gives the verdict ``score_mismatch``, and the
+replay goes on (the next hand starts from the scores the record gives) so that every difference is
+listed. The report also carries each hand's result and one row of facts per player per hand, the
+raw material of the statistics.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engine.errors import EngineError, IllegalActionError
+from engine.events import (
+    AbortiveDraw,
+    Chi,
+    Discard,
+    Draw,
+    ExhaustiveDraw,
+    Game,
+    NagashiMangan,
+    OpenKan,
+    Pon,
+    RecordedWin,
+    RiichiDeclared,
+    Round,
+    Win,
+)
+from engine.game_flow import RoundPosition, final_scores, first_position, placements
+from engine.hand.melds import MeldType
+from engine.rules.presets import get_ruleset
+from engine.rules.ruleset import Ruleset
+from engine.state import GameState, HandResult, Phase, WinResult
+from engine.tiles import format_tiles
+
+#: Dora-like entries: Tenhou folds north extraction (kita) into ``dora``, so they are compared as
+#: one sum.
+_DORA_FAMILY = ("dora", "kita")
+
+
+class Verdict(StrEnum):
+    """The outcome of a replay."""
+
+    #: Every action legal, every recorded figure equal to the engine's.
+    VERIFIED = "verified"
+    #: Every action legal, but a recorded figure differs from the engine's.
+    SCORE_MISMATCH = "score_mismatch"
+    #: An event the rules do not allow at that point.
+    ILLEGAL_ACTION = "illegal_action"
+    #: The record uses rules or features the engine does not support.
+    UNSUPPORTED = "unsupported"
+    #: The record could not be read.
+    MALFORMED = "malformed"
+
+
+@dataclass(frozen=True, slots=True)
+class Discrepancy:
+    """Where and how the record and the rules disagree."""
+
+    verdict: Verdict
+    #: Index of the hand in the game (``None``: about the whole game), and its name (``E3``).
+    round: int | None
+    round_name: str | None
+    #: Index of the event within the hand (``None``: about the hand's start or end).
+    event: int | None
+    #: What was compared (``han``, ``deltas``, ``action``, ``start scores``, ...).
+    what: str
+    expected: str
+    found: str
+
+    @property
+    def message(self) -> str:
+        """The discrepancy in words."""
+        where = "game"
+        if self.round is not None:
+            where = f"round {self.round + 1} ({self.round_name})"
+            if self.event is not None:
+                where += f", event {self.event}"
+        if self.verdict is Verdict.ILLEGAL_ACTION:
+            return f"{where}: illegal {self.what}: {self.expected}; the record has {self.found}"
+        return f"{where}: {self.what}: the rules give {self.expected}, the record says {self.found}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict.value,
+            "round": self.round,
+            "round_name": self.round_name,
+            "event": self.event,
+            "what": self.what,
+            "expected": self.expected,
+            "found": self.found,
+            "message": self.message,
+        }
+
+
+@dataclass(slots=True)
+class WinSummary:
+    """One win as the engine values it."""
+
+    seat: int
+    from_seat: int
+    han: int
+    fu: int
+    yaku: list[tuple[str, int]]
+    limit: str | None
+    points: int
+    deltas: list[int]
+    liable: int | None
+
+
+@dataclass(slots=True)
+class RoundSummary:
+    """One hand's result as the engine computes it."""
+
+    index: int
+    name: str
+    honba: int
+    #: ``win``, ``exhaustive_draw``, ``nagashi_mangan``, ``abortive_draw``, or ``unfinished``.
+    result: str
+    wins: list[WinSummary] = field(default_factory=list)
+    deltas: list[int] = field(default_factory=list)
+    tenpai: list[int] = field(default_factory=list)
+    abort: str | None = None
+    scores_after: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class RoundFact:
+    """What one player did in one hand: the row every statistic is computed from."""
+
+    round: int
+    round_name: str
+    seat: int
+    dealer: bool
+    #: Turns (draws) the player had in the hand.
+    turns: int = 0
+    won: bool = False
+    tsumo: bool = False
+    dealt_in: bool = False
+    #: Points the win brought (honba and sticks included), or that the deal-in cost.
+    win_points: int = 0
+    deal_in_points: int = 0
+    han: int = 0
+    fu: int = 0
+    yaku: list[str] = field(default_factory=list)
+    ura: int = 0
+    ippatsu: bool = False
+    #: The turn of the win (the winner's draws so far).
+    win_turn: int = 0
+    riichi: bool = False
+    riichi_turn: int = 0
+    #: Another player declared riichi earlier in the hand (a chasing riichi).
+    riichi_chasing: bool = False
+    #: Number of kinds the riichi waited on.
+    riichi_wait_kinds: int = 0
+    #: Open melds called (closed kans are not calls).
+    calls: int = 0
+    #: The hand was open at the end.
+    open_hand: bool = False
+    #: Tenpai at an exhaustive draw (``None`` when the hand did not end that way).
+    tenpai_at_draw: bool | None = None
+    #: The winner's hand type when this player dealt in: ``riichi``, ``open`` or ``dama``.
+    dealt_in_to: str | None = None
+    #: How the hand ended for everyone: win, exhaustive_draw, nagashi_mangan, abortive_draw.
+    outcome: str = ""
+    #: Score change over the hand, the riichi stick included.
+    delta: int = 0
+    score_after: int = 0
+
+
+@dataclass(slots=True)
+class ReplayReport:
+    """The result of :func:`replay`."""
+
+    verdict: Verdict
+    #: The first disagreement, or ``None`` when verified.
+    discrepancy: Discrepancy | None
+    #: Every disagreement found (a replay stops at an illegal action).
+    discrepancies: list[Discrepancy]
+    #: Whether the record reaches the end of the game.
+    complete: bool
+    rounds: list[RoundSummary]
+    facts: list[RoundFact]
+    ruleset: str
+    #: Final scores and placements by the engine's count (``None`` for an unfinished game).
+    final_scores: list[int] | None = None
+    placements: list[int] | None = None
+    events: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as plain JSON values (facts left out: they are large)."""
+        return {
+            "verdict": self.verdict.value,
+            "discrepancy": None if self.discrepancy is None else self.discrepancy.to_json(),
+            "discrepancies": [d.to_json() for d in self.discrepancies],
+            "complete": self.complete,
+            "ruleset": self.ruleset,
+            "final_scores": self.final_scores,
+            "placements": self.placements,
+            "events": self.events,
+            "rounds": [_round_json(summary) for summary in self.rounds],
+        }
+
+
+def _round_json(summary: RoundSummary) -> dict[str, Any]:
+    return {
+        "index": summary.index,
+        "name": summary.name,
+        "honba": summary.honba,
+        "result": summary.result,
+        "wins": [
+            {
+                "seat": win.seat,
+                "from_seat": win.from_seat,
+                "han": win.han,
+                "fu": win.fu,
+                "yaku": [list(pair) for pair in win.yaku],
+                "limit": win.limit,
+                "points": win.points,
+                "deltas": win.deltas,
+                "liable": win.liable,
+            }
+            for win in summary.wins
+        ],
+        "deltas": summary.deltas,
+        "tenpai": summary.tenpai,
+        "abort": summary.abort,
+        "scores_after": summary.scores_after,
+    }
+
+
+def ruleset_of(game: Game) -> Ruleset:
+    """The game's rule set: its preset with its overrides.
+
+    :raises UnknownRulesetError: an unknown preset or option.
+    """
+    ruleset = get_ruleset(game.header.ruleset)
+    overrides = dict(game.header.rule_overrides)
+    if overrides:
+        fields = ruleset.options()
+        converted: dict[str, Any] = {}
+        for name, value in overrides.items():
+            current = getattr(ruleset, name, None) if name in fields else None
+            if isinstance(current, tuple) and isinstance(value, list):
+                value = tuple(value)
+            elif isinstance(current, frozenset) and isinstance(value, list):
+                value = frozenset(value)
+            elif current is not None and hasattr(type(current), "__members__"):
+                value = type(current)(value)
+            converted[name] = value
+        ruleset = ruleset.replace(**converted)
+    return ruleset
+
+
+class _Replay:
+    """One replay's bookkeeping."""
+
+    def __init__(self, game: Game, ruleset: Ruleset, stop_at_first: bool) -> None:
+        self.game = game
+        self.ruleset = ruleset
+        self.stop_at_first = stop_at_first
+        self.discrepancies: list[Discrepancy] = []
+        self.rounds: list[RoundSummary] = []
+        self.facts: list[RoundFact] = []
+        self.events = 0
+        self.round_index = 0
+        self.round_name = ""
+
+    def differ(
+        self, verdict: Verdict, event: int | None, what: str, expected: Any, found: Any
+    ) -> None:
+        self.discrepancies.append(
+            Discrepancy(
+                verdict,
+                self.round_index,
+                self.round_name,
+                event,
+                what,
+                _words(expected),
+                _words(found),
+            )
+        )
+
+    def stop(self) -> bool:
+        return bool(self.discrepancies) and (
+            self.stop_at_first or self.discrepancies[-1].verdict is Verdict.ILLEGAL_ACTION
+        )
+
+    def run(self) -> ReplayReport:
+        game = self.game
+        ruleset = self.ruleset
+        rounds = game.rounds
+        first_dealer = rounds[0].dealer if rounds else 0
+        state = GameState(ruleset, first_dealer=first_dealer)
+        expected: RoundPosition | None = first_position(first_dealer)
+        expected_scores = [ruleset.starting_points] * ruleset.players
+        complete = False
+        last_scores = list(expected_scores)
+        sticks_left = 0
+        for index, round_ in enumerate(rounds):
+            self.round_index = index
+            self.round_name = round_.name
+            if expected is None:
+                self.differ(
+                    Verdict.ILLEGAL_ACTION,
+                    None,
+                    "hand",
+                    "the game is over",
+                    f"another hand ({round_.name})",
+                )
+                break
+            self._check_start(round_, expected, expected_scores)
+            if self.stop():
+                break
+            try:
+                state.start_round(round_)
+            except IllegalActionError as error:
+                self.differ(Verdict.ILLEGAL_ACTION, None, "deal", str(error), "this deal")
+                break
+            tracker = _FactTracker(index, round_, state)
+            finished = self._play(round_, state, tracker)
+            if self.stop() or not finished:
+                break
+            result = state.result
+            assert result is not None
+            expected = state.end_round()
+            expected_scores = list(state.scores)
+            last_scores = list(state.scores)
+            sticks_left = state.sticks
+            self._check_end(round_, result)
+            self.rounds.append(_summarise(index, round_, result, state))
+            self.facts.extend(tracker.finish(result, state))
+            if self.stop():
+                break
+        else:
+            complete = expected is None
+        final: list[int] | None = None
+        places: list[int] | None = None
+        if complete:
+            final = final_scores(last_scores, sticks_left, ruleset, first_dealer)
+            places = list(placements(final, first_dealer))
+            recorded = game.recorded_final
+            if recorded is not None and list(recorded.scores) != final:
+                self.round_index, self.round_name = len(rounds) - 1, rounds[-1].name
+                self.differ(
+                    Verdict.SCORE_MISMATCH, None, "final scores", final, list(recorded.scores)
+                )
+        elif game.recorded_final is not None and not self.stop() and expected is not None:
+            self.differ(
+                Verdict.ILLEGAL_ACTION,
+                None,
+                "game end",
+                f"another hand ({_position_words(expected)})",
+                "the end of the game",
+            )
+        first = self.discrepancies[0] if self.discrepancies else None
+        return ReplayReport(
+            verdict=Verdict.VERIFIED if first is None else first.verdict,
+            discrepancy=first,
+            discrepancies=self.discrepancies,
+            complete=complete,
+            rounds=self.rounds,
+            facts=self.facts,
+            ruleset=ruleset.name,
+            final_scores=final,
+            placements=places,
+            events=self.events,
+        )
+
+    def _check_start(self, round_: Round, expected: RoundPosition, scores: list[int]) -> None:
+        found = (round_.wind, round_.number, round_.dealer, round_.honba, round_.sticks)
+        wanted = (expected.wind, expected.number, expected.dealer, expected.honba, expected.sticks)
+        if found != wanted:
+            self.differ(
+                Verdict.SCORE_MISMATCH,
+                None,
+                "hand start",
+                _position_words(expected),
+                _position_words(
+                    RoundPosition(
+                        round_.wind, round_.number, round_.dealer, round_.honba, round_.sticks
+                    )
+                ),
+            )
+        if list(round_.scores) != scores:
+            self.differ(Verdict.SCORE_MISMATCH, None, "start scores", scores, list(round_.scores))
+
+    def _play(self, round_: Round, state: GameState, tracker: _FactTracker) -> bool:
+        """Apply the hand's events; whether the hand reached its end."""
+        for number, event in enumerate(round_.events):
+            problem = state.why_illegal(event)
+            if problem is not None:
+                self.differ(Verdict.ILLEGAL_ACTION, number, "action", problem, _event_words(event))
+                return False
+            tracker.before(event)
+            state.apply_unchecked(event)
+            self.events += 1
+            if isinstance(event, Win) and event.recorded is not None:
+                assert state.result is not None
+                self._compare_win(number, event.recorded, state.result.wins[-1], state)
+                if self.stop():
+                    return False
+        return state.phase is Phase.OVER or state.phase is Phase.WON
+
+    def _compare_win(
+        self, number: int, recorded: RecordedWin, computed: WinResult, state: GameState
+    ) -> None:
+        score = computed.score
+        yakuman = score.yakuman > 0
+        checks: list[tuple[str, Any, Any]] = []
+        if recorded.hand is not None:
+            mine = _tile_multiset(state.seats[computed.seat].tiles())
+            if computed.from_seat != computed.seat:
+                mine = _tile_multiset(
+                    [*state.seats[computed.seat].tiles(), state.win_events[-1].tile]
+                )
+            if mine != _tile_multiset(recorded.hand):
+                checks.append(
+                    (
+                        "winning hand",
+                        _fmt_multiset(mine),
+                        _fmt_multiset(_tile_multiset(recorded.hand)),
+                    )
+                )
+        if recorded.yaku is not None:
+            ours = _normalise_yaku(tuple((y.name, y.han) for y in score.yaku))
+            theirs = _normalise_yaku(recorded.yaku)
+            if ours != theirs:
+                checks.append(("yaku", _yaku_words(ours), _yaku_words(theirs)))
+        if recorded.han is not None and recorded.han != score.han:
+            checks.append(("han", score.han, recorded.han))
+        if recorded.fu is not None and not yakuman and recorded.fu != score.fu:
+            checks.append(("fu", score.fu, recorded.fu))
+        if recorded.limit is not None or recorded.han is not None:
+            ours_limit = _normalise_limit(score.limit)
+            if _normalise_limit(recorded.limit) != ours_limit:
+                checks.append(("limit", ours_limit or "no limit", recorded.limit or "no limit"))
+        points = _hand_points(computed, state)
+        if recorded.points is not None and recorded.points != points:
+            checks.append(("points", points, recorded.points))
+        if recorded.deltas is not None and tuple(recorded.deltas) != computed.deltas:
+            checks.append(("score changes", list(computed.deltas), list(recorded.deltas)))
+        if recorded.liable is not None and recorded.liable != computed.liable:
+            checks.append(("liable player (pao)", computed.liable, recorded.liable))
+        for what, ours_value, theirs_value in checks:
+            self.differ(
+                Verdict.SCORE_MISMATCH,
+                number,
+                f"seat {computed.seat}'s win: {what}",
+                ours_value,
+                theirs_value,
+            )
+
+    def _check_end(self, round_: Round, result: HandResult) -> None:
+        end = round_.events[-1] if round_.events else None
+        index = len(round_.events) - 1
+        if isinstance(end, ExhaustiveDraw | NagashiMangan):
+            if end.recorded_deltas is not None and list(end.recorded_deltas) != result.deltas:
+                self.differ(
+                    Verdict.SCORE_MISMATCH,
+                    index,
+                    "draw payments",
+                    result.deltas,
+                    list(end.recorded_deltas),
+                )
+            tenpai = end.recorded_tenpai if isinstance(end, ExhaustiveDraw) else None
+            if tenpai is not None and sorted(tenpai) != list(result.tenpai):
+                self.differ(
+                    Verdict.SCORE_MISMATCH,
+                    index,
+                    "tenpai players",
+                    list(result.tenpai),
+                    sorted(tenpai),
+                )
+        elif isinstance(end, AbortiveDraw) and end.recorded_deltas and any(end.recorded_deltas):
+            self.differ(
+                Verdict.SCORE_MISMATCH,
+                index,
+                "abortive draw payments",
+                "none",
+                list(end.recorded_deltas),
+            )
+
+
+def _position_words(position: RoundPosition) -> str:
+    return (
+        f"{position.name} dealt by seat {position.dealer}, {position.honba} honba, "
+        f"{position.sticks} riichi stick(s)"
+    )
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+def _event_words(event: Any) -> str:
+    name = type(event).__name__
+    fields = {
+        k: getattr(event, k) for k in event.__dataclass_fields__ if k not in ("type", "recorded")
+    }
+    parts = [f"{k}={v}" for k, v in fields.items() if v is not None]
+    return f"{name}({', '.join(parts)})"
+
+
+def _tile_multiset(tiles: Any) -> Counter[str]:
+    return Counter(str(tile) for tile in tiles)
+
+
+def _fmt_multiset(counter: Counter[str]) -> str:
+    from engine.tiles import parse_tile
+
+    return format_tiles(sorted(parse_tile(text) for text in counter.elements()))
+
+
+def _normalise_yaku(yaku: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    """Yaku with han, zero-han entries dropped and dora-like entries folded as Tenhou does."""
+    folded: dict[str, int] = {}
+    for name, han in yaku:
+        if not han:
+            continue
+        key = "dora" if name in _DORA_FAMILY else name
+        folded[key] = folded.get(key, 0) + han
+    return tuple(sorted(folded.items()))
+
+
+def _yaku_words(yaku: tuple[tuple[str, int], ...]) -> str:
+    return ", ".join(f"{name} {han}" for name, han in yaku) or "none"
+
+
+def _normalise_limit(limit: str | None) -> str | None:
+    if limit == "kazoe_yakuman":
+        return "yakuman"
+    return limit
+
+
+def _hand_points(win: WinResult, state: GameState) -> int:
+    """The hand's value before counters and sticks (Tenhou's figure)."""
+    score = win.score
+    conditions = win.conditions
+    ruleset = state.ruleset
+    paid = sum(amount for _, amount in score.payments)
+    if conditions.tsumo:
+        return paid - ruleset.honba_tsumo_each * conditions.honba * len(score.payments)
+    return paid - ruleset.honba_ron * conditions.honba
+
+
+def _summarise(index: int, round_: Round, result: HandResult, state: GameState) -> RoundSummary:
+    summary = RoundSummary(
+        index=index,
+        name=round_.name,
+        honba=round_.honba,
+        result=result.kind,
+        deltas=list(result.deltas),
+        tenpai=list(result.tenpai),
+        abort=None if result.abort is None else result.abort.value,
+        scores_after=list(state.scores),
+    )
+    for win in result.wins:
+        score = win.score
+        summary.wins.append(
+            WinSummary(
+                seat=win.seat,
+                from_seat=win.from_seat,
+                han=score.han,
+                fu=score.fu,
+                yaku=[(y.name, y.han) for y in score.yaku],
+                limit=score.limit,
+                points=_hand_points(win, state),
+                deltas=list(win.deltas),
+                liable=win.liable,
+            )
+        )
+    return summary
+
+
+class _FactTracker:
+    """Collects each player's facts while a hand is replayed."""
+
+    def __init__(self, index: int, round_: Round, state: GameState) -> None:
+        self.state = state
+        self.facts = [
+            RoundFact(round=index, round_name=round_.name, seat=seat, dealer=seat == round_.dealer)
+            for seat in range(state.players)
+        ]
+        self.start_scores = list(round_.scores)
+        self.riichi_seen = False
+
+    def before(self, event: Any) -> None:
+        facts = self.facts
+        if isinstance(event, Draw):
+            facts[event.seat].turns += 1
+        elif isinstance(event, RiichiDeclared):
+            fact = facts[event.seat]
+            fact.riichi = True
+            fact.riichi_turn = self.state.seats[event.seat].draws
+            fact.riichi_chasing = self.riichi_seen
+            self.riichi_seen = True
+        elif (
+            isinstance(event, Discard)
+            and facts[event.seat].riichi
+            and not facts[event.seat].riichi_wait_kinds
+        ):
+            data = self.state.seats[event.seat]
+            data.remove(event.tile)
+            facts[event.seat].riichi_wait_kinds = len(self.state.waits(event.seat))
+            data.add(event.tile)
+        elif isinstance(event, Chi | Pon | OpenKan):
+            facts[event.seat].calls += 1
+
+    def finish(self, result: HandResult, state: GameState) -> list[RoundFact]:
+        for fact in self.facts:
+            seat = fact.seat
+            data = state.seats[seat]
+            fact.open_hand = any(m.type is not MeldType.ANKAN for m in data.melds)
+            fact.outcome = result.kind
+            fact.score_after = state.scores[seat]
+            fact.delta = state.scores[seat] - self.start_scores[seat]
+            if result.kind in ("exhaustive_draw", "nagashi_mangan"):
+                fact.tenpai_at_draw = seat in result.tenpai
+        for win in result.wins:
+            fact = self.facts[win.seat]
+            score = win.score
+            fact.won = True
+            fact.tsumo = win.seat == win.from_seat
+            fact.win_points = win.deltas[win.seat]
+            fact.han = score.han
+            fact.fu = score.fu
+            fact.yaku = [y.name for y in score.yaku if y.han]
+            fact.ura = sum(y.han for y in score.yaku if y.name == "ura_dora")
+            fact.ippatsu = any(y.name == "ippatsu" for y in score.yaku)
+            fact.win_turn = state.seats[win.seat].draws
+            if not fact.tsumo:
+                loser = self.facts[win.from_seat]
+                loser.dealt_in = True
+                loser.deal_in_points += -win.deltas[win.from_seat]
+                loser.dealt_in_to = (
+                    "riichi" if fact.riichi else "open" if fact.open_hand else "dama"
+                )
+        return self.facts
+
+
+def replay(game: Game, *, stop_at_first: bool = False) -> ReplayReport:
+    """Replay a game and compare the record with the rules.
+
+    Stops at the first illegal action; with ``stop_at_first`` also at the first score mismatch.
+    Never raises for a bad record: an unknown rule set gives ``unsupported``, an impossible deal or
+    action ``illegal_action``.
+    """
+    try:
+        ruleset = ruleset_of(game)
+    except EngineError as error:
+        discrepancy = Discrepancy(
+            Verdict.UNSUPPORTED, None, None, None, "rule set", "a known rule set", str(error)
+        )
+        return ReplayReport(
+            Verdict.UNSUPPORTED, discrepancy, [discrepancy], False, [], [], game.header.ruleset
+        )
+    if game.players != ruleset.players:
+        discrepancy = Discrepancy(
+            Verdict.MALFORMED,
+            None,
+            None,
+            None,
+            "players",
+            f"{ruleset.players} players for {ruleset.name}",
+            f"{game.players} players",
+        )
+        return ReplayReport(
+            Verdict.MALFORMED, discrepancy, [discrepancy], False, [], [], ruleset.name
+        )
+    return _Replay(game, ruleset, stop_at_first).run()
