@@ -56,7 +56,6 @@ from engine.events import (
     Win,
 )
 from engine.game_flow import HandOutcome, RoundPosition, next_position
-from engine.hand.decompose import winning_kinds
 from engine.hand.melds import Meld, MeldType
 from engine.hand.shanten import shanten
 from engine.rules.ruleset import KanDoraTiming, Ruleset, StickWinner
@@ -153,6 +152,8 @@ class _Seat:
     liable: int | None = None
     #: Waits of the 3n+1-tile hand, computed when needed (``None``: not computed yet).
     waits_cache: frozenset[int] | None = None
+    #: Whether the 3n+1-tile hand is one tile from complete (``None``: not computed yet).
+    tenpai_cache: bool | None = None
 
     @property
     def open(self) -> bool:
@@ -172,12 +173,14 @@ class _Seat:
         if tile.red:
             self.reds[tile.kind // 9] += 1
         self.waits_cache = None
+        self.tenpai_cache = None
 
     def remove(self, tile: Tile) -> None:
         self.counts[tile.kind] -= 1
         if tile.red:
             self.reds[tile.kind // 9] -= 1
         self.waits_cache = None
+        self.tenpai_cache = None
 
     def tiles(self) -> list[Tile]:
         """The concealed tiles, sorted, red fives as red tiles."""
@@ -581,18 +584,45 @@ class GameState:
         if tile.red:
             self.seen_red[tile.kind // 9] -= 1
 
+    def _near(self, seat: int) -> bool:
+        """Whether the seat's 3n+1-tile hand is one tile from complete (shanten 0), cached."""
+        data = self.seats[seat]
+        near = data.tenpai_cache
+        if near is None:
+            counts = data.counts
+            near = sum(counts) % 3 == 1 and shanten(counts) == 0
+            data.tenpai_cache = near
+        return near
+
+    def completes(self, seat: int, kind: int) -> bool:
+        """Whether a tile of ``kind`` completes the seat's 3n+1-tile hand.
+
+        This is the question asked after every discard for every other player (furiten, ron),
+        so it costs one table look-up of the completed hand rather than a list of all waits.
+        """
+        if not self._near(seat):
+            return False
+        counts = self.seats[seat].counts
+        if counts[kind] >= 4:
+            # No fifth copy: a kind held four times is never a wait.
+            return False
+        counts[kind] += 1
+        complete = shanten(counts) == -1
+        counts[kind] -= 1
+        return complete
+
     def waits(self, seat: int) -> frozenset[int]:
         """The kinds that complete the seat's 3n+1-tile hand (empty when not tenpai)."""
         data = self.seats[seat]
         cached = data.waits_cache
         if cached is None:
-            counts = data.counts
-            if sum(counts) % 3 != 1:
-                return frozenset()
-            if shanten(counts, three_player=False) == 0:
-                cached = frozenset(winning_kinds(counts))
-            else:
-                cached = frozenset()
+            cached = (
+                frozenset(
+                    kind for kind in _candidate_kinds(data.counts) if self.completes(seat, kind)
+                )
+                if self._near(seat)
+                else frozenset()
+            )
             data.waits_cache = cached
         return cached
 
@@ -616,7 +646,7 @@ class GameState:
         for seat in range(self.players):
             if seat == skip:
                 continue
-            if kind in self.waits(seat):
+            if self.completes(seat, kind):
                 data = self.seats[seat]
                 if data.riichi:
                     data.riichi_furiten = True
@@ -755,7 +785,7 @@ class GameState:
             return f"discarding {tile} right after that call is a swap call (kuikae)"
         if self.phase is Phase.RIICHI:
             data.remove(tile)
-            tenpai = bool(self.waits(event.seat))
+            tenpai = self._near(event.seat)
             data.add(tile)
             if not tenpai:
                 return f"the riichi discard {tile} does not leave seat {event.seat} tenpai"
@@ -819,14 +849,15 @@ class GameState:
         if data.riichi:
             return f"seat {seat} is in riichi and cannot call"
         consumed = event.consumed
-        if not _can_hold(data, consumed):
-            return f"seat {seat} does not hold {' '.join(map(str, consumed))}"
         kind = tile.kind
         if isinstance(event, Chi):
             if not self.ruleset.chi:
                 return f"chi is not allowed in {self.ruleset.name}"
             if seat != (discarder + 1) % self.players:
                 return "chi is only allowed on the discard of the player to the left"
+        if not _can_hold(data, consumed):
+            return f"seat {seat} does not hold {' '.join(map(str, consumed))}"
+        if isinstance(event, Chi):
             kinds = sorted([kind, *(t.kind for t in consumed)])
             if (
                 len(consumed) != 2
@@ -1168,7 +1199,7 @@ class GameState:
                 previous = self.win_events[-1].seat
                 if (seat - discarder) % self.players < (previous - discarder) % self.players:
                     raise _Refused("several rons are listed in turn order from the discarder")
-            if tile.kind not in self.waits(seat):
+            if not self.completes(seat, tile.kind):
                 raise _Refused(f"{tile} does not complete seat {seat}'s hand")
             if self.furiten(seat):
                 raise _Refused(f"seat {seat} is furiten and cannot ron")
@@ -1429,6 +1460,21 @@ class GameState:
 
 class _Refused(Exception):
     """Why a win is not allowed (internal: turned into a reason string)."""
+
+
+def _candidate_kinds(counts: list[int]) -> list[int]:
+    """Kinds that might complete a hand: those held and their neighbours within two ranks, and
+    every terminal and honour (thirteen orphans)."""
+    candidates = set(YAOCHUU)
+    for kind, count in enumerate(counts):
+        if count:
+            candidates.add(kind)
+            if kind < EAST:
+                rank = kind % 9
+                for step in (-2, -1, 1, 2):
+                    if 0 <= rank + step <= 8:
+                        candidates.add(kind + step)
+    return sorted(candidates)
 
 
 def _copies(data: _Seat, kind: int) -> list[Tile]:

@@ -1,0 +1,322 @@
+"""The state machine on small hand-made hands: each rule allows what it should and refuses what
+it should, with a reason that names the rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import IllegalActionError
+from engine.events import (
+    AbortiveDraw,
+    AbortKind,
+    Chi,
+    ClosedKan,
+    Discard,
+    DoraRevealed,
+    Draw,
+    Event,
+    ExhaustiveDraw,
+    OpenKan,
+    Pon,
+    RiichiAccepted,
+    RiichiDeclared,
+    Round,
+    Win,
+)
+from engine.rules import get_ruleset
+from engine.state import GameState, Phase
+from engine.tiles import parse_tile, parse_tiles
+
+T = parse_tile
+
+# Four 13-tile hands that share no tile kind with each other more than four times.
+HANDS = (
+    "123m456m789m23p55s",  # seat 0 (dealer): waits 1p-4p
+    "111z222z333z444z5z",  # seat 1: winds, a honour tanki
+    "19m19p19s1234567z",  # seat 2: thirteen orphans, 13-sided wait
+    "223344s6679p567z",  # seat 3: far from tenpai
+)
+
+
+# Hands for the call tests: seat 0 discards what the others may call.
+CALLS = (
+    "123m456m789m23p55s",
+    "13p456s789s11z222z",
+    "46p456m789s33z444z",
+    "13p456s789p11z555z",
+)
+
+
+def make_round(
+    hands: tuple[str, ...] = HANDS,
+    *,
+    scores: tuple[int, ...] = (25000, 25000, 25000, 25000),
+    dora: str = "9s",
+    ura: str = "",
+    dealer: int = 0,
+) -> Round:
+    return Round(
+        wind=0,
+        number=dealer + 1,
+        dealer=dealer,
+        honba=0,
+        sticks=0,
+        scores=scores,
+        hands=tuple(tuple(parse_tiles(hand)) for hand in hands),
+        dora_indicators=tuple(parse_tiles(dora)),
+        events=(),
+        ura_indicators=tuple(parse_tiles(ura)),
+    )
+
+
+def started(round_: Round | None = None, ruleset: str = "tenhou-4p-nored") -> GameState:
+    state = GameState(get_ruleset(ruleset))
+    state.start_round(round_ or make_round())
+    return state
+
+
+def play(state: GameState, *events: Event) -> GameState:
+    for event in events:
+        state.apply(event)
+    return state
+
+
+def refused(state: GameState, event: Event) -> str:
+    reason = state.why_illegal(event)
+    assert reason is not None, f"{event} should be illegal"
+    assert not state.is_legal(event)
+    with pytest.raises(IllegalActionError):
+        state.apply(event)
+    return reason
+
+
+def test_turn_order_and_held_tiles() -> None:
+    state = started()
+    assert "seat 0 draws next" in refused(state, Draw(1, T("1s")))
+    play(state, Draw(0, T("7p")))
+    assert "do not hold" in refused(state, Discard(0, T("9p")))
+    assert "seat 0 is to play" in refused(state, Discard(1, T("1z")))
+    play(state, Discard(0, T("7p"), tsumogiri=True))
+    assert state.phase is Phase.CLAIM
+    assert "seat 1 draws next" in refused(state, Draw(2, T("1s")))
+
+
+def test_tsumogiri_flag_must_be_the_drawn_tile() -> None:
+    state = play(started(), Draw(0, T("7p")))
+    assert "just drawn" in refused(state, Discard(0, T("1m"), tsumogiri=True))
+
+
+def test_fifth_copy_refused() -> None:
+    state = started()
+    # Seat 1 holds three East and seat 2 one: a fifth East cannot be drawn.
+    assert "fifth East" in refused(state, Draw(0, T("1z")))
+
+
+def test_chi_only_from_the_left() -> None:
+    hands = CALLS
+    state = play(started(make_round(hands)), Draw(0, T("6z")), Discard(0, T("2p")))
+    assert "player to the left" in refused(state, Chi(2, 0, T("2p"), (T("4p"), T("6p"))))
+    assert "player to the left" in refused(state, Chi(3, 0, T("2p"), (T("1p"), T("3p"))))
+    play(state, Chi(1, 0, T("2p"), (T("1p"), T("3p"))))
+    assert state.phase is Phase.ACT and state.turn == 1
+
+
+def test_kuikae_refused_after_chi() -> None:
+    hands = ("123m456m789m23p55s", "345p456s789s11z22z", *CALLS[2:])
+    state = play(
+        started(make_round(hands)),
+        Draw(0, T("6z")),
+        Discard(0, T("2p")),
+        Chi(1, 0, T("2p"), (T("3p"), T("4p"))),
+    )
+    # 2p called with 3p4p: discarding 2p again or its suji 5p would swap the call.
+    assert "kuikae" in refused(state, Discard(1, T("5p")))
+    play(state, Discard(1, T("1z")))
+
+
+def test_pon_priority_player_may_call_out_of_turn() -> None:
+    state = play(started(make_round(CALLS)), Draw(0, T("5z")), Discard(0, T("5z")))
+    play(state, Pon(3, 0, T("5z"), (T("5z"), T("5z"))))
+    assert state.turn == 3 and state.phase is Phase.ACT
+    assert "first go-around" not in (state.why_illegal(Discard(3, T("1z"))) or "")
+    assert state.first_turn is False
+
+
+def test_riichi_needs_1000_points_and_tenpai() -> None:
+    state = play(started(make_round(scores=(900, 25000, 25000, 49100))), Draw(0, T("7p")))
+    assert "needs 1000 points" in refused(state, RiichiDeclared(0))
+    state = play(started(), Draw(0, T("7z")))
+    play(state, RiichiDeclared(0))
+    assert "does not leave seat 0 tenpai" in refused(state, Discard(0, T("5s")))
+    play(state, Discard(0, T("7z"), tsumogiri=True))
+    assert "riichi is accepted first" in refused(state, Draw(1, T("1s")))
+    play(state, RiichiAccepted(0))
+    assert state.scores[0] == 24000 and state.sticks == 1
+
+
+def test_not_tenpai_cannot_declare_riichi() -> None:
+    hands = ("135m2468p13579s7z", *HANDS[1:])
+    state = play(started(make_round(hands)), Draw(0, T("7z")))
+    assert "not tenpai" in refused(state, RiichiDeclared(0))
+
+
+def test_riichi_discards_only_the_drawn_tile() -> None:
+    state = play(
+        started(),
+        Draw(0, T("7z")),
+        RiichiDeclared(0),
+        Discard(0, T("7z"), tsumogiri=True),
+        RiichiAccepted(0),
+        Draw(1, T("6z")),
+        Discard(1, T("6z"), tsumogiri=True),
+        Draw(2, T("9s")),
+        Discard(2, T("9s"), tsumogiri=True),
+        Draw(3, T("1s")),
+        Discard(3, T("1s"), tsumogiri=True),
+        Draw(0, T("8s")),
+    )
+    assert "must discard the drawn tile" in refused(state, Discard(0, T("1m")))
+
+
+def test_furiten_after_own_discard_of_a_winning_tile() -> None:
+    state = play(
+        started(),
+        Draw(0, T("4p")),  # completes the hand; the dealer declines the tsumo
+        Discard(0, T("4p"), tsumogiri=True),
+        Draw(1, T("1p")),
+        Discard(1, T("1p"), tsumogiri=True),
+    )
+    assert state.furiten(0)
+    assert "furiten" in refused(state, Win(0, 1, T("1p")))
+
+
+def test_temporary_furiten_until_next_draw() -> None:
+    state = play(
+        started(),
+        Draw(0, T("7z")),
+        Discard(0, T("7z"), tsumogiri=True),
+        Draw(1, T("1p")),
+        Discard(1, T("1p"), tsumogiri=True),
+        # Seat 0 could ron 1p (ittsu) but passes: seat 2 draws.
+        Draw(2, T("8s")),
+        Discard(2, T("8s"), tsumogiri=True),
+    )
+    assert state.seats[0].temporary_furiten
+    play(state, Draw(3, T("4p")), Discard(3, T("4p"), tsumogiri=True))
+    assert "furiten" in refused(state, Win(0, 3, T("4p")))
+    play(state, Draw(0, T("9p")), Discard(0, T("9p"), tsumogiri=True))
+    assert not state.seats[0].temporary_furiten
+
+
+def test_ron_and_its_value() -> None:
+    state = play(
+        started(),
+        Draw(0, T("7z")),
+        Discard(0, T("7z"), tsumogiri=True),
+        Draw(1, T("6z")),
+        Discard(1, T("6z"), tsumogiri=True),
+        Draw(2, T("8s")),
+        Discard(2, T("8s"), tsumogiri=True),
+        Draw(3, T("4p")),
+        Discard(3, T("4p"), tsumogiri=True),
+        Win(0, 3, T("4p")),
+    )
+    assert state.result is not None
+    win = state.result.wins[0]
+    names = {y.name for y in win.score.yaku}
+    assert "ittsu" in names
+    assert win.deltas[0] == -win.deltas[3] > 0
+    assert state.end_round() is not None  # the dealer won E1: the game goes on
+
+
+def test_win_without_yaku_refused() -> None:
+    # 123m456m678p24p55s waits on 3p: no tanyao (1m), no pinfu (closed wait), no yakuhai.
+    hands = ("123m456m678p24p55s", *HANDS[1:])
+    state = play(
+        started(make_round(hands)),
+        Draw(0, T("7z")),
+        Discard(0, T("7z"), tsumogiri=True),
+        Draw(1, T("3p")),
+        Discard(1, T("3p"), tsumogiri=True),
+    )
+    assert "no yaku" in refused(state, Win(0, 1, T("3p")))
+    play(state, Draw(2, T("8s")), Discard(2, T("8s"), tsumogiri=True))
+    play(state, Draw(3, T("9m")), Discard(3, T("9m"), tsumogiri=True), Draw(0, T("3p")))
+    # The same hand by self-draw has a yaku: menzen tsumo.
+    assert state.is_legal(Win(0, 0, T("3p")))
+
+
+def test_nine_terminals_only_on_the_first_draw() -> None:
+    hands = ("19m19p19s1234z23p5s", "555z666z777z11s22s", "234567m345678p9s", "223344s667788p1s")
+    state = play(started(make_round(hands, dora="9s")), Draw(0, T("8s")))
+    assert state.is_legal(AbortiveDraw(AbortKind.NINE_TERMINALS, 0))
+    play(state, Discard(0, T("8s"), tsumogiri=True), Draw(1, T("4s")))
+    assert "not 9" in refused(state, AbortiveDraw(AbortKind.NINE_TERMINALS, 1))
+
+
+def test_four_winds_abort_is_forced() -> None:
+    hands = (
+        "123m456m789m23p51z",
+        "1z23p456s789s22z33z",
+        "1z46p456m789s33z44z",
+        "13p456s789p1z55z66z",
+    )
+    state = started(make_round(hands))
+    for seat, draw in ((0, "7p"), (1, "9p"), (2, "2s"), (3, "8m")):
+        play(state, Draw(seat, T(draw)), Discard(seat, T("1z")))
+    assert "abortive draw (four_winds)" in refused(state, Draw(0, T("1s")))
+    play(state, AbortiveDraw(AbortKind.FOUR_WINDS))
+    assert state.phase is Phase.OVER
+    nxt = state.end_round()
+    assert nxt is not None and nxt.honba == 1 and nxt.dealer == 0
+
+
+def test_closed_kan_reveals_dora_before_the_replacement_draw() -> None:
+    hands = ("2222m456m789m23p5s", *HANDS[1:])
+    state = play(
+        started(make_round(hands)), Draw(0, T("7z")), ClosedKan(0, tuple(parse_tiles("2222m")))
+    )
+    assert "before the replacement draw" in refused(state, Draw(0, T("3s")))
+    play(state, DoraRevealed(T("2s")), Draw(0, T("3s")))
+    assert len(state.dora_indicators) == 2
+
+
+def test_open_kan_dora_after_the_replacement_draw_on_tenhou() -> None:
+    hands = (*CALLS[:3], "13p456s789p11z777z")
+    state = play(
+        started(make_round(hands)),
+        Draw(0, T("7z")),
+        Discard(0, T("7z"), tsumogiri=True),
+        OpenKan(3, 0, T("7z"), tuple(parse_tiles("777z"))),
+    )
+    assert "no kan dora indicator is due" in refused(state, DoraRevealed(T("2s")))
+    play(state, Draw(3, T("3s")))
+    assert "kan dora indicator is due" in refused(state, Discard(3, T("3s"), tsumogiri=True))
+    play(state, DoraRevealed(T("2s")), Discard(3, T("3s"), tsumogiri=True))
+
+
+def test_exhaustive_draw_noten_payments() -> None:
+    state = started()
+    state.tiles_left = 1
+    play(state, Draw(0, T("7p")), Discard(0, T("7p"), tsumogiri=True))
+    assert state.tiles_left == 0
+    assert "seat 1 draws next" not in (state.why_illegal(ExhaustiveDraw()) or "")
+    play(state, ExhaustiveDraw())
+    assert state.result is not None
+    # Seat 0 waits on 1p-4p, seat 2 on thirteen orphans, seat 1 on 5z: three tenpai.
+    assert state.result.tenpai == (0, 1, 2)
+    assert state.result.deltas == [1000, 1000, 1000, -3000]
+    nxt = state.end_round()
+    assert nxt is not None and nxt.dealer == 0 and nxt.honba == 1
+
+
+def test_three_player_rules_refuse_chi_and_missing_tiles() -> None:
+    hands = ("19m123p456p789p11s", "19m456s789s11z222z", "99m46p456s33z444z5z")
+    round_ = Round(
+        0, 1, 0, 0, 0, (35000,) * 3, tuple(tuple(parse_tiles(h)) for h in hands), (T("9s"),), ()
+    )
+    state = GameState(get_ruleset("tenhou-3p"))
+    state.start_round(round_)
+    assert "not used in 3-player" in refused(state, Draw(0, T("5m")))
+    play(state, Draw(0, T("7z")), Discard(0, T("7z"), tsumogiri=True))
+    assert state.tiles_left == 108 - 39 - 14 - 1
