@@ -302,6 +302,14 @@ class _Replay:
         state = GameState(ruleset, first_dealer=first_dealer)
         expected: RoundPosition | None = first_position(first_dealer)
         expected_scores = [ruleset.starting_points] * ruleset.players
+        # A record that starts later than the first hand (a fragment: one hand cut out of a
+        # game) is replayed from its own first hand; it cannot prove the whole game.
+        fragment = bool(rounds) and (
+            _position_of(rounds[0]) != expected or list(rounds[0].scores) != expected_scores
+        )
+        if fragment:
+            expected = _position_of(rounds[0])
+            expected_scores = list(rounds[0].scores)
         complete = False
         last_scores = list(expected_scores)
         sticks_left = 0
@@ -341,7 +349,7 @@ class _Replay:
             if self.stop():
                 break
         else:
-            complete = expected is None
+            complete = expected is None and not fragment
         final: list[int] | None = None
         places: list[int] | None = None
         if complete:
@@ -384,11 +392,7 @@ class _Replay:
                 None,
                 "hand start",
                 _position_words(expected),
-                _position_words(
-                    RoundPosition(
-                        round_.wind, round_.number, round_.dealer, round_.honba, round_.sticks
-                    )
-                ),
+                _position_words(_position_of(round_)),
             )
         if list(round_.scores) != scores:
             self.differ(Verdict.SCORE_MISMATCH, None, "start scores", scores, list(round_.scores))
@@ -439,7 +443,7 @@ class _Replay:
             checks.append(("han", score.han, recorded.han))
         if recorded.fu is not None and not yakuman and recorded.fu != score.fu:
             checks.append(("fu", score.fu, recorded.fu))
-        if recorded.limit is not None or recorded.han is not None:
+        if recorded.limit is not None:
             ours_limit = _normalise_limit(score.limit)
             if _normalise_limit(recorded.limit) != ours_limit:
                 checks.append(("limit", ours_limit or "no limit", recorded.limit or "no limit"))
@@ -488,6 +492,10 @@ class _Replay:
                 "none",
                 list(end.recorded_deltas),
             )
+
+
+def _position_of(round_: Round) -> RoundPosition:
+    return RoundPosition(round_.wind, round_.number, round_.dealer, round_.honba, round_.sticks)
 
 
 def _position_words(position: RoundPosition) -> str:

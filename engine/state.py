@@ -846,8 +846,6 @@ class GameState:
         if self.tiles_left <= 0:
             return "the last discard of the hand cannot be called, only ronned"
         data = self.seats[seat]
-        if data.riichi:
-            return f"seat {seat} is in riichi and cannot call"
         consumed = event.consumed
         kind = tile.kind
         if isinstance(event, Chi):
@@ -855,6 +853,8 @@ class GameState:
                 return f"chi is not allowed in {self.ruleset.name}"
             if seat != (discarder + 1) % self.players:
                 return "chi is only allowed on the discard of the player to the left"
+        if data.riichi:
+            return f"seat {seat} is in riichi and cannot call"
         if not _can_hold(data, consumed):
             return f"seat {seat} does not hold {' '.join(map(str, consumed))}"
         if isinstance(event, Chi):
