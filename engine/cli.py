@@ -1,7 +1,7 @@
 """The engine's command line: ``python -m engine <command>``.
 
-Commands: ``score`` (one hand from arguments, or JSON lines on standard input). ``verify``,
-``convert`` and ``simulate`` arrive with the replayer.
+Commands: ``score`` (one hand from arguments, or JSON lines on standard input), and the game
+commands of :mod:`engine.cli_games`: ``verify``, ``convert`` and ``simulate``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, BinaryIO, TextIO
 
+from engine.cli_games import add_commands, run_convert, run_simulate, run_verify
 from engine.rules import PRESETS
 from engine.scoring.request import FLAGS, score_request
 
@@ -51,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     for counter in ("honba", "sticks", "kita"):
         score.add_argument(f"--{counter}", type=int, default=0)
     score.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_commands(commands)
     return parser
 
 
@@ -61,6 +63,12 @@ def main(argv: Sequence[str] | None = None, stdin: BinaryIO | None = None) -> in
         if args.hand is None:
             return _score_lines(stdin or sys.stdin.buffer, sys.stdout)
         return _score_one(args)
+    if args.command == "verify":
+        return run_verify(args, sys.stdout, sys.stderr)
+    if args.command == "convert":
+        return run_convert(args, sys.stdout, sys.stderr)
+    if args.command == "simulate":
+        return run_simulate(args, sys.stdout, sys.stderr)
     raise AssertionError(f"unhandled command {args.command}")  # argparse rejects others
 
 

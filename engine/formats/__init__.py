@@ -58,15 +58,21 @@ def decompress(data: bytes) -> bytes:
         raise MalformedLogError(
             f"gzip content larger than {MAX_DECOMPRESSED_BYTES // (1024 * 1024)} MB; refused"
         )
+    if not inflater.eof:
+        # A cut-off download: the partial content could still parse as a shorter record.
+        raise MalformedLogError("truncated gzip data (the file ends before the gzip stream does)")
     return out
 
 
 def formats() -> dict[str, Format]:
     """Every known format by name, in sniffing order."""
     # Imported here so that importing engine.formats stays cheap and cycle-free.
-    from engine.formats import canonical, mjai, mjlog, tenhou6
+    from engine.formats.canonical import FORMAT as CANONICAL
+    from engine.formats.mjai import FORMAT as MJAI
+    from engine.formats.mjlog import FORMAT as MJLOG
+    from engine.formats.tenhou6 import FORMAT as TENHOU6
 
-    return {fmt.name: fmt for fmt in (canonical.FORMAT, mjlog.FORMAT, tenhou6.FORMAT, mjai.FORMAT)}
+    return {fmt.name: fmt for fmt in (CANONICAL, MJLOG, TENHOU6, MJAI)}
 
 
 def get_format(name: str) -> Format:

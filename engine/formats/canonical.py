@@ -349,7 +349,9 @@ def _round(value: Any, path: str) -> Round:
 def _player(value: Any, path: str) -> Player:
     r = _Reader(value, path)
     return Player(
-        name=r.get("name", _str), rank=r.optional("rank", _str), rating=r.optional("rating", _number)
+        name=r.get("name", _str),
+        rank=r.optional("rank", _str),
+        rating=r.optional("rating", _number),
     )
 
 
@@ -402,11 +404,36 @@ def loads(text: str | bytes) -> list[Game]:
     """
     try:
         obj = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except json.JSONDecodeError as error:
+        if error.msg != "Extra data":
+            raise MalformedLogError(f"not valid JSON ({error})") from None
+        # JSON lines: one game per line (what ``python -m engine simulate`` writes).
+        return [
+            game_from_json(_line_json(line, number), f"line {number}")
+            for number, line in enumerate(_lines(text), start=1)
+            if line.strip()
+        ]
+    except UnicodeDecodeError as error:
         raise MalformedLogError(f"not valid JSON ({error})") from None
     if isinstance(obj, list):
         return [game_from_json(item, f"[{index}]") for index, item in enumerate(obj)]
     return [game_from_json(obj)]
+
+
+def _lines(text: str | bytes) -> list[str]:
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise MalformedLogError(f"not UTF-8 text ({error})") from None
+    return text.splitlines()
+
+
+def _line_json(line: str, number: int) -> object:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as error:
+        raise MalformedLogError(f"not valid JSON ({error})", f"line {number}") from None
 
 
 def _sniff(data: bytes) -> bool:

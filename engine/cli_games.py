@@ -1,0 +1,201 @@
+"""The game commands of ``python -m engine``: ``verify``, ``convert`` and ``simulate``.
+
+``verify`` reads game records in any supported format (files, or folders searched recursively),
+replays every game and prints one verdict per game; it exits with 0 only if every game verifies.
+``convert`` writes one file's games in another format. ``simulate`` writes self-played games as
+canonical JSON, one game per line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine.errors import EngineError, UnsupportedLogError
+from engine.formats import formats, get_format, read_games
+from engine.formats.canonical import game_to_json
+from engine.replay import Verdict, replay
+from engine.rules import PRESETS
+
+#: File name endings searched for in folders (everything given by name is read).
+RECORD_SUFFIXES = (".mjlog", ".xml", ".txt", ".json", ".jsonl", ".mjson", ".log", ".gz")
+
+#: With at least this many files, ``verify`` shows its progress on standard error.
+PROGRESS_FROM = 20
+
+
+def add_commands(commands: Any) -> None:
+    """Register the game commands on the command-line parser's subparsers."""
+    verify = commands.add_parser(
+        "verify",
+        help="replay game records and check every action and score",
+        description=(
+            "Replay every game in the given files and folders (searched recursively), in any "
+            "supported format, and report one verdict per game: verified, score_mismatch, "
+            "illegal_action, unsupported or malformed. Exit status 0 only if every game verifies."
+        ),
+    )
+    verify.add_argument("paths", nargs="+", metavar="PATH")
+    verify.add_argument("--json", action="store_true", help="one JSON object per game per line")
+    verify.add_argument("--format", choices=sorted(formats()), help="read as this format")
+
+    convert = commands.add_parser(
+        "convert",
+        help="convert a game record to another format",
+        description="Read one file (format sniffed) and write its games in another format.",
+    )
+    convert.add_argument("path", metavar="PATH")
+    convert.add_argument(
+        "--to", required=True, choices=sorted(name for name, f in formats().items() if f.write)
+    )
+    convert.add_argument("-o", "--output", help="output file (default: standard output)")
+
+    simulate = commands.add_parser(
+        "simulate",
+        help="play games between bots and write them as canonical JSON",
+        description="Self-play: write N games, one canonical JSON game per line.",
+    )
+    simulate.add_argument("--ruleset", default="tenhou-4p", choices=sorted(PRESETS))
+    simulate.add_argument("--games", type=int, default=1)
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("-o", "--output", help="output file (default: standard output)")
+
+
+def record_files(paths: list[str]) -> Iterator[Path]:
+    """The files named, and the record files inside the folders named (sorted)."""
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            for found in sorted(path.rglob("*")):
+                hidden = any(part.startswith(".") for part in found.relative_to(path).parts)
+                if found.is_file() and found.name.lower().endswith(RECORD_SUFFIXES) and not hidden:
+                    yield found
+        else:
+            yield path
+
+
+def run_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    files = list(record_files(args.paths))
+    # Progress goes to a terminal only: a log file gets the summary line alone.
+    show_progress = len(files) >= PROGRESS_FROM and err.isatty()
+    counts: Counter[str] = Counter()
+    started = time.perf_counter()
+    for number, path in enumerate(files, start=1):
+        for line in _verify_file(path, args.format):
+            counts[line["verdict"]] += 1
+            if args.json:
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            elif line["verdict"] != Verdict.VERIFIED.value or not show_progress:
+                out.write(_verdict_text(line) + "\n")
+        if show_progress:
+            err.write(f"\r{number}/{len(files)} files, {sum(counts.values())} games")
+            err.flush()
+    elapsed = time.perf_counter() - started
+    total = sum(counts.values())
+    if show_progress:
+        err.write("\n")
+    summary = ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict if counts[v.value])
+    rate = f" ({total / elapsed:.0f} games/s)" if elapsed > 0 and total else ""
+    err.write(f"{total} game(s) in {len(files)} file(s): {summary or 'nothing read'}{rate}\n")
+    return 0 if total and counts[Verdict.VERIFIED.value] == total else 1
+
+
+def _verify_file(path: Path, format_name: str | None) -> Iterator[dict[str, Any]]:
+    base: dict[str, Any] = {"path": str(path)}
+    try:
+        data = path.read_bytes()
+        games, fmt = read_games(data, format_name)
+    except OSError as error:
+        yield {**base, "game": None, "format": None, **_failure(Verdict.MALFORMED, str(error))}
+        return
+    except UnsupportedLogError as error:
+        yield {**base, "game": None, "format": None, **_failure(Verdict.UNSUPPORTED, str(error))}
+        return
+    except EngineError as error:
+        yield {**base, "game": None, "format": None, **_failure(Verdict.MALFORMED, str(error))}
+        return
+    for index, game in enumerate(games):
+        report = replay(game)
+        yield {
+            **base,
+            "game": index,
+            "format": fmt.name,
+            "source_id": game.header.source.id,
+            "ruleset": report.ruleset,
+            "verdict": report.verdict.value,
+            "complete": report.complete,
+            "rounds": len(report.rounds),
+            "discrepancy": None if report.discrepancy is None else report.discrepancy.to_json(),
+            "final_scores": report.final_scores,
+        }
+
+
+def _failure(verdict: Verdict, message: str) -> dict[str, Any]:
+    return {
+        "verdict": verdict.value,
+        "complete": False,
+        "rounds": 0,
+        "discrepancy": {"verdict": verdict.value, "message": message},
+    }
+
+
+def _verdict_text(line: dict[str, Any]) -> str:
+    where = line["path"] if line["game"] in (None, 0) else f"{line['path']} [game {line['game']}]"
+    text = f"{where}: {line['verdict']}"
+    if line.get("discrepancy"):
+        text += f": {line['discrepancy']['message']}"
+    elif line["verdict"] == Verdict.VERIFIED.value and not line.get("complete"):
+        text += " (the record stops before the end of the game)"
+    return text
+
+
+def run_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    target = get_format(args.to)
+    assert target.write is not None
+    try:
+        games, _ = read_games(Path(args.path).read_bytes())
+        data = target.write(games)
+    except OSError as error:
+        err.write(f"error: {error}\n")
+        return 1
+    except EngineError as error:
+        err.write(f"error ({error.code}): {error}\n")
+        return 1
+    if args.output:
+        Path(args.output).write_bytes(data)
+    else:
+        out.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    return 0
+
+
+def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from engine.sim.selfplay import simulate
+
+    if args.games < 0:
+        err.write("error: --games must be 0 or more\n")
+        return 2
+    started = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        target = (
+            stack.enter_context(Path(args.output).open("w", encoding="utf-8"))
+            if args.output
+            else out
+        )
+        for number, game in enumerate(simulate(args.ruleset, args.games, args.seed), start=1):
+            target.write(json.dumps(game_to_json(game), ensure_ascii=False) + "\n")
+            if args.games >= PROGRESS_FROM and number % 10 == 0 and err.isatty():
+                err.write(f"\r{number}/{args.games} games")
+                err.flush()
+    elapsed = time.perf_counter() - started
+    if args.games >= PROGRESS_FROM:
+        err.write(f"\r{args.games} games in {elapsed:.1f} s\n")
+    return 0

@@ -1,0 +1,101 @@
+"""``python -m engine verify``, ``convert`` and ``simulate`` as a user runs them."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.engine.corpus import CORPUS, corpus_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "engine", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.mark.corpus
+def test_verify_json_lines_over_a_folder() -> None:
+    corpus_dir()
+    result = run("verify", "--json", str(CORPUS / "mjlog_xml" / "mjx-project__mjx"))
+    lines = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert len(lines) == len(list((CORPUS / "mjlog_xml" / "mjx-project__mjx").iterdir()))
+    for line in lines:
+        assert {"path", "game", "format", "verdict", "discrepancy"} <= set(line)
+        assert line["format"] == "mjlog"
+        assert line["verdict"] == "verified", line
+    assert result.returncode == 0
+    assert b"verified" in result.stderr  # the summary
+
+
+@pytest.mark.corpus
+def test_verify_fails_on_a_broken_record(tmp_path: Path) -> None:
+    corpus_dir()
+    original = next((CORPUS / "mjlog_xml" / "mjx-project__mjx").glob("*.mjlog"))
+    text = (
+        gzip.decompress(original.read_bytes())
+        if original.read_bytes()[:2] == b"\x1f\x8b"
+        else original.read_bytes()
+    )
+    # Turn the first recorded win's points into something else.
+    broken = text.replace(b'ten="', b'ten="1,', 1) if b"<AGARI" in text else text
+    (tmp_path / "broken.mjlog").write_bytes(broken)
+    (tmp_path / "good.mjlog").write_bytes(text)
+    (tmp_path / "garbage.json").write_bytes(b"{not json")
+    result = run("verify", "--json", str(tmp_path))
+    verdicts = {
+        Path(json.loads(line)["path"]).name: json.loads(line)
+        for line in result.stdout.decode().splitlines()
+    }
+    assert verdicts["good.mjlog"]["verdict"] == "verified"
+    assert verdicts["garbage.json"]["verdict"] == "malformed"
+    assert verdicts["garbage.json"]["discrepancy"]["message"]
+    assert verdicts["broken.mjlog"]["verdict"] in ("malformed", "score_mismatch")
+    assert result.returncode == 1
+
+
+@pytest.mark.corpus
+def test_convert_round_trip_through_tenhou6_and_mjai(tmp_path: Path) -> None:
+    corpus_dir()
+    original = next((CORPUS / "mjlog_xml" / "mjx-project__mjx").glob("*.mjlog"))
+    for target in ("tenhou6", "mjai", "canonical"):
+        out = tmp_path / f"game.{target}"
+        result = run("convert", "--to", target, str(original), "-o", str(out))
+        assert result.returncode == 0, result.stderr.decode()
+        check = run("verify", "--json", str(out))
+        line = json.loads(check.stdout)
+        assert line["format"] == target
+        assert line["verdict"] == "verified", line
+
+
+def test_simulate_writes_games_that_verify(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    result = run(
+        "simulate", "--ruleset", "tenhou-4p", "--games", "3", "--seed", "7", "-o", str(out)
+    )
+    assert result.returncode == 0, result.stderr.decode()
+    assert len(out.read_text().splitlines()) == 3
+    check = run("verify", "--json", str(out))
+    lines = [json.loads(line) for line in check.stdout.decode().splitlines()]
+    assert [line["verdict"] for line in lines] == ["verified"] * 3
+    assert check.returncode == 0
+
+
+def test_convert_refuses_an_unknown_file(tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_bytes(b"[1, 2, 3]")
+    result = run("convert", "--to", "mjai", str(path))
+    assert result.returncode == 1
+    assert b"error" in result.stderr
