@@ -21,16 +21,10 @@ from typing import Any
 from engine.errors import EngineError, IllegalActionError
 from engine.events import (
     AbortiveDraw,
-    Chi,
-    Discard,
-    Draw,
     ExhaustiveDraw,
     Game,
     NagashiMangan,
-    OpenKan,
-    Pon,
     RecordedWin,
-    RiichiDeclared,
     Round,
     Win,
 )
@@ -404,7 +398,6 @@ class _Replay:
             if problem is not None:
                 self.differ(Verdict.ILLEGAL_ACTION, number, "action", problem, _event_words(event))
                 return False
-            tracker.before(event)
             state.apply_unchecked(event)
             self.events += 1
             if isinstance(event, Win) and event.recorded is not None:
@@ -603,35 +596,19 @@ class _FactTracker:
             for seat in range(state.players)
         ]
         self.start_scores = list(round_.scores)
-        self.riichi_seen = False
-
-    def before(self, event: Any) -> None:
-        facts = self.facts
-        if isinstance(event, Draw):
-            facts[event.seat].turns += 1
-        elif isinstance(event, RiichiDeclared):
-            fact = facts[event.seat]
-            fact.riichi = True
-            fact.riichi_turn = self.state.seats[event.seat].draws
-            fact.riichi_chasing = self.riichi_seen
-            self.riichi_seen = True
-        elif (
-            isinstance(event, Discard)
-            and facts[event.seat].riichi
-            and not facts[event.seat].riichi_wait_kinds
-        ):
-            data = self.state.seats[event.seat]
-            data.remove(event.tile)
-            facts[event.seat].riichi_wait_kinds = len(self.state.waits(event.seat))
-            data.add(event.tile)
-        elif isinstance(event, Chi | Pon | OpenKan):
-            facts[event.seat].calls += 1
 
     def finish(self, result: HandResult, state: GameState) -> list[RoundFact]:
         for fact in self.facts:
             seat = fact.seat
             data = state.seats[seat]
             fact.open_hand = any(m.type is not MeldType.ANKAN for m in data.melds)
+            fact.calls = sum(source is not None for source in data.meld_sources)
+            fact.turns = data.draws
+            if data.riichi:
+                fact.riichi = True
+                fact.riichi_turn = data.riichi_turn
+                fact.riichi_chasing = data.riichi_order > 0
+                fact.riichi_wait_kinds = data.riichi_waits
             fact.outcome = result.kind
             fact.score_after = state.scores[seat]
             fact.delta = state.scores[seat] - self.start_scores[seat]

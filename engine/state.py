@@ -144,16 +144,20 @@ class _Seat:
     ippatsu: bool = False
     #: Index into ``river`` of the riichi discard.
     riichi_discard: int = -1
+    #: The seat's draws when riichi was declared, and how many riichi came before it this hand.
+    riichi_turn: int = 0
+    riichi_order: int = 0
+    #: Number of kinds the hand waited on at the riichi discard.
+    riichi_waits: int = 0
     temporary_furiten: bool = False
     riichi_furiten: bool = False
     #: Kinds whose discard right now is a swap call (kuikae), after a chi or pon.
     forbidden: frozenset[int] = frozenset()
     #: Seat liable (pao) for a yakuman completed by a call on their discard.
     liable: int | None = None
-    #: Waits of the 3n+1-tile hand, computed when needed (``None``: not computed yet).
-    waits_cache: frozenset[int] | None = None
-    #: Whether the 3n+1-tile hand is one tile from complete (``None``: not computed yet).
-    tenpai_cache: bool | None = None
+    #: Shanten-0 flag and waits of the concealed hand (see :func:`hand_waits`), computed when
+    #: needed (``None``: the hand changed since).
+    hand_cache: tuple[bool, frozenset[int]] | None = None
 
     @property
     def open(self) -> bool:
@@ -172,15 +176,13 @@ class _Seat:
         self.counts[tile.kind] += 1
         if tile.red:
             self.reds[tile.kind // 9] += 1
-        self.waits_cache = None
-        self.tenpai_cache = None
+        self.hand_cache = None
 
     def remove(self, tile: Tile) -> None:
         self.counts[tile.kind] -= 1
         if tile.red:
             self.reds[tile.kind // 9] -= 1
-        self.waits_cache = None
-        self.tenpai_cache = None
+        self.hand_cache = None
 
     def tiles(self) -> list[Tile]:
         """The concealed tiles, sorted, red fives as red tiles."""
@@ -558,8 +560,9 @@ class GameState:
     def _seat_of_letter(self, letter: str) -> int:
         return (self.dealer + WIND_LETTERS.index(letter)) % self.players
 
-    def _see(self, tile: Tile) -> str | None:
-        """Count a tile coming into view; say what is wrong if it cannot exist."""
+    def _tile_problem(self, tile: Tile) -> str | None:
+        """What is wrong with a tile coming into view (a fifth copy, a tile absent from the rule
+        set), or ``None``. Changes nothing: :meth:`_count` records it."""
         kind = tile.kind
         if kind < 0:
             return f"{tile} is not a tile of this rule set"
@@ -573,58 +576,41 @@ class GameState:
             if tile.red:
                 if self.seen_red[suit] >= reds:
                     return f"more red {tile.name.split(' (')[0]} than the {reds} of this rule set"
-                self.seen_red[suit] += 1
             elif self.seen[kind] - self.seen_red[suit] >= 4 - reds:
                 return f"more plain {tile.name} than the {4 - reds} of this rule set"
-        self.seen[kind] += 1
         return None
 
-    def _unsee(self, tile: Tile) -> None:
-        self.seen[tile.kind] -= 1
+    def _count(self, tile: Tile) -> None:
+        """Record a tile coming into view (checked by :meth:`_tile_problem`)."""
+        self.seen[tile.kind] += 1
         if tile.red:
-            self.seen_red[tile.kind // 9] -= 1
+            self.seen_red[tile.kind // 9] += 1
+
+    def _see(self, tile: Tile) -> str | None:
+        """Check and record a tile coming into view."""
+        problem = self._tile_problem(tile)
+        if problem is None:
+            self._count(tile)
+        return problem
+
+    def _hand(self, seat: int) -> tuple[bool, frozenset[int]]:
+        data = self.seats[seat]
+        cached = data.hand_cache
+        if cached is None:
+            cached = data.hand_cache = hand_waits(data.counts)
+        return cached
 
     def _near(self, seat: int) -> bool:
-        """Whether the seat's 3n+1-tile hand is one tile from complete (shanten 0), cached."""
-        data = self.seats[seat]
-        near = data.tenpai_cache
-        if near is None:
-            counts = data.counts
-            near = sum(counts) % 3 == 1 and shanten(counts) == 0
-            data.tenpai_cache = near
-        return near
+        """Whether the seat's 3n+1-tile hand is one tile from complete (shanten 0)."""
+        return self._hand(seat)[0]
 
     def completes(self, seat: int, kind: int) -> bool:
-        """Whether a tile of ``kind`` completes the seat's 3n+1-tile hand.
-
-        This is the question asked after every discard for every other player (furiten, ron),
-        so it costs one table look-up of the completed hand rather than a list of all waits.
-        """
-        if not self._near(seat):
-            return False
-        counts = self.seats[seat].counts
-        if counts[kind] >= 4:
-            # No fifth copy: a kind held four times is never a wait.
-            return False
-        counts[kind] += 1
-        complete = shanten(counts) == -1
-        counts[kind] -= 1
-        return complete
+        """Whether a tile of ``kind`` completes the seat's 3n+1-tile hand."""
+        return kind in self._hand(seat)[1]
 
     def waits(self, seat: int) -> frozenset[int]:
         """The kinds that complete the seat's 3n+1-tile hand (empty when not tenpai)."""
-        data = self.seats[seat]
-        cached = data.waits_cache
-        if cached is None:
-            cached = (
-                frozenset(
-                    kind for kind in _candidate_kinds(data.counts) if self.completes(seat, kind)
-                )
-                if self._near(seat)
-                else frozenset()
-            )
-            data.waits_cache = cached
-        return cached
+        return self._hand(seat)[1]
 
     def furiten(self, seat: int) -> bool:
         """Whether the seat may not ron now (permanent, temporary or riichi furiten)."""
@@ -710,10 +696,9 @@ class GameState:
         expected_tile = self._expected_draw() if replacement == self.replacement else None
         if expected_tile is not None and expected_tile != event.tile:
             return f"the wall gives {expected_tile}, the record draws {event.tile}"
-        problem = self._see(event.tile)
+        problem = self._tile_problem(event.tile)
         if problem:
             return f"seat {event.seat} draws {problem}"
-        self._unsee(event.tile)
         return None
 
     def _claim_passes(self) -> str | None:
@@ -739,7 +724,7 @@ class GameState:
                 self._break_first_turn()
             self.rob_kind = ""
         data = self.seats[seat]
-        self._see(event.tile)
+        self._count(event.tile)
         if self.wall is not None:
             if self.replacement:
                 self.replacement_index += 1
@@ -801,6 +786,7 @@ class GameState:
         data.forbidden = frozenset()
         if self.phase is Phase.RIICHI:
             data.riichi_discard = len(data.river) - 1
+            data.riichi_waits = len(self.waits(seat))
             self.pending_riichi = seat
         elif data.ippatsu:
             data.ippatsu = False
@@ -1098,6 +1084,8 @@ class GameState:
         data = self.seats[event.seat]
         data.riichi = True
         data.double_riichi = self.first_turn and data.draws == 1
+        data.riichi_turn = data.draws
+        data.riichi_order = sum(other.riichi for other in self.seats) - 1
         self.phase = Phase.RIICHI
 
     def _check_riichi_accepted(self, event: RiichiAccepted) -> str | None:
@@ -1128,14 +1116,13 @@ class GameState:
             expected = wall.dora_indicators[self.dora_wall_index]
             if expected != event.indicator:
                 return f"the next dora indicator is {expected}, not {event.indicator}"
-        problem = self._see(event.indicator)
+        problem = self._tile_problem(event.indicator)
         if problem:
             return f"dora indicator: {problem}"
-        self._unsee(event.indicator)
         return None
 
     def _dora(self, event: DoraRevealed) -> None:
-        self._see(event.indicator)
+        self._count(event.indicator)
         self.dora_indicators.append(event.indicator)
         self.dora_wall_index += 1
         self.dora_due -= 1
@@ -1460,6 +1447,39 @@ class GameState:
 
 class _Refused(Exception):
     """Why a win is not allowed (internal: turned into a reason string)."""
+
+
+#: Waits by hand (34 counts as bytes). Hands repeat a lot (a tsumogiri leaves the hand as it
+#: was), so a game asks each distinct hand once. Cleared when it grows past the bound.
+_WAITS_MEMO: dict[bytes, tuple[bool, frozenset[int]]] = {}
+_WAITS_MEMO_BOUND = 200_000
+
+
+def hand_waits(counts: list[int]) -> tuple[bool, frozenset[int]]:
+    """Whether a 3n+1-tile hand (34 counts) is one tile from complete, and the kinds that
+    complete it. A kind the hand holds four times is never a wait (there is no fifth copy), so a
+    hand can be one tile from complete yet wait on nothing."""
+    key = bytes(counts)
+    found = _WAITS_MEMO.get(key)
+    if found is not None:
+        return found
+    near = sum(counts) % 3 == 1 and shanten(counts) == 0
+    waits: frozenset[int] = frozenset()
+    if near:
+        work = list(counts)
+        found_kinds = []
+        for kind in _candidate_kinds(work):
+            if work[kind] >= 4:
+                continue
+            work[kind] += 1
+            if shanten(work) == -1:
+                found_kinds.append(kind)
+            work[kind] -= 1
+        waits = frozenset(found_kinds)
+    if len(_WAITS_MEMO) >= _WAITS_MEMO_BOUND:
+        _WAITS_MEMO.clear()
+    found = _WAITS_MEMO[key] = (near, waits)
+    return found
 
 
 def _candidate_kinds(counts: list[int]) -> list[int]:
