@@ -393,14 +393,14 @@ class _Replay:
 
     def _play(self, round_: Round, state: GameState, tracker: _FactTracker) -> bool:
         """Apply the hand's events; whether the hand reached its end."""
+        push = state.push
         for number, event in enumerate(round_.events):
-            problem = state.why_illegal(event)
+            problem = push(event)
             if problem is not None:
                 self.differ(Verdict.ILLEGAL_ACTION, number, "action", problem, _event_words(event))
                 return False
-            state.apply_unchecked(event)
             self.events += 1
-            if isinstance(event, Win) and event.recorded is not None:
+            if type(event) is Win and event.recorded is not None:
                 assert state.result is not None
                 self._compare_win(number, event.recorded, state.result.wins[-1], state)
                 if self.stop():

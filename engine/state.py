@@ -437,6 +437,20 @@ class GameState:
             raise IllegalActionError(problem)
         self._appliers[type(event)](event)
 
+    def push(self, event: Event) -> str | None:
+        """Check an event and apply it if legal, in one step (the replayer's loop).
+
+        Returns ``None`` when the event was applied, else why it is illegal (nothing changed).
+        """
+        kind = type(event)
+        check = self._checks.get(kind)
+        if check is None:
+            return f"unknown event {event!r}"
+        problem = check(event)
+        if problem is None:
+            self._appliers[kind](event)
+        return problem
+
     def apply_unchecked(self, event: Event) -> None:
         """Apply an event already known to be legal (from :meth:`legal_actions`)."""
         self._appliers[type(event)](event)
@@ -629,11 +643,14 @@ class GameState:
         """Nobody (else) ronned ``tile``: whoever waited on it is furiten for now (for the rest
         of the hand when in riichi)."""
         kind = tile.kind
-        for seat in range(self.players):
+        # Runs after every discard: the seats' cached waits are read directly.
+        for seat, data in enumerate(self.seats):
             if seat == skip:
                 continue
-            if self.completes(seat, kind):
-                data = self.seats[seat]
+            cached = data.hand_cache
+            if cached is None:
+                cached = data.hand_cache = hand_waits(data.counts)
+            if kind in cached[1]:
                 if data.riichi:
                     data.riichi_furiten = True
                 else:
@@ -724,7 +741,10 @@ class GameState:
                 self._break_first_turn()
             self.rob_kind = ""
         data = self.seats[seat]
-        self._count(event.tile)
+        tile = event.tile
+        self.seen[tile.kind] += 1
+        if tile.red:
+            self.seen_red[tile.kind // 9] += 1
         if self.wall is not None:
             if self.replacement:
                 self.replacement_index += 1
