@@ -196,7 +196,10 @@ def _int(value: Any, path: str) -> int:
 def _number(value: Any, path: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise MalformedLogError(f"expected a number, got {_kind(value)}", path)
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        raise MalformedLogError("number out of range", path) from None
 
 
 def _str(value: Any, path: str) -> str:
@@ -306,6 +309,8 @@ def _event(value: Any, path: str) -> Event:
         if no_default and spec.default_factory is dataclasses.MISSING:
             kwargs[field_name] = r.get(field_name, _FIELD_READERS[field_name])
         elif field_name in r.obj:
+            if r.obj[field_name] is None and spec.default is not None:
+                raise MalformedLogError(f"{field_name} cannot be null", r.at(field_name))
             kwargs[field_name] = r.optional(field_name, _FIELD_READERS[field_name])
     try:
         return cls(**kwargs)
@@ -398,42 +403,50 @@ def game_from_json(obj: object, path: str = "") -> Game:
 
 
 def loads(text: str | bytes) -> list[Game]:
-    """Every game in canonical JSON text (one object, or an array of them).
+    """Every game in canonical JSON text: one object, an array of them, or JSON lines (one game
+    per line, as ``python -m engine simulate`` writes).
 
     :raises MalformedLogError: not JSON, or not a canonical game.
     """
+    text = _text(text)
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as error:
-        if error.msg != "Extra data":
-            raise MalformedLogError(f"not valid JSON ({error})") from None
-        # JSON lines: one game per line (what ``python -m engine simulate`` writes).
+        obj = _parse_json(text)
+    except MalformedLogError as error:
+        if "Extra data" not in str(error):
+            raise
         return [
-            game_from_json(_line_json(line, number), f"line {number}")
-            for number, line in enumerate(_lines(text), start=1)
+            game_from_json(_parse_json(line, f"line {number}"), f"line {number}")
+            for number, line in enumerate(text.splitlines(), start=1)
             if line.strip()
         ]
-    except UnicodeDecodeError as error:
-        raise MalformedLogError(f"not valid JSON ({error})") from None
     if isinstance(obj, list):
         return [game_from_json(item, f"[{index}]") for index, item in enumerate(obj)]
     return [game_from_json(obj)]
 
 
-def _lines(text: str | bytes) -> list[str]:
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise MalformedLogError(f"not UTF-8 text ({error})") from None
-    return text.splitlines()
-
-
-def _line_json(line: str, number: int) -> object:
+def _text(data: str | bytes) -> str:
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff")
     try:
-        return json.loads(line)
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise MalformedLogError(f"not valid JSON: not UTF-8 text ({error})") from None
+
+
+def _refuse_constant(name: str) -> None:
+    raise MalformedLogError(f"{name} is not a JSON number")
+
+
+def _parse_json(text: str, where: str | None = None) -> Any:
+    """``json.loads`` whose every failure is a :class:`MalformedLogError`."""
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
-        raise MalformedLogError(f"not valid JSON ({error})", f"line {number}") from None
+        raise MalformedLogError(f"not valid JSON ({error})", where) from None
+    except RecursionError:
+        raise MalformedLogError("JSON nested too deeply", where) from None
+    except ValueError as error:  # e.g. an integer of more than 4300 digits
+        raise MalformedLogError(f"not valid JSON ({error})", where) from None
 
 
 def _sniff(data: bytes) -> bool:
