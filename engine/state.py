@@ -1521,7 +1521,8 @@ def _copies(data: _Seat, kind: int) -> list[Tile]:
     """The seat's tiles of one kind, plain ones first (calls keep red fives when they can)."""
     count = data.counts[kind]
     red = data.reds[kind // 9] if kind < EAST and kind % 9 == 4 else 0
-    return [_PLAIN_TILES[kind]] * (count - red) + [_RED_TILES[kind // 9]] * red
+    plain = [_PLAIN_TILES[kind]] * (count - red)
+    return plain + [_RED_TILES[kind // 9]] * red if red else plain
 
 
 def _with_deltas(win: WinResult, deltas: list[int]) -> WinResult:

@@ -420,6 +420,8 @@ def loads(text: str | bytes) -> list[Game]:
             if line.strip()
         ]
     if isinstance(obj, list):
+        if not obj:
+            raise MalformedLogError("an empty array holds no game")
         return [game_from_json(item, f"[{index}]") for index, item in enumerate(obj)]
     return [game_from_json(obj)]
 
