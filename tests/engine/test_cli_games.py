@@ -49,8 +49,10 @@ def test_verify_fails_on_a_broken_record(tmp_path: Path) -> None:
         if original.read_bytes()[:2] == b"\x1f\x8b"
         else original.read_bytes()
     )
-    # Turn the first recorded win's points into something else.
-    broken = text.replace(b'ten="', b'ten="1,', 1) if b"<AGARI" in text else text
+    # Put a 9 before the first recorded win's fu (30 fu becomes 930 fu).
+    agari = text.index(b"<AGARI")
+    ten = text.index(b'ten="', agari) + len(b'ten="')
+    broken = text[:ten] + b"9" + text[ten:]
     (tmp_path / "broken.mjlog").write_bytes(broken)
     (tmp_path / "good.mjlog").write_bytes(text)
     (tmp_path / "garbage.json").write_bytes(b"{not json")
@@ -62,7 +64,8 @@ def test_verify_fails_on_a_broken_record(tmp_path: Path) -> None:
     assert verdicts["good.mjlog"]["verdict"] == "verified"
     assert verdicts["garbage.json"]["verdict"] == "malformed"
     assert verdicts["garbage.json"]["discrepancy"]["message"]
-    assert verdicts["broken.mjlog"]["verdict"] in ("malformed", "score_mismatch")
+    assert verdicts["broken.mjlog"]["verdict"] == "score_mismatch"
+    assert "fu" in verdicts["broken.mjlog"]["discrepancy"]["message"]
     assert result.returncode == 1
 
 
