@@ -443,6 +443,11 @@ class GameState:
         Returns ``None`` when the event was applied, else why it is illegal (nothing changed).
         """
         kind = type(event)
+        if kind is Draw:
+            if self._plain_draw(event):  # type: ignore[arg-type]
+                return None
+        elif kind is Discard and self._plain_discard(event):  # type: ignore[arg-type]
+            return None
         check = self._checks.get(kind)
         if check is None:
             return f"unknown event {event!r}"
@@ -450,6 +455,80 @@ class GameState:
         if problem is None:
             self._appliers[kind](event)
         return problem
+
+    def _plain_discard(self, event: Discard) -> bool:
+        """The common discard, checked and applied in one pass: a player not in riichi, after
+        the first go-around, with no swap-call limit or kan business pending. Returns ``False``
+        (having changed nothing) for any other case."""
+        seat = event.seat
+        if (
+            self.phase is not Phase.ACT
+            or seat != self.turn
+            or self.first_turn
+            or self.dora_due
+            or self.dora_after_discard
+            or self.four_kans_next
+        ):
+            return False
+        data = self.seats[seat]
+        tile = event.tile
+        if data.riichi or data.forbidden or tile.red or not data.holds(tile):
+            return False
+        if event.tsumogiri and tile != self.last_draw:
+            return False
+        data.counts[tile.kind] -= 1
+        data.hand_cache = None
+        data.river.append(tile)
+        data.river_called.append(False)
+        self.last_discard = tile
+        self.last_discarder = seat
+        self.last_draw = None
+        self.rinshan = False
+        self.phase = Phase.CLAIM
+        self.discards_made += 1
+        return True
+
+    def _plain_draw(self, event: Draw) -> bool:
+        """The common draw, checked and applied in one pass: the next seat draws after a discard
+        nobody claimed, with nothing else due and no wall to follow. Returns ``False`` (having
+        changed nothing) for any other case, which the general check then handles."""
+        if (
+            self.phase is not Phase.CLAIM
+            or self.pending_riichi is not None
+            or self.forced_abort is not None
+            or self.dora_due
+            or self.wall is not None
+            or self.tiles_left <= 0
+        ):
+            return False
+        seat = event.seat
+        if seat != (self.last_discarder + 1) % self.players:
+            return False
+        tile = event.tile
+        kind = tile.kind
+        if kind < 0 or self.seen[kind] >= 3 or (kind < EAST and kind % 9 == 4):
+            # Close to a limit (or a five, red or not): the full check words any problem.
+            return False
+        if self.three_player and kind in SANMA_MISSING:
+            return False
+        last = self.last_discard
+        assert last is not None
+        self._pass_claims(last, self.last_discarder)
+        self.seen[kind] += 1
+        data = self.seats[seat]
+        data.counts[kind] += 1
+        data.hand_cache = None
+        data.draws += 1
+        if not data.riichi:
+            data.temporary_furiten = False
+        self.tiles_left -= 1
+        self.rinshan = False
+        self.replacement = False
+        self.last_draw = tile
+        self.turn = seat
+        self.phase = Phase.ACT
+        data.forbidden = frozenset()
+        return True
 
     def apply_unchecked(self, event: Event) -> None:
         """Apply an event already known to be legal (from :meth:`legal_actions`)."""
