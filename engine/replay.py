@@ -337,6 +337,7 @@ class _Replay:
             expected_scores = list(state.scores)
             last_scores = list(state.scores)
             sticks_left = state.sticks
+            self._compare_wins(round_, result, state)
             self._check_end(round_, result)
             self.rounds.append(_summarise(index, round_, result, state))
             self.facts.extend(tracker.finish(result, state))
@@ -400,15 +401,25 @@ class _Replay:
                 self.differ(Verdict.ILLEGAL_ACTION, number, "action", problem, _event_words(event))
                 return False
             self.events += 1
-            if type(event) is Win and event.recorded is not None:
-                assert state.result is not None
-                self._compare_win(number, event.recorded, state.result.wins[-1], state)
-                if self.stop():
-                    return False
         return state.phase is Phase.OVER or state.phase is Phase.WON
 
+    def _compare_wins(self, round_: Round, result: HandResult, state: GameState) -> None:
+        """Compare each recorded win with the engine's, once the hand is settled (the sticks of
+        a multiple ron may move to another winner at the end)."""
+        wins = iter(result.wins)
+        for number, event in enumerate(round_.events):
+            if type(event) is Win:
+                computed = next(wins)
+                if event.recorded is not None:
+                    self._compare_win(number, event, event.recorded, computed, state)
+
     def _compare_win(
-        self, number: int, recorded: RecordedWin, computed: WinResult, state: GameState
+        self,
+        number: int,
+        event: Win,
+        recorded: RecordedWin,
+        computed: WinResult,
+        state: GameState,
     ) -> None:
         score = computed.score
         yakuman = score.yakuman > 0
@@ -416,9 +427,7 @@ class _Replay:
         if recorded.hand is not None:
             mine = _tile_multiset(state.seats[computed.seat].tiles())
             if computed.from_seat != computed.seat:
-                mine = _tile_multiset(
-                    [*state.seats[computed.seat].tiles(), state.win_events[-1].tile]
-                )
+                mine = _tile_multiset([*state.seats[computed.seat].tiles(), event.tile])
             if mine != _tile_multiset(recorded.hand):
                 checks.append(
                     (

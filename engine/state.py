@@ -58,7 +58,7 @@ from engine.events import (
 from engine.game_flow import HandOutcome, RoundPosition, next_position
 from engine.hand.melds import Meld, MeldType
 from engine.hand.shanten import shanten
-from engine.rules.ruleset import KanDoraTiming, Ruleset, StickWinner
+from engine.rules.ruleset import KanDoraTiming, Renhou, Ruleset, StickWinner
 from engine.scoring.payments import tsumo_payments
 from engine.scoring.score import HandScore, WinConditions, WinningHand, score_hand
 from engine.tiles import (
@@ -1363,7 +1363,13 @@ class GameState:
             houtei=not tsumo and last_tile and not rob and self.rob_kind != "north",
             tenhou=tsumo and first and dealer and data.draws == 1,
             chiihou=tsumo and first and not dealer and data.draws == 1,
-            renhou=not tsumo and first and not dealer and data.draws == 0,
+            renhou=(
+                not tsumo
+                and first
+                and not dealer
+                and data.draws == 0
+                and self.ruleset.renhou is not Renhou.NONE
+            ),
             seat_wind=self.seat_wind(seat),
             round_wind=self.round_wind,
             honba=self.position.honba if takes_sticks and self.position else 0,

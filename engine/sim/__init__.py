@@ -1,0 +1,20 @@
+"""Self-play: shuffled walls, bots, and whole games played by bots through the state machine.
+
+>>> from engine.sim import simulate
+>>> game = next(simulate("tenhou-4p", games=1, seed=7))  # doctest: +SKIP
+"""
+
+from engine.sim.bots import Bot, GreedyBot, RandomBot
+from engine.sim.selfplay import SimulationError, play_game, simulate
+from engine.sim.wall import deal, tile_set
+
+__all__ = [
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "SimulationError",
+    "deal",
+    "play_game",
+    "simulate",
+    "tile_set",
+]
