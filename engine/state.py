@@ -632,7 +632,8 @@ class GameState:
         if self.phase is Phase.RIICHI:
             return out
         if drawn is not None:
-            out.append(Win(seat, seat, drawn))
+            if shanten(data.counts) == -1:  # complete: worth asking the scorer about a yaku
+                out.append(Win(seat, seat, drawn))
             out.append(RiichiDeclared(seat))
             out.append(AbortiveDraw(AbortKind.NINE_TERMINALS, seat))
             for kind, count in enumerate(data.counts):

@@ -442,7 +442,7 @@ def test_bots_and_names_must_fit_the_table() -> None:
         play_game(get_ruleset("wrc").replace(name="house"), [GreedyBot()] * 4, random.Random(1))
 
 
-# -- state machine bugs found by self-play (engine/state.py) -----------------------------
+# -- regressions: state machine bugs found by self-play (engine/state.py) -----------------
 
 BUG_HANDS = (
     "119m119p119s1237z",
@@ -482,7 +482,7 @@ def test_an_honour_pon_is_listed() -> None:
 
 def test_a_ron_before_the_first_draw_stands_without_renhou() -> None:
     # Tenhou has no renhou: seat 1's ron on the dealer's first discard is worth its pure
-    # straight, like any other ron.
+    # straight, like any other ron. (Was refused: the state set renhou whatever the rules.)
     state = bug_state()
     state.apply(Draw(0, parse_tile("4p")))
     state.apply(Discard(0, parse_tile("4p"), tsumogiri=True))
