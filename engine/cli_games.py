@@ -110,16 +110,12 @@ def run_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _verify_file(path: Path, format_name: str | None) -> Iterator[dict[str, Any]]:
     base: dict[str, Any] = {"path": str(path)}
     try:
-        data = path.read_bytes()
-        games, fmt = read_games(data, format_name)
-    except OSError as error:
-        yield {**base, "game": None, "format": None, **_failure(Verdict.MALFORMED, str(error))}
-        return
-    except UnsupportedLogError as error:
-        yield {**base, "game": None, "format": None, **_failure(Verdict.UNSUPPORTED, str(error))}
-        return
-    except EngineError as error:
-        yield {**base, "game": None, "format": None, **_failure(Verdict.MALFORMED, str(error))}
+        games, fmt = read_games(path.read_bytes(), format_name)
+    except (OSError, EngineError) as error:
+        verdict = (
+            Verdict.UNSUPPORTED if isinstance(error, UnsupportedLogError) else Verdict.MALFORMED
+        )
+        yield {**base, "game": None, "format": None, **_failure(verdict, str(error))}
         return
     for index, game in enumerate(games):
         report = replay(game)

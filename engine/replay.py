@@ -13,7 +13,7 @@ raw material of the statistics.
 
 from __future__ import annotations
 
-from collections import Counter
+import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -30,7 +30,7 @@ from engine.events import (
 )
 from engine.game_flow import RoundPosition, final_scores, first_position, placements
 from engine.hand.melds import MeldType
-from engine.rules.presets import get_ruleset
+from engine.rules.presets import with_overrides
 from engine.rules.ruleset import Ruleset
 from engine.state import GameState, HandResult, Phase, WinResult
 from engine.tiles import format_tiles
@@ -236,22 +236,7 @@ def ruleset_of(game: Game) -> Ruleset:
 
     :raises UnknownRulesetError: an unknown preset or option.
     """
-    ruleset = get_ruleset(game.header.ruleset)
-    overrides = dict(game.header.rule_overrides)
-    if overrides:
-        fields = ruleset.options()
-        converted: dict[str, Any] = {}
-        for name, value in overrides.items():
-            current = getattr(ruleset, name, None) if name in fields else None
-            if isinstance(current, tuple) and isinstance(value, list):
-                value = tuple(value)
-            elif isinstance(current, frozenset) and isinstance(value, list):
-                value = frozenset(value)
-            elif current is not None and hasattr(type(current), "__members__"):
-                value = type(current)(value)
-            converted[name] = value
-        ruleset = ruleset.replace(**converted)
-    return ruleset
+    return with_overrides(game.header.ruleset, game.header.rule_overrides)
 
 
 class _Replay:
@@ -328,7 +313,7 @@ class _Replay:
                 self.differ(Verdict.ILLEGAL_ACTION, None, "deal", str(error), "this deal")
                 break
             tracker = _FactTracker(index, round_, state)
-            finished = self._play(round_, state, tracker)
+            finished = self._play(round_, state)
             if self.stop() or not finished:
                 break
             result = state.result
@@ -392,7 +377,7 @@ class _Replay:
         if list(round_.scores) != scores:
             self.differ(Verdict.SCORE_MISMATCH, None, "start scores", scores, list(round_.scores))
 
-    def _play(self, round_: Round, state: GameState, tracker: _FactTracker) -> bool:
+    def _play(self, round_: Round, state: GameState) -> bool:
         """Apply the hand's events; whether the hand reached its end."""
         push = state.push
         for number, event in enumerate(round_.events):
@@ -425,15 +410,16 @@ class _Replay:
         yakuman = score.yakuman > 0
         checks: list[tuple[str, Any, Any]] = []
         if recorded.hand is not None:
-            mine = _tile_multiset(state.seats[computed.seat].tiles())
-            if computed.from_seat != computed.seat:
-                mine = _tile_multiset([*state.seats[computed.seat].tiles(), event.tile])
-            if mine != _tile_multiset(recorded.hand):
+            # After a tsumo the drawn tile is already in the hand; a ron tile is not.
+            mine = state.seats[computed.seat].tiles()
+            if not event.tsumo:
+                mine.append(event.tile)
+            if sorted(mine) != sorted(recorded.hand):
                 checks.append(
                     (
                         "winning hand",
-                        _fmt_multiset(mine),
-                        _fmt_multiset(_tile_multiset(recorded.hand)),
+                        format_tiles(mine, sort=True),
+                        format_tiles(recorded.hand, sort=True),
                     )
                 )
         if recorded.yaku is not None:
@@ -449,9 +435,8 @@ class _Replay:
             ours_limit = _normalise_limit(score.limit)
             if _normalise_limit(recorded.limit) != ours_limit:
                 checks.append(("limit", ours_limit or "no limit", recorded.limit or "no limit"))
-        points = _hand_points(computed, state)
-        if recorded.points is not None and recorded.points != points:
-            checks.append(("points", points, recorded.points))
+        if recorded.points is not None and recorded.points != computed.points:
+            checks.append(("points", computed.points, recorded.points))
         if recorded.deltas is not None and tuple(recorded.deltas) != computed.deltas:
             checks.append(("score changes", list(computed.deltas), list(recorded.deltas)))
         if recorded.liable is not None and recorded.liable != computed.liable:
@@ -516,22 +501,12 @@ def _words(value: Any) -> str:
 
 
 def _event_words(event: Any) -> str:
-    name = type(event).__name__
-    fields = {
-        k: getattr(event, k) for k in event.__dataclass_fields__ if k not in ("type", "recorded")
-    }
-    parts = [f"{k}={v}" for k, v in fields.items() if v is not None]
-    return f"{name}({', '.join(parts)})"
-
-
-def _tile_multiset(tiles: Any) -> Counter[str]:
-    return Counter(str(tile) for tile in tiles)
-
-
-def _fmt_multiset(counter: Counter[str]) -> str:
-    from engine.tiles import parse_tile
-
-    return format_tiles(sorted(parse_tile(text) for text in counter.elements()))
+    parts = [
+        f"{spec.name}={getattr(event, spec.name)}"
+        for spec in dataclasses.fields(event)
+        if spec.name != "recorded" and getattr(event, spec.name) is not None
+    ]
+    return f"{type(event).__name__}({', '.join(parts)})"
 
 
 def _normalise_yaku(yaku: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
@@ -555,17 +530,6 @@ def _normalise_limit(limit: str | None) -> str | None:
     return limit
 
 
-def _hand_points(win: WinResult, state: GameState) -> int:
-    """The hand's value before counters and sticks (Tenhou's figure)."""
-    score = win.score
-    conditions = win.conditions
-    ruleset = state.ruleset
-    paid = sum(amount for _, amount in score.payments)
-    if conditions.tsumo:
-        return paid - ruleset.honba_tsumo_each * conditions.honba * len(score.payments)
-    return paid - ruleset.honba_ron * conditions.honba
-
-
 def _summarise(index: int, round_: Round, result: HandResult, state: GameState) -> RoundSummary:
     summary = RoundSummary(
         index=index,
@@ -587,7 +551,7 @@ def _summarise(index: int, round_: Round, result: HandResult, state: GameState) 
                 fu=score.fu,
                 yaku=[(y.name, y.han) for y in score.yaku],
                 limit=score.limit,
-                points=_hand_points(win, state),
+                points=win.points,
                 deltas=list(win.deltas),
                 liable=win.liable,
             )

@@ -27,6 +27,7 @@ Phases of a hand:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -105,6 +106,8 @@ class WinResult:
     #: The seat that paid under liability (pao), if any.
     liable: int | None
     conditions: WinConditions
+    #: The hand's value before counters and sticks (what Tenhou records as a win's points).
+    points: int
 
 
 @dataclass(slots=True)
@@ -293,7 +296,6 @@ class GameState:
         self.position = RoundPosition(
             round_.wind, round_.number, round_.dealer, round_.honba, round_.sticks
         )
-        self.round = round_
         self.dealer = round_.dealer
         self.round_wind = EAST + round_.wind
         self.scores = list(round_.scores)
@@ -432,10 +434,9 @@ class GameState:
 
         :raises IllegalActionError: the event is not legal now; the state is unchanged.
         """
-        problem = self.why_illegal(event)
+        problem = self.push(event)
         if problem is not None:
             raise IllegalActionError(problem)
-        self._appliers[type(event)](event)
 
     def push(self, event: Event) -> str | None:
         """Check an event and apply it if legal, in one step (the replayer's loop).
@@ -1332,7 +1333,12 @@ class GameState:
             deltas[payer_seat] -= amount
         deltas[seat] += score.total
         liable = None if hand.liable is None else data.liable
-        return WinResult(seat, event.from_seat, score, tuple(deltas), liable, conditions)
+        paid = sum(amount for _, amount in score.payments)
+        if event.tsumo:
+            points = paid - ruleset.honba_tsumo_each * conditions.honba * len(score.payments)
+        else:
+            points = paid - ruleset.honba_ron * conditions.honba
+        return WinResult(seat, event.from_seat, score, tuple(deltas), liable, conditions, points)
 
     def _ura(self) -> tuple[Tile, ...]:
         ruleset = self.ruleset
@@ -1612,7 +1618,7 @@ def _copies(data: _Seat, kind: int) -> list[Tile]:
 
 
 def _with_deltas(win: WinResult, deltas: list[int]) -> WinResult:
-    return WinResult(win.seat, win.from_seat, win.score, tuple(deltas), win.liable, win.conditions)
+    return dataclasses.replace(win, deltas=tuple(deltas))
 
 
 def _replace_liable(hand: WinningHand) -> WinningHand:

@@ -53,7 +53,7 @@ from engine.events import (
     Win,
 )
 from engine.formats import Format, decompress
-from engine.rules.presets import PRESETS, TENHOU_3P, TENHOU_4P, tenhou_ruleset
+from engine.rules.presets import as_preset, tenhou_ruleset
 from engine.scoring.limits import yakuman_limit
 from engine.scoring.yaku import DORA_NAMES, YAKU
 from engine.tiles import NORTH, Tile, is_yaochuu, tile_from_tenhou136
@@ -485,17 +485,10 @@ class _GameReader:
             red=not go_type & 0x02,
             kuitan=not go_type & 0x04,
         )
-        overrides: dict[str, object] = {}
-        name = ruleset.name
-        if name not in PRESETS:
-            base = TENHOU_3P if ruleset.three_player else TENHOU_4P
-            base_options = base.options()
-            overrides = {
-                key: value
-                for key, value in ruleset.options().items()
-                if key != "name" and value != base_options[key]
-            }
-            name = base.name
+        # Not every flag combination is a preset: the nearest one (seats and length) with the
+        # options that differ.
+        nearest = tenhou_ruleset(three_player=ruleset.three_player, east_only=not go_type & 0x08)
+        name, overrides = as_preset(ruleset, nearest)
         extra = {"go_type": str(go_type), "lobby": self.go.get("lobby", "0")}
         return GameHeader(
             ruleset=name,

@@ -62,7 +62,7 @@ from engine.events import (
     Win,
 )
 from engine.formats import Format
-from engine.rules.presets import PRESETS, tenhou_ruleset
+from engine.rules.presets import PRESETS, as_preset, tenhou_ruleset
 from engine.scoring.limits import yakuman_limit
 from engine.scoring.yaku import ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
 from engine.tiles import Tile, is_yaochuu, tile_of
@@ -1118,14 +1118,12 @@ def _game(parts: list[_Part]) -> Game:
         red = any(flags) if flags else True
     red = red or any(_shows_red(round_) for round_ in rounds)
     ruleset = tenhou_ruleset(three_player=players == 3, east_only=east_only, red=red, kuitan=kuitan)
-    overrides: dict[str, object] = {}
-    if ruleset.name not in PRESETS:  # the nearest preset (same seats and length), and options
-        overrides = {"red_fives": [0, 0, 0]} if not red else {}
-        overrides.update({"kuitan": False} if not kuitan else {})
-        ruleset = tenhou_ruleset(three_player=players == 3, east_only=east_only)
+    # Not every flag combination is a preset: the nearest one (seats and length) with options.
+    nearest = tenhou_ruleset(three_player=players == 3, east_only=east_only)
+    ruleset_name, overrides = as_preset(ruleset, nearest)
     ref = (_str(obj["ref"], f"{prefix}ref") or None) if "ref" in obj else None
     header = GameHeader(
-        ruleset=ruleset.name,
+        ruleset=ruleset_name,
         rule_overrides=overrides,
         players=_players(obj, players, prefix),
         source=Source(format=NAME, id=ref, extra=_extra(obj, rule)),

@@ -6,6 +6,10 @@ value and the source of every difference. Look presets up with :func:`get_rulese
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any
+
 from engine.errors import UnknownRulesetError
 from engine.rules.ruleset import (
     DOUBLE_YAKUMAN_FORMS,
@@ -187,3 +191,45 @@ def get_ruleset(name: str) -> Ruleset:
         raise UnknownRulesetError(
             f"unknown rule set {name!r}; known presets: {', '.join(sorted(PRESETS))}"
         ) from None
+
+
+def as_preset(ruleset: Ruleset, base: Ruleset) -> tuple[str, dict[str, object]]:
+    """How a game record names a rule set: by its own name when it is a preset, else by the
+    ``base`` preset's name and the options that differ from it (as JSON values, the form
+    :func:`with_overrides` reads back)."""
+    if PRESETS.get(ruleset.name) == ruleset:
+        return ruleset.name, {}
+    base_options = base.options()
+    changed = {
+        option: value
+        for option, value in ruleset.options().items()
+        if option != "name" and value != base_options[option]
+    }
+    return base.name, changed
+
+
+def with_overrides(name: str, overrides: Mapping[str, object]) -> Ruleset:
+    """A preset with options changed, the options given as JSON values (lists for tuples and
+    sets, strings for enumerations), as a game record stores them.
+
+    :raises UnknownRulesetError: an unknown preset or option, or a value the option cannot take.
+    """
+    ruleset = get_ruleset(name)
+    if not overrides:
+        return ruleset
+    converted: dict[str, Any] = {}
+    for option, value in overrides.items():
+        current = getattr(ruleset, option, None)
+        try:
+            if isinstance(current, tuple) and isinstance(value, list):
+                value = tuple(value)
+            elif isinstance(current, frozenset) and isinstance(value, list):
+                value = frozenset(value)
+            elif isinstance(current, Enum):
+                value = type(current)(value)
+        except (TypeError, ValueError):
+            raise UnknownRulesetError(
+                f"rule option {option!r} cannot be {value!r} (it is {current!r} in {name})"
+            ) from None
+        converted[option] = value
+    return ruleset.replace(**converted)

@@ -44,7 +44,7 @@ from engine.events import (
     Win,
 )
 from engine.game_flow import RoundPosition, final_scores, first_position
-from engine.rules.presets import PRESETS, get_ruleset
+from engine.rules.presets import PRESETS, as_preset, get_ruleset
 from engine.rules.ruleset import Ruleset
 from engine.sim.bots import Bot, GreedyBot
 from engine.sim.wall import deal
@@ -137,8 +137,7 @@ def _overrides(ruleset: Ruleset) -> dict[str, object]:
     preset = PRESETS.get(ruleset.name)
     if preset is None:
         raise ValueError(f"{ruleset.name!r} is not a preset name; name variants after their preset")
-    base = preset.options()
-    return {name: value for name, value in ruleset.options().items() if base[name] != value}
+    return as_preset(ruleset, preset)[1]
 
 
 # -- one hand --------------------------------------------------------------------------------
@@ -324,13 +323,6 @@ class _Hand:
             if isinstance(event, Win):
                 win = next(wins)
                 score = win.score
-                ruleset = self.state.ruleset
-                honba = win.conditions.honba
-                paid = sum(amount for _, amount in score.payments)
-                if event.tsumo:
-                    points = paid - ruleset.honba_tsumo_each * honba * len(score.payments)
-                else:
-                    points = paid - ruleset.honba_ron * honba
                 limit = "yakuman" if score.limit == "kazoe_yakuman" else score.limit
                 events[index] = dataclasses.replace(
                     event,
@@ -338,7 +330,7 @@ class _Hand:
                         han=score.han,
                         fu=score.fu,
                         yaku=tuple((yaku.name, yaku.han) for yaku in score.yaku if yaku.han),
-                        points=points,
+                        points=win.points,
                         limit=limit,
                         deltas=win.deltas,
                         liable=win.liable,

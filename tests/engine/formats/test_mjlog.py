@@ -598,7 +598,8 @@ def test_abortive_and_nagashi() -> None:
     ("go_type", "ruleset", "overrides"),
     [
         (0x1B, "tenhou-3p", {"red_fives": [0, 0, 0]}),  # sanma hanchan, no red
-        (0x15, "tenhou-3p", {"length": "east", "kuitan": False}),  # sanma tonpuu, no kuitan
+        # sanma tonpuu without kuitan: the nearest preset of the same seats and length
+        (0x15, "tenhou-3p-east", {"kuitan": False}),
         (0x07, "tenhou-4p-east-nored-nokuitan", {}),
         (0xF1, "tenhou-3p-east", {}),
         (2113, "tenhou-4p-east", {}),  # 0x841: a one-round lobby, bits above 0xFF
