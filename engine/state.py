@@ -556,7 +556,12 @@ class GameState:
             if phase is Phase.ROB:
                 candidates.extend(self._ron_candidates(self.rob_tile, self.turn))
         elif phase is Phase.ACT or phase is Phase.RIICHI:
-            candidates.extend(self._turn_candidates())
+            # The discards are generated legal (most of a turn's options; checking each one
+            # again would double self-play's cost); the rest are checked below.
+            legal = [event for event in candidates if self.why_illegal(event) is None]
+            return legal + self._legal_discards() + [
+                event for event in self._turn_options() if self.why_illegal(event) is None
+            ]
         elif phase is Phase.CLAIM:
             tile, discarder = self.last_discard, self.last_discarder
             candidates.extend(self._ron_candidates(tile, discarder))
@@ -623,13 +628,29 @@ class GameState:
                         out.append(Chi(seat, discarder, tile, consumed))
         return out
 
-    def _turn_candidates(self) -> list[Event]:
+    def _legal_discards(self) -> list[Event]:
+        """Every discard :meth:`_check_discard` allows now, generated rather than filtered."""
+        seat = self.turn
+        data = self.seats[seat]
+        drawn = self.last_draw
+        if self.dora_due:
+            return []
+        if data.riichi and self.phase is Phase.ACT:
+            return [] if drawn is None else [Discard(seat, drawn, tsumogiri=True)]
+        forbidden = frozenset() if self.ruleset.kuikae else data.forbidden
+        declaring = self.phase is Phase.RIICHI
+        return [
+            Discard(seat, tile, tsumogiri=tile == drawn)
+            for tile in dict.fromkeys(data.tiles())
+            if tile.kind not in forbidden and (not declaring or self._tenpai_without(seat, tile))
+        ]
+
+    def _turn_options(self) -> list[Event]:
+        """The candidate actions of the player to move other than a discard (to be checked)."""
         seat = self.turn
         data = self.seats[seat]
         out: list[Event] = []
         drawn = self.last_draw
-        for tile in dict.fromkeys(data.tiles()):
-            out.append(Discard(seat, tile, tsumogiri=tile == drawn))
         if self.phase is Phase.RIICHI:
             return out
         if drawn is not None:
@@ -637,11 +658,13 @@ class GameState:
                 out.append(Win(seat, seat, drawn))
             out.append(RiichiDeclared(seat))
             out.append(AbortiveDraw(AbortKind.NINE_TERMINALS, seat))
-            for kind, count in enumerate(data.counts):
-                if count == 4:
+            counts = data.counts
+            for kind in range(len(counts)):
+                if counts[kind] == 4:
                     out.append(ClosedKan(seat, tuple(_copies(data, kind))))
-                elif count and any(m.type is MeldType.PON and m.kind == kind for m in data.melds):
-                    out.append(AddedKan(seat, _copies(data, kind)[0]))
+            for meld in data.melds:
+                if meld.type is MeldType.PON and counts[meld.kind]:
+                    out.append(AddedKan(seat, _copies(data, meld.kind)[0]))
             if self.ruleset.kita and data.counts[NORTH]:
                 out.append(NorthExtraction(seat, _PLAIN_TILES[NORTH]))
         return out
@@ -869,13 +892,17 @@ class GameState:
             )
         if tile.kind in data.forbidden and not self.ruleset.kuikae:
             return f"discarding {tile} right after that call is a swap call (kuikae)"
-        if self.phase is Phase.RIICHI:
-            data.remove(tile)
-            tenpai = self._near(event.seat)
-            data.add(tile)
-            if not tenpai:
-                return f"the riichi discard {tile} does not leave seat {event.seat} tenpai"
+        if self.phase is Phase.RIICHI and not self._tenpai_without(event.seat, tile):
+            return f"the riichi discard {tile} does not leave seat {event.seat} tenpai"
         return None
+
+    def _tenpai_without(self, seat: int, tile: Tile) -> bool:
+        """Whether the seat's hand is tenpai once ``tile`` leaves it (a riichi discard)."""
+        data = self.seats[seat]
+        data.remove(tile)
+        tenpai = self._near(seat)
+        data.add(tile)
+        return tenpai
 
     def _discard(self, event: Discard) -> None:
         seat = event.seat

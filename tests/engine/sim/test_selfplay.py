@@ -39,7 +39,7 @@ from engine.sim import selfplay
 from engine.sim.bots import Bot, GreedyBot, RandomBot
 from engine.sim.selfplay import SimulationError, play_game, simulate
 from engine.sim.wall import INDICATORS, dead_wall_replacements, deal, live_tiles, tile_set
-from engine.state import GameState
+from engine.state import GameState, Phase
 from engine.tiles import EAST, KINDS, SANMA_MISSING, Tile, parse_tile, parse_tiles
 
 SEED = 20240601
@@ -203,6 +203,35 @@ def test_self_played_games_replay_verified(name: str) -> None:
 def test_many_self_played_games_replay_verified(name: str) -> None:
     players = PRESETS[name].players
     assert game_problems(simulate(name, SLOW_GAMES, SEED + 1, bots=mixed_bots(players))) == []
+
+
+@pytest.mark.parametrize("name", ["tenhou-4p-east", "ema-2016", "tenhou-3p-east"])
+def test_generated_discards_are_exactly_those_the_check_allows(name: str) -> None:
+    # legal_actions generates its discards instead of checking each one; at every turn of these
+    # games (riichi declarations and swap-call limits included) they must be exactly the held
+    # tiles why_illegal lets go, each once, flagged tsumogiri when it is the tile just drawn.
+    ruleset = get_ruleset(name)
+    turns = 0
+    for game in simulate(name, 6, SEED + 2, bots=mixed_bots(ruleset.players)):
+        for round_ in game.rounds:
+            state = GameState(ruleset)
+            state.start_round(round_)
+            for event in round_.events:
+                if state.phase in (Phase.ACT, Phase.RIICHI):
+                    seat = state.turn
+                    generated = [e for e in state.legal_actions() if isinstance(e, Discard)]
+                    allowed = {
+                        tile
+                        for tile in state.seats[seat].tiles()
+                        if state.is_legal(Discard(seat, tile))
+                        or state.is_legal(Discard(seat, tile, tsumogiri=True))
+                    }
+                    at = f"{round_.name}, before {event}"
+                    assert sorted(e.tile for e in generated) == sorted(allowed), at
+                    assert all(e.tsumogiri == (e.tile == state.last_draw) for e in generated), at
+                    turns += 1
+                state.apply(event)
+    assert turns > 500
 
 
 # -- records --------------------------------------------------------------------------------
