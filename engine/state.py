@@ -559,9 +559,11 @@ class GameState:
             # The discards are generated legal (most of a turn's options; checking each one
             # again would double self-play's cost); the rest are checked below.
             legal = [event for event in candidates if self.why_illegal(event) is None]
-            return legal + self._legal_discards() + [
-                event for event in self._turn_options() if self.why_illegal(event) is None
-            ]
+            return (
+                legal
+                + self._legal_discards()
+                + [event for event in self._turn_options() if self.why_illegal(event) is None]
+            )
         elif phase is Phase.CLAIM:
             tile, discarder = self.last_discard, self.last_discarder
             candidates.extend(self._ron_candidates(tile, discarder))

@@ -29,9 +29,10 @@ def test_corpus_game_verifies(entry: CorpusFile | None) -> None:
         assert report.complete
         assert len(report.rounds) == entry.rounds
         assert report.final_scores is not None
-        assert sum(report.final_scores) == sum(games[0].rounds[0].scores) + 1000 * games[
-            0
-        ].rounds[0].sticks
+        assert (
+            sum(report.final_scores)
+            == sum(games[0].rounds[0].scores) + 1000 * games[0].rounds[0].sticks
+        )
     else:
         # Fragments cut out of games by converter projects, some edited by hand: two of them
         # contradict the rules they declare (four plain 5s with red fives on; a riichi stick
