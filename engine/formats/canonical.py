@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -159,11 +159,21 @@ def write(games: Sequence[Game]) -> bytes:
 class _Reader:
     """Typed access to a JSON object that names the path of the first bad value."""
 
-    def __init__(self, obj: object, path: str) -> None:
+    def __init__(self, obj: object, path: str, members: Collection[str] | None = None) -> None:
+        """``members``: the names the object may have; any other is refused (a misspelt
+        optional member would otherwise be dropped without a word)."""
         if not isinstance(obj, dict):
             raise MalformedLogError(f"expected an object, got {_kind(obj)}", path)
         self.obj: dict[str, Any] = obj
         self.path = path
+        if members is not None:
+            unknown = sorted(set(obj) - set(members))
+            if unknown:
+                raise MalformedLogError(
+                    f"unknown member(s) {', '.join(map(repr, unknown))}; "
+                    f"known: {', '.join(members)}",
+                    path,
+                )
 
     def at(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
@@ -250,7 +260,7 @@ def _yaku_pair(value: Any, path: str) -> tuple[str, int]:
 
 
 def _recorded_win(value: Any, path: str) -> RecordedWin:
-    r = _Reader(value, path)
+    r = _Reader(value, path, _members(RecordedWin))
     return RecordedWin(
         han=r.optional("han", _int),
         fu=r.optional("fu", _int),
@@ -300,9 +310,7 @@ def _event(value: Any, path: str) -> Event:
             f"unknown event type {name!r}; known: {', '.join(EVENT_TYPES)}", r.at("type")
         )
     fields = {spec.name: spec for spec in dataclasses.fields(cls)}
-    unknown = sorted(set(r.obj) - set(fields) - {"type"})
-    if unknown:
-        raise MalformedLogError(f"unknown field(s) for {name}: {', '.join(unknown)}", path)
+    _Reader(value, path, ["type", *fields])
     kwargs: dict[str, Any] = {}
     for field_name, spec in fields.items():
         no_default = spec.default is dataclasses.MISSING
@@ -318,8 +326,19 @@ def _event(value: Any, path: str) -> Event:
         raise MalformedLogError(str(error), path) from None
 
 
+def _members(cls: type) -> tuple[str, ...]:
+    """The JSON members of an object written from a dataclass: its field names."""
+    return tuple(spec.name for spec in dataclasses.fields(cls))
+
+
+_GAME_MEMBERS = (
+    *("format", "version", "ruleset", "rule_overrides", "players", "source", "started_at"),
+    *("rounds", "final"),
+)
+
+
 def _wall(value: Any, path: str) -> Wall:
-    r = _Reader(value, path)
+    r = _Reader(value, path, _members(Wall))
     return Wall(
         live=r.get("live", _tiles_of),
         replacements=r.get("replacements", _tiles_of),
@@ -329,7 +348,7 @@ def _wall(value: Any, path: str) -> Wall:
 
 
 def _round(value: Any, path: str) -> Round:
-    r = _Reader(value, path)
+    r = _Reader(value, path, _members(Round))
     wind = r.get("wind", _int)
     number = r.get("number", _int)
     if not 0 <= wind <= 3:
@@ -352,7 +371,7 @@ def _round(value: Any, path: str) -> Round:
 
 
 def _player(value: Any, path: str) -> Player:
-    r = _Reader(value, path)
+    r = _Reader(value, path, _members(Player))
     return Player(
         name=r.get("name", _str),
         rank=r.optional("rank", _str),
@@ -361,7 +380,7 @@ def _player(value: Any, path: str) -> Player:
 
 
 def _source(value: Any, path: str) -> Source:
-    r = _Reader(value, path)
+    r = _Reader(value, path, _members(Source))
     extra = r.optional("extra", lambda v, p: _Reader(v, p).obj) or {}
     return Source(
         format=r.get("format", _str),
@@ -375,7 +394,7 @@ def game_from_json(obj: object, path: str = "") -> Game:
 
     :raises MalformedLogError: a missing or bad value, naming its path.
     """
-    r = _Reader(obj, path)
+    r = _Reader(obj, path, _GAME_MEMBERS)
     version = r.get("version", _int)
     if not 1 <= version <= FORMAT_VERSION:
         raise MalformedLogError(
@@ -387,7 +406,7 @@ def game_from_json(obj: object, path: str = "") -> Game:
     players = r.get("players", _list(_player))
     if not 2 <= len(players) <= 6:
         raise MalformedLogError(f"a game has 2-6 players, got {len(players)}", r.at("players"))
-    final = r.optional("final", lambda v, p: _Reader(v, p))
+    final = r.optional("final", lambda v, p: _Reader(v, p, _members(FinalResult)))
     recorded_final = None
     if final is not None:
         results = final.optional("results", _list(_number))

@@ -738,10 +738,51 @@ def test_mutated_documents_are_read_or_refused_cleanly(
 
 def test_an_unknown_event_member_is_refused() -> None:
     doc = four_player_doc()
-    doc["rounds"][0]["events"][0]["tsumogiri"] = True
-    with pytest.raises(MalformedLogError, match="unknown field") as caught:
+    doc["rounds"][0]["events"][0]["tsumogiri"] = True  # a draw has no tsumogiri
+    with pytest.raises(MalformedLogError, match=r"unknown member.*'tsumogiri'") as caught:
         canonical.loads(json.dumps(doc))
     assert caught.value.where == "rounds[0].events[0]"
+
+
+def _win_with_recorded(doc: dict[str, Any]) -> str:
+    """The path of the first win event that has recorded values."""
+    for r, round_ in enumerate(doc["rounds"]):
+        for e, event in enumerate(round_["events"]):
+            if "recorded" in event:
+                return f"rounds[{r}].events[{e}].recorded"
+    raise AssertionError("the sample game has no recorded win")
+
+
+def _object_at(doc: dict[str, Any], path: str) -> dict[str, Any]:
+    """The object at a path like ``rounds[0].events[3]`` ('' is the document)."""
+    obj: Any = doc
+    for part in filter(None, path.replace("[", ".").replace("]", "").split(".")):
+        obj = obj[int(part)] if part.isdigit() else obj[part]
+    assert isinstance(obj, dict)
+    return obj
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["", "players[1]", "source", "final", "rounds[0]", "rounds[0].wall", "recorded"],
+)
+def test_a_misspelt_member_is_refused_at_every_level(path: str) -> None:
+    # Optional members are many; a misspelt one ("ura_indicator") silently dropped would change
+    # the game without a word, so every object refuses what it does not know.
+    doc = four_player_doc()
+    if path == "rounds[0].wall":
+        doc["rounds"][0]["wall"] = {
+            "live": [],
+            "replacements": [],
+            "dora_indicators": doc["rounds"][0]["dora_indicators"],
+            "ura_indicators": [],
+        }
+    if path == "recorded":
+        path = _win_with_recorded(doc)
+    _object_at(doc, path)["ura_indicator"] = []
+    with pytest.raises(MalformedLogError, match=r"unknown member.*'ura_indicator'") as caught:
+        canonical.loads(json.dumps(doc))
+    assert caught.value.where == path
 
 
 # -- sniffing -------------------------------------------------------------------------------------

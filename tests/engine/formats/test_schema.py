@@ -133,11 +133,13 @@ def test_each_event_has_the_members_of_its_class(name: str) -> None:
 def test_each_object_has_the_members_of_its_class(definition: str, cls: type) -> None:
     names = {spec.name for spec in dataclasses.fields(cls)}
     assert set(DEFS[definition]["properties"]) == names
+    assert DEFS[definition]["additionalProperties"] is False
 
 
 def test_top_level_members_are_what_the_writer_always_writes() -> None:
     written = canonical.game_to_json(BUILDERS["empty"]())
     assert set(SCHEMA["required"]) == set(written) == set(SCHEMA["properties"])
+    assert SCHEMA["additionalProperties"] is False
     assert SCHEMA["properties"]["format"]["const"] == canonical.FORMAT_MARK
     assert SCHEMA["properties"]["version"]["const"] == FORMAT_VERSION
 
@@ -235,6 +237,16 @@ BROKEN = [
     ("final scores", _set(("final", "scores"), 70500), ("final", "scores")),
     ("no events", _delete(("rounds", 3, "events")), ("rounds", 3, "events")),
     ("round not an object", _set(("rounds", 5), []), ("rounds", 5)),
+    ("unknown game member", _set(("placement",), [1, 2, 3, 4]), ()),
+    ("unknown round member", _set(("rounds", 1, "ura"), []), ("rounds", 1)),
+    ("unknown player member", _set(("players", 0, "dan"), "1"), ("players", 0)),
+    ("unknown source member", _set(("source", "url"), "x"), ("source",)),
+    ("unknown final member", _set(("final", "placements"), [1]), ("final",)),
+    (
+        "unknown recorded member",
+        _set((*_FIRST_WIN, "recorded", "fan"), 3),
+        (*_FIRST_WIN, "recorded"),
+    ),
 ]
 
 
