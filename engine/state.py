@@ -1296,6 +1296,11 @@ class GameState:
                     )
                 if self.forced_abort is AbortKind.FOUR_RIICHI:
                     raise _Refused("the fourth riichi already ended the hand")
+                # An open kan's indicator due after the discard (Mahjong Soul) is turned with
+                # the discard, before anyone claims it: a ron on that discard counts it.
+                blocked = self._dora_blocks()
+                if blocked:
+                    raise _Refused(blocked)
             elif self.phase is Phase.ROB:
                 if discarder != self.turn or tile != self.rob_tile:
                     raise _Refused(f"only seat {self.turn}'s {self.rob_tile} can be robbed now")

@@ -24,6 +24,7 @@ from engine.events import (
     Win,
 )
 from engine.rules import get_ruleset
+from engine.rules.presets import with_overrides
 from engine.state import GameState, Phase
 from engine.tiles import parse_tile, parse_tiles
 
@@ -293,6 +294,29 @@ def test_open_kan_dora_after_the_replacement_draw_on_tenhou() -> None:
     play(state, Draw(3, T("3s")))
     assert "kan dora indicator is due" in refused(state, Discard(3, T("3s"), tsumogiri=True))
     play(state, DoraRevealed(T("2s")), Discard(3, T("3s"), tsumogiri=True))
+
+
+def test_open_kan_dora_after_the_discard_on_mahjong_soul_counts_for_a_ron_on_it() -> None:
+    # Mahjong Soul turns an open kan's indicator once the kan player discards, before anyone
+    # may claim that discard: a ron on it counts the new dora (here 9m: the winner's 1m).
+    hands = (*CALLS[:3], "13p456s789p11z777z")
+    state = GameState(with_overrides("majsoul-4p", {"red_fives": [0, 0, 0]}))
+    state.start_round(make_round(hands))
+    play(
+        state,
+        Draw(0, T("7z")),
+        Discard(0, T("7z"), tsumogiri=True),
+        OpenKan(3, 0, T("7z"), tuple(parse_tiles("777z"))),
+        Draw(3, T("3s")),
+    )
+    assert "no kan dora indicator is due" in refused(state, DoraRevealed(T("9m")))
+    play(state, Discard(3, T("1p")))
+    assert "kan dora indicator is due" in refused(state, Win(0, 3, T("1p")))
+    play(state, DoraRevealed(T("9m")), Win(0, 3, T("1p")))
+    assert state.result is not None
+    score = state.result.wins[0].score
+    assert {y.name: y.han for y in score.yaku}.get("dora") == 1
+    assert score.han == 4  # closed ittsu 2, pinfu 1, the kan dora 1
 
 
 def test_exhaustive_draw_noten_payments() -> None:
