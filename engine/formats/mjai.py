@@ -17,9 +17,11 @@ the dragon, seat wind or round wind is found from the winner's tiles and seat); 
 the ten as every scorer reports them. ``reach_accepted``'s ``deltas``/``scores`` (Mortal) are
 ignored: the riichi stick follows from the event itself.
 
-mjai carries no rules: the header's rule set is ``tenhou-4p`` (``tenhou-3p`` for three players),
-``-east`` when akochan's ``kyoku_first`` is 4 (East-only), ``-nored`` when ``aka_flag`` is false
-or, without ``aka_flag``, when no red five appears in the game.
+mjai carries no rules. When ``start_game`` has our extension members ``ruleset`` (a preset's
+name) and ``rule_overrides`` (as in the canonical header), as :func:`write` writes them, they are
+the game's rule set. Otherwise it is ``tenhou-4p`` (``tenhou-3p`` for three players), ``-east``
+when akochan's ``kyoku_first`` is 4 (East-only), ``-nored`` when ``aka_flag`` is false or, without
+``aka_flag``, when no red five appears in the game.
 
 Hidden tiles (``?``) cannot be verified and raise :class:`~engine.errors.UnsupportedLogError`
 (except in ``ryukyoku``'s revealed hands, which are not read). Anything else that makes no sense
@@ -27,7 +29,8 @@ raises :class:`~engine.errors.MalformedLogError` naming the line (``line 12`` or
 ``line 3, event 5``).
 
 **Writing** produces the Mortal / mjai-reviewer dialect: ``start_game`` {names, kyoku_first
-(0, or 4 for an East-only rule set), aka_flag, id when known}, ``start_kyoku``, ``tsumo``,
+(0, or 4 for an East-only rule set), aka_flag, id when known, and our ``ruleset`` and
+``rule_overrides`` (when any)}, ``start_kyoku``, ``tsumo``,
 ``dahai`` {tsumogiri}, ``chi``/``pon``/``daiminkan``, ``kakan`` {consumed = the pon's three
 tiles}, ``ankan``, ``dora``, ``reach``, ``reach_accepted``, ``hora`` {actor, target, pai, deltas,
 ura_markers, and when recorded fu, fan, yakus (gimite names), hora_points, hora_tehais (without
@@ -461,6 +464,9 @@ class _GameReader:
         self.source_id: str | None = None
         self.aka_flag: bool | None = None
         self.east_only = False
+        #: The rule set named by our own extension of ``start_game`` (written by :func:`write`).
+        self.ruleset: str | None = None
+        self.rule_overrides: dict[str, object] = {}
         if ev is not None:
             self.start(ev)
         self.rounds: list[Round] = []
@@ -491,6 +497,18 @@ class _GameReader:
         # counted back from the end of the South round).
         if ev.has("kyoku_first"):
             self.east_only = ev.integer("kyoku_first", 0, 7) == 4
+        if ev.has("ruleset"):
+            name = ev.raw("ruleset")
+            if not isinstance(name, str):
+                raise ev.error(f"ruleset must be a rule set's name, got {_kind(name)}")
+            if not name:
+                raise ev.error("ruleset is empty")
+            self.ruleset = name
+        if ev.has("rule_overrides"):
+            overrides = ev.raw("rule_overrides")
+            if not isinstance(overrides, dict):
+                raise ev.error(f"rule_overrides must be an object, got {_kind(overrides)}")
+            self.rule_overrides = overrides
 
     # -- structure --
 
@@ -523,6 +541,20 @@ class _GameReader:
         self.close_round()
         players = self.players or (len(self.names) if 2 <= len(self.names) <= 4 else 4)
         names = [*self.names[:players], *[""] * (players - len(self.names))]
+        if self.ruleset is not None:
+            ruleset, overrides = self.ruleset, self.rule_overrides
+        else:
+            ruleset, overrides = self.inferred_ruleset(players)
+        header = GameHeader(
+            ruleset=ruleset,
+            rule_overrides=overrides,
+            players=tuple(Player(name) for name in names),
+            source=Source(format=FORMAT_NAME, id=self.source_id),
+        )
+        return Game(header=header, rounds=tuple(self.rounds), recorded_final=self.final)
+
+    def inferred_ruleset(self, players: int) -> tuple[str, dict[str, object]]:
+        """The rule set of a record that does not name one: Tenhou's, from the flags."""
         red = self.aka_flag if self.aka_flag is not None else self.saw_red
         ruleset = "tenhou-3p" if players == 3 else "tenhou-4p"
         if self.east_only:
@@ -533,13 +565,7 @@ class _GameReader:
                 ruleset += "-nored"
             else:  # Tenhou has no 3-player game without red fives: say so as an override
                 overrides["red_fives"] = [0, 0, 0]
-        header = GameHeader(
-            ruleset=ruleset,
-            rule_overrides=overrides,
-            players=tuple(Player(name) for name in names),
-            source=Source(format=FORMAT_NAME, id=self.source_id),
-        )
-        return Game(header=header, rounds=tuple(self.rounds), recorded_final=self.final)
+        return ruleset, overrides
 
     # -- events --
 
@@ -1160,7 +1186,12 @@ def game_events(game: Game, index: int = 0) -> list[dict[str, Any]]:
         "names": [player.name for player in game.header.players],
         "kyoku_first": 4 if east else 0,
         "aka_flag": red,
+        # Our extension (other mjai readers ignore it): the rule set itself, which the two
+        # flags above only hint at (a Mahjong Soul game would otherwise read back as Tenhou's).
+        "ruleset": game.header.ruleset,
     }
+    if game.header.rule_overrides:
+        start["rule_overrides"] = dict(game.header.rule_overrides)
     if game.header.source.id is not None:
         start["id"] = game.header.source.id
     out = [start]

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import dataclasses
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -834,6 +836,7 @@ def test_written_events_follow_the_mortal_dialect() -> None:
     ]  # fmt: skip
     assert events[0] == {
         "type": "start_game", "names": ["A", "B", "C", "D"], "kyoku_first": 0, "aka_flag": True,
+        "ruleset": "tenhou-4p",
     }  # fmt: skip
     assert events[1]["tehais"][0] == HANDS[0]
     assert events[4] == {"type": "dahai", "actor": 0, "pai": "1s", "tsumogiri": True}
@@ -896,6 +899,35 @@ def test_east_only_and_no_red_rule_sets_are_written_as_flags() -> None:
     assert mjai.read(mjai.write([_game((), ruleset="tenhou-4p-east-nored")]))[0].header.ruleset == (
         "tenhou-4p-east-nored"
     )
+
+
+def test_the_rule_set_is_written_and_read_back_beyond_what_the_flags_say() -> None:
+    # Mahjong Soul's rules differ from Tenhou's in ways aka_flag and kyoku_first cannot say.
+    game = _game((), ruleset="majsoul-4p")
+    overridden = dataclasses.replace(
+        game, header=dataclasses.replace(game.header, rule_overrides={"kuitan": False})
+    )
+    for original in (game, overridden):
+        start = _written([original])[0]
+        assert start["ruleset"] == "majsoul-4p"
+        assert start.get("rule_overrides", {}) == original.header.rule_overrides
+        back = mjai.read(mjai.write([original]))[0].header
+        assert (back.ruleset, back.rule_overrides) == ("majsoul-4p", original.header.rule_overrides)
+
+
+@pytest.mark.parametrize(
+    ("member", "value", "problem"),
+    [
+        ("ruleset", 4, "ruleset must be a rule set's name, got a number"),
+        ("ruleset", "", "ruleset is empty"),
+        ("rule_overrides", ["kuitan"], "rule_overrides must be an object, got an array"),
+    ],
+)
+def test_a_bad_rule_set_member_is_refused(member: str, value: object, problem: str) -> None:
+    start = {"type": "start_game", "names": ["A", "B", "C", "D"], member: value}
+    with pytest.raises(MalformedLogError, match=re.escape(problem)) as caught:
+        mjai.read(json.dumps(start).encode())
+    assert caught.value.where == "line 1"
 
 
 def test_draws_are_written_with_gimite_reasons_and_read_back() -> None:
