@@ -384,8 +384,9 @@ class _Replay:
             problem = push(event)
             if problem is not None:
                 self.differ(Verdict.ILLEGAL_ACTION, number, "action", problem, _event_words(event))
+                self.events += number
                 return False
-            self.events += 1
+        self.events += len(round_.events)
         return state.phase is Phase.OVER or state.phase is Phase.WON
 
     def _compare_wins(self, round_: Round, result: HandResult, state: GameState) -> None:

@@ -458,9 +458,10 @@ class GameState:
         return problem
 
     def _plain_discard(self, event: Discard) -> bool:
-        """The common discard, checked and applied in one pass: a player not in riichi, after
-        the first go-around, with no swap-call limit or kan business pending. Returns ``False``
-        (having changed nothing) for any other case."""
+        """The common discard, checked and applied in one pass: after the first go-around, with
+        no swap-call limit or kan business pending, by a player not in riichi or discarding
+        the drawn tile in riichi. Returns ``False`` (having changed nothing) for any other
+        case, which the general check then words."""
         seat = event.seat
         if (
             self.phase is not Phase.ACT
@@ -473,12 +474,12 @@ class GameState:
             return False
         data = self.seats[seat]
         tile = event.tile
-        if data.riichi or data.forbidden or tile.red or not data.holds(tile):
+        if data.forbidden or not data.holds(tile):
             return False
-        if event.tsumogiri and tile != self.last_draw:
+        if (event.tsumogiri or data.riichi) and tile != self.last_draw:
             return False
-        data.counts[tile.kind] -= 1
-        data.hand_cache = None
+        data.remove(tile)
+        data.ippatsu = False  # (only a riichi player has it: their next discard ends it)
         data.river.append(tile)
         data.river_called.append(False)
         self.last_discard = tile
@@ -507,18 +508,20 @@ class GameState:
             return False
         tile = event.tile
         kind = tile.kind
-        if kind < 0 or self.seen[kind] >= 3 or (kind < EAST and kind % 9 == 4):
-            # Close to a limit (or a five, red or not): the full check words any problem.
-            return False
-        if self.three_player and kind in SANMA_MISSING:
-            return False
+        seen = self.seen
+        # Only a tile near a limit (a fourth copy, a five, a sanma gap) can break one.
+        if (
+            seen[kind] >= 3 or kind < 0 or (kind < EAST and kind % 9 == 4) or self.three_player
+        ) and self._tile_problem(tile) is not None:
+            return False  # the full check words it
         last = self.last_discard
         assert last is not None
         self._pass_claims(last, self.last_discarder)
-        self.seen[kind] += 1
+        seen[kind] += 1
+        if tile.red:
+            self.seen_red[kind // 9] += 1
         data = self.seats[seat]
-        data.counts[kind] += 1
-        data.hand_cache = None
+        data.add(tile)
         data.draws += 1
         if not data.riichi:
             data.temporary_furiten = False
@@ -936,6 +939,8 @@ class GameState:
                 and all(first.kind == tile.kind for first in self.first_discards)
             ):
                 self.forced_abort = AbortKind.FOUR_WINDS
+            if self.discards_made == self.players:  # every seat has had its first turn
+                self.first_turn = False
         if self.four_kans_next:
             self.four_kans_next = False
             self.forced_abort = AbortKind.FOUR_KANS
