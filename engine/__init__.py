@@ -1,8 +1,10 @@
-"""The rules engine: tiles, rule sets, hand analysis, scoring (and, later, the game state machine,
-log formats and the replayer).
+"""The rules engine: tiles, rule sets, hand analysis, scoring, the canonical game record, the
+game state machine, the log formats, the replayer and self-play.
 
 Standard library only and free of Django, like python-chess, so it can be used from a view, a
 Celery task, the command line or a notebook.
 """
 
-__version__ = "0.1.0"
+#: Recorded with every verification; raise it whenever a rule or a check changes, so that
+#: ``manage.py reverify --outdated`` knows which verdicts to recompute.
+__version__ = "0.2.0"

@@ -110,7 +110,7 @@ def run_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _verify_file(path: Path, format_name: str | None) -> Iterator[dict[str, Any]]:
     base: dict[str, Any] = {"path": str(path)}
     try:
-        games, fmt = read_games(path.read_bytes(), format_name)
+        games, fmt = read_games(path.read_bytes(), format_name, file_name=str(path))
     except (OSError, EngineError) as error:
         verdict = (
             Verdict.UNSUPPORTED if isinstance(error, UnsupportedLogError) else Verdict.MALFORMED

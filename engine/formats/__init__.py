@@ -40,6 +40,9 @@ class Format:
     read: Callable[[bytes], list[Game]]
     #: The games as one file's bytes, or ``None`` when the format cannot be written.
     write: Callable[[Sequence[Game]], bytes] | None = None
+    #: Like ``read``, also given the file's name, for a format whose files carry something of
+    #: the game only in their name (an mjlog's Tenhou log id). ``None``: the name adds nothing.
+    read_named: Callable[[bytes, str], list[Game]] | None = None
 
 
 def decompress(data: bytes) -> bytes:
@@ -103,15 +106,20 @@ def sniff(data: bytes) -> Format:
     )
 
 
-def read_games(data: bytes, format_name: str | None = None) -> tuple[list[Game], Format]:
-    """Every game in one file's bytes, and the format they were read as (sniffed when no name is
-    given). gzip-compressed bytes are decompressed first.
+def read_games(
+    data: bytes, format_name: str | None = None, *, file_name: str | None = None
+) -> tuple[list[Game], Format]:
+    """Every game in one file's bytes, and the format they were read as (sniffed when no format
+    name is given). gzip-compressed bytes are decompressed first. ``file_name`` (a path or URL)
+    lets a format take what only the name holds, such as an mjlog's log id.
 
     :raises MalformedLogError: unknown or corrupt data.
     :raises UnsupportedLogError: a record using something the engine does not support.
     """
     plain = decompress(data)
     fmt = get_format(format_name) if format_name else sniff(plain)
+    if file_name is not None and fmt.read_named is not None:
+        return fmt.read_named(plain, file_name), fmt
     return fmt.read(plain), fmt
 
 

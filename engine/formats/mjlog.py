@@ -868,6 +868,11 @@ def read(data: bytes) -> list[Game]:
     return [read_mjlog(data)]
 
 
+def read_named(data: bytes, file_name: str) -> list[Game]:
+    """The reader given the file's name: Tenhou names an mjlog after its log id."""
+    return [read_mjlog(data, log_id_from_name(file_name))]
+
+
 FORMAT = Format(
     name="mjlog",
     title="Tenhou mjlog XML",
@@ -875,4 +880,5 @@ FORMAT = Format(
     sniff=sniff,
     read=read,
     write=None,
+    read_named=read_named,
 )

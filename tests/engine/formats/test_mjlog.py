@@ -38,6 +38,7 @@ from engine.events import (
     Round,
     Win,
 )
+from engine.formats import read_games
 from engine.formats.mjlog import (
     DAN_LABELS,
     FORMAT,
@@ -863,3 +864,13 @@ def test_format_entry() -> None:
     assert (FORMAT.name, FORMAT.title, FORMAT.write) == ("mjlog", "Tenhou mjlog XML", None)
     assert set(FORMAT.extensions) == {".mjlog", ".xml", ".txt"}
     assert FORMAT.read(_log(*ROUND)) == [read_mjlog(_log(*ROUND))]
+
+
+def test_read_games_takes_the_log_id_from_the_file_name() -> None:
+    data = gzip.compress(_log(*ROUND))
+    (game,), fmt = read_games(data, file_name="dl/2010081709gm-00a9-0000-fe3371ad&tw=2.mjlog")
+    assert fmt is FORMAT
+    assert game.header.source.id == "2010081709gm-00a9-0000-fe3371ad"
+    assert game.header.started_at == "2010-08-17T09:00:00+09:00"
+    (nameless,), _ = read_games(data)
+    assert (nameless.header.source.id, nameless.header.started_at) == (None, None)
