@@ -49,8 +49,8 @@ from engine.events import (
     ScoreChange,
     Win,
 )
+from engine.formats import read_games, tenhou6
 from engine.formats import sniff as sniff_format
-from engine.formats import tenhou6
 from engine.formats.tenhou6 import (
     FORMAT,
     format_call,
@@ -1104,3 +1104,18 @@ def test_corpus_damage_fails_only_with_malformed_log_error() -> None:
     data = path.read_bytes()
     with pytest.raises(MalformedLogError):
         tenhou6.read(data[: len(data) // 2])  # truncated
+
+
+@pytest.mark.corpus
+def test_a_game_without_ref_takes_the_log_id_in_its_file_name() -> None:
+    if not PAIRS:
+        pytest.skip(MISSING)
+    path = CORPUS / PAIRS[0]["path"]
+    (nameless,), _ = read_games(path.read_bytes())
+    assert nameless.header.source.id is None  # mjx's exports carry no ref
+    (named,), _ = read_games(path.read_bytes(), file_name=f"downloads/{path.name}")
+    assert named.header.source.id == path.stem
+    assert named.header.started_at is not None and named.header.started_at.startswith(
+        f"{path.stem[:4]}-{path.stem[4:6]}-{path.stem[6:8]}T"
+    )
+    assert named.rounds == nameless.rounds

@@ -1,0 +1,233 @@
+"""Reading tenhou.net/6 files: objects, grouping them into games, and each game's header."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.errors import MalformedLogError
+from engine.events import (
+    AbortiveDraw,
+    Draw,
+    ExhaustiveDraw,
+    FinalResult,
+    Game,
+    GameHeader,
+    NagashiMangan,
+    Player,
+    RiichiAccepted,
+    Round,
+    Source,
+    Win,
+)
+from engine.formats.tenhou6.round_data import _RoundData
+from engine.formats.tenhou6.strings import _disp_rules, _is_tenhou_disp
+from engine.formats.tenhou6.values import _array, _int, _kind, _number, _str
+from engine.rules.presets import as_preset, tenhou_ruleset
+
+NAME: Final = "tenhou6"
+
+
+# -- games ----------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Part:
+    """One tenhou.net/6 object, decoded: its rounds, and the object for its header values."""
+
+    obj: dict[str, Any]
+    place: str
+    players: int
+    rounds: list[Round]
+
+    @property
+    def key(self) -> object:
+        """What objects of one game share: the log id, else the player names."""
+        ref = self.obj.get("ref")
+        return ref if isinstance(ref, str) and ref else repr(self.obj.get("name"))
+
+
+def _load(data: bytes) -> list[tuple[Any, str]]:
+    """Every top-level JSON value (one, an array's items, or JSON lines), each with the prefix
+    that names its place in error messages."""
+    try:
+        text = data.decode("utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise MalformedLogError(f"not UTF-8 text ({error.reason} at byte {error.start})") from None
+    try:
+        value = _json(text)
+    except MalformedLogError:
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if len(lines) < 2:
+            raise
+        return [(_json(line, f"line {n}"), f"line {n}: ") for n, line in lines]
+    if isinstance(value, list):
+        return [(item, f"[{i}].") for i, item in enumerate(value)]
+    return [(value, "")]
+
+
+def _json(text: str, where: str | None = None) -> Any:
+    """Parse JSON, refusing what Python's parser accepts beyond it (NaN, Infinity)."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as error:
+        place = where or f"line {error.lineno}"
+        raise MalformedLogError(
+            f"not valid JSON ({error.msg}, column {error.colno})", place
+        ) from None
+    except RecursionError:
+        raise MalformedLogError("JSON nested too deeply", where) from None
+    except ValueError as error:
+        raise MalformedLogError(str(error), where) from None
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _part(obj: Any, prefix: str) -> _Part:
+    """Decode one object's rounds. Sanma: ``三`` in ``rule.disp`` (or ``ratingc`` PF3), or
+    seat 3 without a hand in every round."""
+    if not isinstance(obj, dict):
+        raise MalformedLogError(
+            f"expected a tenhou.net/6 object, got {_kind(obj)}", prefix.rstrip(".: ") or None
+        )
+    log = _array(obj.get("log"), f"{prefix}log")
+    for r, raw in enumerate(log):
+        if len(_array(raw, f"{prefix}log[{r}]")) != 17:
+            raise MalformedLogError(f"a round has 17 elements, not {len(raw)}", f"{prefix}log[{r}]")
+    rule = obj.get("rule", {})
+    if not isinstance(rule, dict):
+        raise MalformedLogError(f"expected an object, got {_kind(rule)}", f"{prefix}rule")
+    disp = _str(rule.get("disp", ""), f"{prefix}rule.disp")
+    said_sanma = "三" in disp or obj.get("ratingc") == "PF3"
+    no_north = [raw[13] == [] for raw in log]
+    if any(no_north) and not all(no_north):
+        raise MalformedLogError("seat 3 has a starting hand in some rounds only", f"{prefix}log")
+    players = 3 if (log and all(no_north)) or (said_sanma and not log) else 4
+    if said_sanma and players == 4:
+        raise MalformedLogError(
+            f"rule {disp!r} is sanma, but seat 3 has a hand", f"{prefix}log[0][13]"
+        )
+    rounds = [_RoundData(raw, players, f"{prefix}log[{r}]").read() for r, raw in enumerate(log)]
+    return _Part(obj, prefix, players, rounds)
+
+
+def _games(parts: list[_Part]) -> list[list[_Part]]:
+    """Group consecutive parts of one game: same key and seats, rounds going forward (a game's
+    (wind, hand, honba) only grows: a repeated hand has one more honba)."""
+    games: list[list[_Part]] = []
+    for part in parts:
+        before = games[-1][-1] if games else None
+        if (
+            before is not None
+            and (part.key, part.players) == (before.key, before.players)
+            and (
+                not part.rounds
+                or not before.rounds
+                or _order(part.rounds[0]) > _order(before.rounds[-1])
+            )
+        ):
+            games[-1].append(part)
+        else:
+            games.append([part])
+    return games
+
+
+def _order(round_: Round) -> tuple[int, int, int]:
+    return round_.wind, round_.number, round_.honba
+
+
+def _game(parts: list[_Part]) -> Game:
+    first, last = parts[0], parts[-1]
+    obj, prefix, players = first.obj, first.place, first.players
+    rounds = tuple(round_ for part in parts for round_ in part.rounds)
+    rule: dict[str, Any] = obj.get("rule", {})  # checked by _part
+    disp = rule.get("disp", "")
+    _, east_only, kuitan, red = _disp_rules(disp)
+    if not _is_tenhou_disp(disp):  # a converter's text: the aka flags say, else yes
+        flags = [rule[key] for key in ("aka", "aka51", "aka52", "aka53") if key in rule]
+        red = any(flags) if flags else True
+    red = red or any(_shows_red(round_) for round_ in rounds)
+    ruleset = tenhou_ruleset(three_player=players == 3, east_only=east_only, red=red, kuitan=kuitan)
+    # Not every flag combination is a preset: the nearest one (seats and length) with options.
+    nearest = tenhou_ruleset(three_player=players == 3, east_only=east_only)
+    ruleset_name, overrides = as_preset(ruleset, nearest)
+    ref = (_str(obj["ref"], f"{prefix}ref") or None) if "ref" in obj else None
+    header = GameHeader(
+        ruleset=ruleset_name,
+        rule_overrides=overrides,
+        players=_players(obj, players, prefix),
+        source=Source(format=NAME, id=ref, extra=_extra(obj, rule)),
+        started_at=_started_at(ref),
+    )
+    final = _final(last.obj.get("sc"), rounds[-1] if rounds else None, players, f"{last.place}sc")
+    return Game(header=header, rounds=rounds, recorded_final=final)
+
+
+def _shows_red(round_: Round) -> bool:
+    """Whether a red five shows: every tile of a round is dealt, drawn or an indicator."""
+    return any(tile.red for hand in round_.hands for tile in hand) or any(
+        event.tile.red for event in round_.events if isinstance(event, Draw)
+    )
+
+
+def _players(obj: dict[str, Any], players: int, prefix: str) -> tuple[Player, ...]:
+    names, dans, rates = (_array(obj.get(key, []), prefix + key) for key in ("name", "dan", "rate"))
+    return tuple(
+        Player(
+            _str(names[seat], f"{prefix}name[{seat}]") if seat < len(names) else "",
+            (_str(dans[seat], f"{prefix}dan[{seat}]") if seat < len(dans) else "") or None,
+            _number(rates[seat], f"{prefix}rate[{seat}]") if seat < len(rates) else None,
+        )
+        for seat in range(players)
+    )
+
+
+def _extra(obj: dict[str, Any], rule: dict[str, Any]) -> dict[str, str]:
+    """Header values with no field of their own, as strings (the title as its JSON)."""
+    extra = {"disp": str(rule["disp"])} if "disp" in rule else {}
+    if "lobby" in obj:
+        extra["lobby"] = str(obj["lobby"])
+    if isinstance(obj.get("title"), list) and any(obj["title"]):
+        extra["title"] = json.dumps(obj["title"], ensure_ascii=False)
+    if isinstance(obj.get("sx"), list):
+        extra["sx"] = ",".join(map(str, obj["sx"]))
+    return extra
+
+
+def _started_at(ref: str | None) -> str | None:
+    """Tenhou ids start with the game's date and hour in Japan time (``YYYYMMDDHHgm-``)."""
+    if not ref or not ref[:10].isdigit() or ref[10:13] != "gm-":
+        return None
+    return f"{ref[:4]}-{ref[4:6]}-{ref[6:8]}T{ref[8:10]}:00:00+09:00"
+
+
+def _final(value: Any, last: Round | None, players: int, where: str) -> FinalResult | None:
+    """The final ``sc`` (points, result pairs) when the log's last round ends the game: its end
+    scores are the final points but for the leftover riichi sticks, which go to one seat (first
+    place). A trimmed log (a few rounds of a game) keeps the whole game's ``sc``: no match."""
+    if value is None or last is None:
+        return None
+    values = _array(value, where)
+    if len(values) < 2 * players:
+        raise MalformedLogError(f"{len(values)} values, not (points, result) per seat", where)
+    points = tuple(_int(values[2 * s], f"{where}[{2 * s}]") for s in range(players))
+    results = tuple(_number(values[2 * s + 1], f"{where}[{2 * s + 1}]") for s in range(players))
+    end = list(last.scores)
+    sticks = last.sticks
+    for event in last.events:
+        deltas: tuple[int, ...] | None = None
+        if isinstance(event, RiichiAccepted):
+            end[event.seat] -= 1000
+            sticks += 1
+        elif isinstance(event, Win):
+            deltas = event.recorded.deltas if event.recorded else None
+            sticks = 0
+        elif isinstance(event, ExhaustiveDraw | AbortiveDraw | NagashiMangan):
+            deltas = event.recorded_deltas
+        for seat, delta in enumerate(deltas or ()):
+            end[seat] += delta
+    off = [p - e for p, e in zip(points, end, strict=True) if p != e]
+    return FinalResult(points, results) if off in ([], [1000 * sticks]) else None

@@ -1,0 +1,194 @@
+"""One round's 17 elements, decoded and checked, before the turns are interleaved."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, TypeAlias
+
+from engine.errors import MalformedLogError
+from engine.events import RecordedWin, Round
+from engine.formats.tenhou6.calls import (
+    _TAKE_KINDS,
+    DUMMY,
+    TILE_OF_CODE,
+    TSUMOGIRI,
+    CallString,
+    _cached_call,
+)
+from engine.formats.tenhou6.interleave import _Interleaver
+from engine.formats.tenhou6.strings import (
+    _ABORTS,
+    _DRAWN,
+    _NAGASHI,
+    _WON,
+    parse_score,
+    parse_yaku,
+)
+from engine.formats.tenhou6.values import _array, _ints, _kind, _per_seat, _seat, _str, _tiles
+from engine.scoring.limits import yakuman_limit
+from engine.scoring.yaku import YAKU
+from engine.tiles import Tile
+
+# -- one round ------------------------------------------------------------------------------------
+
+#: A take (a drawn tile, or a chi/pon/open-kan string) or a discard slot (a tile, a riichi,
+#: closed-kan, added-kan or north string, 60 or 0), decoded.
+Slot: TypeAlias = Tile | CallString | int
+_DISCARD_CODES: Final[dict[int, Slot]] = {**TILE_OF_CODE, TSUMOGIRI: TSUMOGIRI, DUMMY: DUMMY}
+
+
+@dataclass(frozen=True, slots=True)
+class _WinRecord:
+    seat: int
+    from_seat: int
+    recorded: RecordedWin
+
+
+class _RoundData:
+    """One round's 17 elements, decoded and checked, before the turns are interleaved."""
+
+    def __init__(self, raw: list[Any], players: int, place: str) -> None:
+        self.players, self.place = players, place
+        head = _ints(raw[0], self.at(0))
+        if len(head) != 3 or not 0 <= head[0] < 16 or min(head) < 0:
+            raise MalformedLogError(f"{head} is not [kyoku 0-15, honba, sticks]", self.at(0))
+        kyoku, self.honba, self.sticks = head
+        self.wind, self.number, self.dealer = kyoku // 4, kyoku % 4 + 1, kyoku % 4
+        if self.dealer >= players:
+            raise MalformedLogError(f"kyoku {kyoku}: sanma has no seat {self.dealer}", self.at(0))
+        self.scores = _per_seat(raw[1], players, self.at(1))
+        self.indicators = _tiles(raw[2], self.at(2))
+        if not self.indicators:
+            raise MalformedLogError("no dora indicator", self.at(2))
+        self.ura = _tiles(raw[3], self.at(3))
+        self.hands: list[tuple[Tile, ...]] = []
+        self.takes: list[list[Slot]] = []
+        self.discards: list[list[Slot]] = []
+        for seat in range(players):
+            hand = _tiles(raw[4 + 3 * seat], self.at(4 + 3 * seat))
+            if len(hand) != 13:
+                raise MalformedLogError(
+                    f"a starting hand of {len(hand)} tiles", self.at(4 + 3 * seat)
+                )
+            self.hands.append(hand)
+            self.takes.append(self.items(raw, 5 + 3 * seat, TILE_OF_CODE, True))
+            self.discards.append(self.items(raw, 6 + 3 * seat, _DISCARD_CODES, False))
+        self.wins: tuple[_WinRecord, ...] = ()
+        self.label, self.deltas = self.result(raw[16], self.at(16))
+
+    def at(self, index: int) -> str:
+        return f"{self.place}[{index}]"
+
+    def items(
+        self, raw: list[Any], index: int, codes: Mapping[int, Slot], takes: bool
+    ) -> list[Slot]:
+        """A takes or discards array: codes through ``codes``, strings as call strings."""
+        out: list[Slot] = []
+        for i, item in enumerate(_array(raw[index], self.at(index))):
+            if item.__class__ is str:
+                call = _cached_call(item)
+                if isinstance(call, str):
+                    raise MalformedLogError(call, f"{self.at(index)}[{i}]")
+                if (call.kind in _TAKE_KINDS) != takes:
+                    other = "takes" if call.kind in _TAKE_KINDS else "discards"
+                    raise MalformedLogError(
+                        f"a {call.kind} belongs in the {other}", f"{self.at(index)}[{i}]"
+                    )
+                out.append(call)
+            elif item.__class__ in (int, float) and item in codes:
+                out.append(codes[int(item)])
+            else:
+                raise MalformedLogError(
+                    f"{_kind(item)} is not a tile code", f"{self.at(index)}[{i}]"
+                )
+        return out
+
+    def result(self, value: Any, where: str) -> tuple[str, tuple[int, ...] | None]:
+        """The result's label and payments; a win's (deltas, detail) pairs go to ``wins``."""
+        items = _array(value, where)
+        label = _str(items[0], f"{where}[0]") if items else ""
+        if label == _WON:
+            if len(items) < 3 or len(items) % 2 == 0:
+                raise MalformedLogError("'和了' is followed by (deltas, detail) pairs", where)
+            self.wins = tuple(self.win(items, i, where) for i in range(1, len(items), 2))
+            return label, None
+        if label not in _DRAWN and label != _NAGASHI and label not in _ABORTS:
+            raise MalformedLogError(f"unknown result {label!r}", f"{where}[0]")
+        deltas = None
+        if len(items) > 1 and items[1] != []:
+            deltas = _per_seat(items[1], self.players, f"{where}[1]")
+        if label == _NAGASHI and deltas is None:
+            raise MalformedLogError("流し満貫 without its payments", where)
+        return label, deltas
+
+    def win(self, items: list[Any], index: int, where: str) -> _WinRecord:
+        """One winner: ``deltas`` then ``[who, fromWho, paoWho, score, yaku...]`` (a converter
+        may stop after paoWho)."""
+        players = self.players
+        deltas = _per_seat(items[index], players, f"{where}[{index}]")
+        at = f"{where}[{index + 1}]"
+        detail = _array(items[index + 1], at)
+        if len(detail) < 3:
+            raise MalformedLogError("a win's detail starts [who, fromWho, paoWho]", at)
+        seat, from_seat, liable = (_seat(detail[i], players, f"{at}[{i}]") for i in range(3))
+        recorded = RecordedWin(deltas=deltas, liable=None if liable == seat else liable)
+        if len(detail) == 3:
+            return _WinRecord(seat, from_seat, recorded)
+        score = parse_score(_str(detail[3], f"{at}[3]"), f"{at}[3]")
+        if score.tsumo != (seat == from_seat):
+            raise MalformedLogError(
+                f"{detail[3]!r} is not a {'tsumo' if seat == from_seat else 'ron'}'s score",
+                f"{at}[3]",
+            )
+        winds = {"seat_wind": (seat - self.dealer) % players, "round_wind": self.wind}
+        pairs = (
+            parse_yaku(_str(text, f"{at}[{i}]"), **winds, where=f"{at}[{i}]")
+            for i, text in enumerate(detail[4:], 4)
+        )
+        yaku = tuple(pair for pair in pairs if pair[1])  # "裏ドラ(0飜)": none found, no yaku
+        points = score.points(players)
+        limit = score.limit
+        if limit == "yakuman" and any(YAKU[name].yakuman for name, _ in yaku):
+            limit = self.yakuman_limit(seat, from_seat, points)
+        han = score.han if score.han is not None else sum(h for _, h in yaku) or None
+        return _WinRecord(
+            seat,
+            from_seat,
+            RecordedWin(
+                han=han,
+                fu=score.fu,
+                yaku=yaku,
+                points=points,
+                limit=limit,
+                deltas=deltas,
+                liable=recorded.liable,
+            ),
+        )
+
+    def yakuman_limit(self, seat: int, from_seat: int, points: int) -> str:
+        """``yakuman``, or ``double_yakuman``... when the points are a multiple of one yakuman
+        (base 8000; 6 bases to a dealer, 4 to others; a sanma tsumo loses the North seat's
+        share: 4 and 3), named as the mjlog reader names them."""
+        dealer = seat == self.dealer
+        factor = (
+            (6 if dealer else 4) if seat != from_seat or self.players == 4 else (4 if dealer else 3)
+        )
+        single = 8000 * factor
+        if points > single and points % single == 0:
+            return yakuman_limit(points // single)[1]
+        return "yakuman"
+
+    def read(self) -> Round:
+        return Round(
+            wind=self.wind,
+            number=self.number,
+            dealer=self.dealer,
+            honba=self.honba,
+            sticks=self.sticks,
+            scores=self.scores,
+            hands=tuple(self.hands),
+            dora_indicators=self.indicators[:1],
+            events=tuple(_Interleaver(self).run()),
+            ura_indicators=self.ura,
+        )
