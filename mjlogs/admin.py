@@ -1,1 +1,47 @@
-"""Admin registrations for the mjlogs app's models."""
+"""Admin of the mjlogs app: games with their seats, players with their names."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from mjlogs.models import Game, GameSeat, Player, PlayerName
+
+
+class GameSeatInline(admin.TabularInline):
+    model = GameSeat
+    extra = 0
+    raw_id_fields = ("player",)
+    readonly_fields = ("seat", "start_score", "final_score", "placement")
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = (
+        "id", "source_id", "ruleset", "source_format", "started_at", "uploaded_at",
+        "uploader", "visibility", "complete",
+    )  # fmt: skip
+    list_filter = ("ruleset", "source_format", "visibility", "complete")
+    search_fields = ("source_id", "content_hash", "seats__player__name")
+    date_hierarchy = "started_at"
+    raw_id_fields = ("uploader",)
+    # The record itself is the engine's to write: the admin may change who sees it, not what
+    # it says.
+    readonly_fields = (
+        "ruleset", "rule_overrides", "players_count", "rounds_count", "complete",
+        "source_format", "source_id", "content_hash", "started_at", "uploaded_at", "document",
+        "raw_name", "raw_size",
+    )  # fmt: skip
+    exclude = ("raw",)
+    inlines = (GameSeatInline,)
+
+
+class PlayerNameInline(admin.TabularInline):
+    model = PlayerName
+    extra = 0
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "created_at")
+    search_fields = ("name", "names__name")
+    inlines = (PlayerNameInline,)

@@ -1,1 +1,116 @@
-"""Database models of the mjlogs app. None yet."""
+"""Database models of the mjlogs app: games, the players in them and their seats.
+
+A game is stored once, as its canonical document (``engine.formats.canonical``), with the raw
+file it came from kept compressed beside it. Two uniqueness rules keep it once, and the database
+enforces both, so two uploads of the same game racing each other still store it once:
+
+- ``content_hash``: a digest of the game itself (rule set, players, rounds, final result), not of
+  the file, so the same game read from an mjlog and from its tenhou.net/6 export is one game;
+- ``source_id`` (where the source has one, such as a Tenhou log id): one game per id.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Player(models.Model):
+    """A person, known by one or more names (one per platform, see :class:`PlayerName`)."""
+
+    name = models.CharField(max_length=200, help_text="The name shown on pages.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("name", "id")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PlayerName(models.Model):
+    """A player's name on one platform (``tenhou``, ``majsoul``, ``mjai``, ...)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="names")
+    platform = models.CharField(max_length=32)
+    name = models.CharField(max_length=200)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=("platform", "name"), name="player_name_per_platform"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.platform})"
+
+
+class Visibility(models.TextChoices):
+    PUBLIC = "public", "Public"
+    PRIVATE = "private", "Private: the uploader and staff only"
+
+
+class Game(models.Model):
+    """One game: its canonical record, where it came from, and who uploaded it."""
+
+    ruleset = models.CharField(max_length=64, help_text="Preset name (engine.rules.presets).")
+    rule_overrides = models.JSONField(default=dict, blank=True)
+    players_count = models.PositiveSmallIntegerField()
+    rounds_count = models.PositiveSmallIntegerField()
+    complete = models.BooleanField(help_text="Whether the record reaches the game's end.")
+    source_format = models.CharField(max_length=32, help_text="mjlog, tenhou6, mjai, ...")
+    # Null, not "", when the source has no id: the unique constraint skips nulls only.
+    source_id = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
+    content_hash = models.CharField(max_length=64, help_text="SHA-256 of the game's content.")
+    started_at = models.DateTimeField(null=True, blank=True)
+    uploaded_at = models.DateTimeField(auto_now_add=True)
+    uploader = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games",
+    )
+    visibility = models.CharField(
+        max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    document = models.JSONField(help_text="The canonical record (docs/format.md).")
+    raw = models.BinaryField(help_text="The original file's bytes, gzip-compressed.")
+    raw_name = models.CharField(max_length=255, blank=True)
+    raw_size = models.PositiveIntegerField(help_text="Size of the original, uncompressed.")
+
+    class Meta:
+        ordering = ("-started_at", "-id")
+        constraints = (
+            models.UniqueConstraint(fields=("content_hash",), name="game_unique_content"),
+            models.UniqueConstraint(
+                fields=("source_id",),
+                condition=Q(source_id__isnull=False),
+                name="game_unique_source_id",
+            ),
+        )
+        indexes = (
+            models.Index(fields=("ruleset", "-started_at"), name="game_ruleset_started"),
+            models.Index(fields=("source_format",), name="game_source_format"),
+        )
+
+    def __str__(self) -> str:
+        return self.source_id or f"game {self.pk}"
+
+
+class GameSeat(models.Model):
+    """A player's seat in a game, with the start and (when recorded) final score and place."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField(help_text="0 is the first dealer.")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    start_score = models.IntegerField()
+    final_score = models.IntegerField(null=True, blank=True)
+    placement = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 is first.")
+
+    class Meta:
+        ordering = ("game", "seat")
+        constraints = (models.UniqueConstraint(fields=("game", "seat"), name="one_player_a_seat"),)
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.seat}: {self.player}"

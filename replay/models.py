@@ -1,1 +1,43 @@
-"""Database models of the replay app. None yet."""
+"""Database models of the replay app: what the rules engine said about each game."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from mjlogs.models import Game
+
+
+class Verdict(models.TextChoices):
+    """The replayer's verdicts (``engine.replay.Verdict``), and ``pending`` before the first."""
+
+    PENDING = "pending", "Not verified yet"
+    VERIFIED = "verified", "Verified"
+    SCORE_MISMATCH = "score_mismatch", "Score mismatch"
+    ILLEGAL_ACTION = "illegal_action", "Illegal action"
+    UNSUPPORTED = "unsupported", "Unsupported"
+    MALFORMED = "malformed", "Malformed"
+
+
+class Verification(models.Model):
+    """The latest verification of a game. Re-verifying replaces it (the service is idempotent:
+    the same engine on the same game gives the same row)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="verification")
+    verdict = models.CharField(max_length=20, choices=Verdict.choices, default=Verdict.PENDING)
+    engine_version = models.CharField(max_length=32, blank=True)
+    #: The first discrepancy (round, event, what, expected, found, message), or null.
+    discrepancy = models.JSONField(null=True, blank=True)
+    message = models.TextField(blank=True, help_text="The first discrepancy in words.")
+    complete = models.BooleanField(default=False, help_text="The replay reached the game's end.")
+    events = models.PositiveIntegerField(default=0, help_text="Events replayed.")
+    duration_ms = models.FloatField(null=True, blank=True)
+    #: The replay report (``ReplayReport.to_json``: rounds with their results, final scores and
+    #: placements by the engine's count), or null when the document could not be read.
+    report = models.JSONField(null=True, blank=True)
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = (models.Index(fields=("verdict",), name="verification_verdict"),)
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.verdict}"

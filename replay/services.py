@@ -1,7 +1,63 @@
-"""Write paths of the replay app.
+"""Write paths of the replay app: verifying stored games.
 
 Every change to the database goes through a function here (HackSoft Django Styleguide):
 a service takes plain values, validates them, does the work in a transaction and returns
 the result. Views, API endpoints, Celery tasks and management commands call services;
 they never save models themselves. Reads belong in ``selectors.py``.
 """
+
+from __future__ import annotations
+
+import time
+
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from engine.errors import EngineError
+from engine.formats import canonical
+from engine.replay import replay
+from mjlogs.models import Game
+from replay.models import Verdict, Verification
+
+
+def game_verify(game_id: int) -> Verification | None:
+    """Replay a stored game through the engine and record the verdict (replacing any earlier
+    one). Idempotent: running it twice leaves the same row. ``None`` when the game is gone
+    (deleted after the task was queued)."""
+    document = Game.objects.filter(pk=game_id).values_list("document", flat=True).first()
+    if document is None:
+        return None
+    started = time.perf_counter()
+    try:
+        report = replay(canonical.game_from_json(document))
+    except EngineError as error:
+        # A stored document the engine can no longer read (a format change): say so.
+        values = {
+            "verdict": Verdict.MALFORMED,
+            "discrepancy": {"message": str(error)},
+            "message": str(error),
+            "complete": False,
+            "events": 0,
+            "report": None,
+        }
+    else:
+        discrepancy = report.discrepancy
+        values = {
+            "verdict": report.verdict.value,
+            "discrepancy": None if discrepancy is None else discrepancy.to_json(),
+            "message": "" if discrepancy is None else discrepancy.message,
+            "complete": report.complete,
+            "events": report.events,
+            "report": report.to_json(),
+        }
+    values |= {
+        "engine_version": engine.__version__,
+        "duration_ms": (time.perf_counter() - started) * 1000,
+        "verified_at": timezone.now(),
+    }
+    with transaction.atomic():
+        if not Game.objects.filter(pk=game_id).exists():
+            return None
+        verification, _ = Verification.objects.update_or_create(game_id=game_id, defaults=values)
+    return verification

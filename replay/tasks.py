@@ -1,6 +1,24 @@
-"""Celery tasks of the replay app. None yet.
+"""Celery tasks of the replay app.
 
 A task is thin and safe to run twice: it takes ids, calls one service, and is queued after
 the transaction commits (``transaction.on_commit`` or ``task.delay_on_commit``). Engine
 errors are verdicts to record, never retried; only transient faults are retried.
 """
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError
+
+from replay.services import game_verify
+
+
+@shared_task(
+    autoretry_for=(OperationalError,),  # the database blinked: try again later
+    retry_backoff=True,
+    max_retries=5,
+)
+def verify_game(game_id: int) -> str | None:
+    """Verify one stored game; returns its verdict (``None`` when the game is gone)."""
+    verification = game_verify(game_id)
+    return None if verification is None else verification.verdict

@@ -1,0 +1,88 @@
+"""``manage.py import_logs PATH...``: bulk import of game records from files and folders.
+
+Folders are walked recursively; archives (zip, tar) are opened; each file's format is sniffed.
+A progress bar runs on standard error, and a summary follows: games imported, duplicates, files
+that failed with their reasons, and (once verified, at once when Celery runs eagerly) the
+verdicts. Exit status 1 when any file failed.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from mjlogs.archives import UploadedFile
+from mjlogs.models import Visibility
+from mjlogs.services import Outcome, Status, import_files
+from replay.selectors import verdict_counts
+
+
+def _files(paths: list[Path]) -> Iterator[Path]:
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(item for item in path.rglob("*") if item.is_file())
+        elif path.is_file():
+            yield path
+        else:
+            raise CommandError(f"{path}: no such file or folder")
+
+
+class Command(BaseCommand):
+    help = "Import game records (files, folders, archives) and report what became of each."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("paths", nargs="+", type=Path, help="Files or folders to import.")
+        parser.add_argument("--uploader", help="Username to record as the uploader.")
+        parser.add_argument(
+            "--private", action="store_true", help="Only the uploader and staff see the games."
+        )
+        parser.add_argument("--quiet", action="store_true", help="No progress bar.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        uploader = None
+        if options["uploader"]:
+            users = get_user_model().objects.filter(username=options["uploader"])
+            uploader = users.first()
+            if uploader is None:
+                raise CommandError(f"no user named {options['uploader']!r}")
+        paths = list(_files(options["paths"]))
+        bar = tqdm(total=len(paths), unit="file", file=sys.stderr, disable=options["quiet"] or None)
+
+        def uploads() -> Iterator[UploadedFile]:
+            for path in paths:
+                yield UploadedFile(str(path), path.read_bytes())
+                bar.update(1)
+
+        counted: Counter[str] = Counter()
+
+        def progress(outcome: Outcome) -> None:
+            counted[outcome.status.value] += 1
+            bar.set_postfix(counted, refresh=False)
+
+        visibility = Visibility.PRIVATE if options["private"] else Visibility.PUBLIC
+        summary = import_files(
+            uploads(), uploader=uploader, visibility=visibility, progress=progress
+        )
+        bar.close()
+        counts = summary.counts
+        self.stdout.write(
+            f"{len(paths)} files: {counts['imported']} games imported, "
+            f"{counts['duplicate']} duplicates, {counts['failed']} failed"
+        )
+        for outcome in summary.outcomes:
+            if outcome.status is Status.FAILED:
+                self.stdout.write(f"  failed: {outcome.file}: {outcome.error}")
+        game_ids = [o.game_id for o in summary.outcomes if o.game_id is not None]
+        verdicts = verdict_counts(game_ids)
+        if verdicts:
+            words = ", ".join(f"{count} {verdict}" for verdict, count in sorted(verdicts.items()))
+            self.stdout.write(f"verdicts of these games: {words}")
+        if counts["failed"]:
+            raise SystemExit(1)
