@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+import engine
+from mjlogs.models import Game
 from replay.models import Verdict, Verification
 
 
@@ -21,3 +23,12 @@ def verdict_counts(game_ids: Iterable[int]) -> dict[str, int]:
     if pending := len(ids) - sum(counted.values()):
         counted[Verdict.PENDING.value] += pending
     return dict(counted)
+
+
+def game_ids_to_verify(*, outdated_only: bool) -> list[int]:
+    """Ids of the games to verify (again): all, or those without a verdict of this engine."""
+    games = Game.objects.order_by("pk")
+    if outdated_only:
+        current = Verification.objects.filter(engine_version=engine.__version__)
+        games = games.exclude(pk__in=current.values("game_id"))
+    return list(games.values_list("pk", flat=True))

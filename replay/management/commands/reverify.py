@@ -1,0 +1,50 @@
+"""``manage.py reverify``: verify stored games again, all of them or only those whose verdict
+came from an older engine (``--outdated``) or that were never verified.
+
+Each game is a task (``replay.tasks.verify_game``): with a broker the workers share them and
+this command only queues; with Celery eager it verifies in this process. The verification
+service is idempotent, so running the command twice, or a task twice, changes nothing more.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+from tqdm import tqdm
+
+import engine
+from replay.selectors import game_ids_to_verify, verdict_counts
+from replay.tasks import verify_game
+
+
+class Command(BaseCommand):
+    help = "Verify stored games again (all, or --outdated: older engine or never verified)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--outdated",
+            action="store_true",
+            help=f"Only games not verified by this engine ({engine.__version__}).",
+        )
+        parser.add_argument("--quiet", action="store_true", help="No progress bar.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        ids = game_ids_to_verify(outdated_only=options["outdated"])
+        eager = settings.CELERY_TASK_ALWAYS_EAGER
+        for game_id in tqdm(
+            ids,
+            unit="game",
+            desc="verifying" if eager else "queueing",
+            file=sys.stderr,
+            disable=options["quiet"] or None,
+        ):
+            verify_game.delay(game_id)
+        if not eager:
+            self.stdout.write(f"{len(ids)} games queued for verification")
+            return
+        counts = verdict_counts(ids)
+        words = ", ".join(f"{count} {verdict}" for verdict, count in sorted(counts.items()))
+        self.stdout.write(f"{len(ids)} games verified" + (f": {words}" if words else ""))
