@@ -121,7 +121,8 @@ def simulate(
 ) -> Iterator[Game]:
     """``games`` self-played games under a preset, each reproducible from ``seed`` and its
     number ``n`` alone (its generator is seeded with ``f"{seed}-{n}"``; the game's id is
-    ``seed-{seed}-{n}``). ``bots`` makes each game's bots (default: all :class:`GreedyBot`).
+    ``{preset}-seed-{seed}-{n}``, unique across presets). ``bots`` makes each game's bots
+    (default: all :class:`GreedyBot`).
     """
     ruleset = get_ruleset(ruleset_name)
     for number in range(games):
@@ -129,7 +130,7 @@ def simulate(
         players = (
             list(bots(rng)) if bots is not None else [GreedyBot() for _ in range(ruleset.players)]
         )
-        yield play_game(ruleset, players, rng, game_id=f"seed-{seed}-{number}")
+        yield play_game(ruleset, players, rng, game_id=f"{ruleset_name}-seed-{seed}-{number}")
 
 
 def _overrides(ruleset: Ruleset) -> dict[str, object]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -35,7 +36,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...], d
 
 
 def test_start_migrates_then_serves_on_the_default_address(calls: list[Any]) -> None:
-    call_command("start")
+    call_command("start", "--no-demo")
     assert [name for name, _, _ in calls] == ["migrate", "runserver"]
     assert calls[0][2]["interactive"] is False
     assert calls[1][1] == ("127.0.0.1:8000",)
@@ -43,10 +44,27 @@ def test_start_migrates_then_serves_on_the_default_address(calls: list[Any]) -> 
 
 
 def test_start_passes_addrport_and_noreload(calls: list[Any]) -> None:
-    call_command("start", "0.0.0.0:8080", "--noreload")
+    call_command("start", "0.0.0.0:8080", "--noreload", "--no-demo")
     assert calls[1][0] == "runserver"
     assert calls[1][1] == ("0.0.0.0:8080",)
     assert calls[1][2]["use_reloader"] is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_empty_database_gets_verified_demo_games_once(calls: list[Any]) -> None:
+    from mjlogs.demo import DEMO_PRESETS
+    from mjlogs.models import Game
+    from replay.models import Verdict, Verification
+
+    out = io.StringIO()
+    call_command("start", stdout=out)
+    stored = Game.objects.count()
+    assert stored == 3 * len(DEMO_PRESETS)
+    assert f"{stored} demo games imported" in out.getvalue()
+    assert set(Game.objects.values_list("ruleset", flat=True)) == set(DEMO_PRESETS)
+    assert Verification.objects.filter(verdict=Verdict.VERIFIED).count() == stored
+    call_command("start", stdout=io.StringIO())
+    assert Game.objects.count() == stored
 
 
 def test_reloader_child_only_serves(calls: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:

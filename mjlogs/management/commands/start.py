@@ -1,7 +1,8 @@
 """``manage.py start``: prepare the database and serve the site, in one command.
 
 This is how a newcomer starts the service on the embedded defaults (SQLite, eager Celery):
-it applies every migration, then runs Django's development server on ``127.0.0.1:8000``
+it applies every migration, imports a dozen self-played demo games when no game is stored yet
+(``--no-demo`` to skip), then runs Django's development server on ``127.0.0.1:8000``
 or on the address and port given, for example ``manage.py start 127.0.0.1:8080``.
 Production runs ``manage.py migrate`` and a WSGI server such as gunicorn instead.
 """
@@ -11,6 +12,9 @@ from typing import Any, ClassVar
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
+
+from mjlogs.demo import import_demo_games
+from mjlogs.models import Game
 
 DEFAULT_ADDRPORT = "127.0.0.1:8000"
 
@@ -34,6 +38,12 @@ class Command(BaseCommand):
             dest="use_reloader",
             help="Do not restart the server when the code changes.",
         )
+        parser.add_argument(
+            "--no-demo",
+            action="store_false",
+            dest="demo",
+            help="Do not import the demo games into an empty database.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         # runserver's auto-reloader starts this command again in a child process with
@@ -41,6 +51,10 @@ class Command(BaseCommand):
         if os.environ.get("RUN_MAIN") != "true":
             self.stdout.write("Preparing the database (migrate)...")
             call_command("migrate", interactive=False, verbosity=options["verbosity"])
+            if options["demo"] and not Game.objects.exists():
+                self.stdout.write("Importing demo games (self-played)...")
+                counts = import_demo_games().counts
+                self.stdout.write(f"{counts['imported']} demo games imported")
         call_command(
             "runserver",
             options["addrport"],

@@ -350,7 +350,8 @@ def test_same_seed_same_games() -> None:
         first = list(simulate(name, 3, 11, bots=bots))
         assert first == list(simulate(name, 3, 11, bots=bots))
         assert first != list(simulate(name, 3, 12, bots=bots))
-        assert [game.header.source.id for game in first] == [f"seed-11-{n}" for n in range(3)]
+        ids = [game.header.source.id for game in first]
+        assert ids == [f"{name}-seed-11-{n}" for n in range(3)]
 
 
 def test_header_names_the_preset_and_its_changed_options() -> None:
