@@ -472,7 +472,7 @@ def test_bots_and_names_must_fit_the_table() -> None:
         play_game(get_ruleset("wrc").replace(name="house"), [GreedyBot()] * 4, random.Random(1))
 
 
-# -- regressions: state machine bugs found by self-play (engine/state.py) -----------------
+# -- regressions: state machine bugs found by self-play (engine/state/) -----------------
 
 BUG_HANDS = (
     "119m119p119s1237z",

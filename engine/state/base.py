@@ -1,0 +1,243 @@
+"""The base class of the state machine's parts: the attributes, shared helpers and words.
+
+:class:`~engine.state.GameState` is put together from mixins, one per concept (see
+:mod:`engine.state`), all over :class:`_StateBase`. Its ``__init__`` declares every attribute,
+so mypy knows them in each part. It also holds the helpers several parts use (seat winds, tiles
+coming into view, waits and furiten, passing on a discard, kan and dora limits, the wall's next
+tile) and the phase in words for the reasons of refusals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engine.events import AbortKind, Event, Wall, Win
+from engine.game_flow import RoundPosition
+from engine.hand.shanten import shanten
+from engine.rules.ruleset import Ruleset
+from engine.state.results import HandResult, Phase, WinResult
+from engine.state.seat import _Seat, hand_waits
+from engine.tiles import DRAGONS, EAST, SANMA_MISSING, WIND_LETTERS, WINDS, YAOCHUU, Tile
+
+_YAOCHUU = frozenset(YAOCHUU)
+_DRAGONS = frozenset(DRAGONS)
+_WINDS = frozenset(WINDS)
+
+
+class _StateBase:
+    """What every part of :class:`~engine.state.GameState` shares.
+
+    ``__init__`` declares every attribute of the state, so that each part (a mixin over this
+    class) is type-checked against them; most are set per hand by ``start_round``.
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        *,
+        first_dealer: int = 0,
+        scores: list[int] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.players = ruleset.players
+        self.first_dealer = first_dealer
+        self.scores: list[int] = (
+            list(scores) if scores is not None else [ruleset.starting_points] * self.players
+        )
+        self.three_player = ruleset.players == 3
+        # Event type to check and to applier; GameState fills them with every part's methods.
+        self._checks: dict[type, Callable[[Any], str | None]]
+        self._appliers: dict[type, Callable[[Any], None]]
+        self.phase = Phase.OVER
+        self.position: RoundPosition | None = None
+        # The hand's state: declared here (no value) for the type checker, set by start_round.
+        self.dealer: int
+        self.round_wind: int
+        self.sticks: int
+        self.seats: list[_Seat]
+        self.seen: list[int]
+        self.seen_red: list[int]
+        self.dora_indicators: list[Tile]
+        self.ura_indicators: tuple[Tile, ...]
+        self.wall: Wall | None
+        self.live_index: int
+        self.replacement_index: int
+        self.dora_wall_index: int
+        self.tiles_left: int
+        self.turn: int
+        self.replacement: bool
+        self.rinshan: bool
+        self.last_draw: Tile | None
+        self.last_discard: Tile | None
+        self.last_discarder: int
+        self.rob_tile: Tile | None
+        self.rob_kind: str
+        self.rob_won: bool
+        self.first_turn: bool
+        self.discards_made: int
+        self.first_discards: list[Tile]
+        self.kans: int
+        self.kan_seats: set[int]
+        self.dora_due: int
+        self.dora_after_draw: int
+        self.dora_after_discard: int
+        self.pending_riichi: int | None
+        self.riichi_count: int
+        self.forced_abort: AbortKind | None
+        self.four_kans_next: bool
+        self.result: HandResult | None
+        self.win_events: list[Win]
+        # The win valued by the last check of a Win event, for its applier (engine.state.wins).
+        self._pending: WinResult
+
+    if TYPE_CHECKING:
+        # Methods one part defines and another calls (GameState has them all).
+
+        def why_illegal(self, event: Event) -> str | None: ...  # engine.state.game
+
+        def _claim_passes(self) -> str | None: ...  # engine.state.draw_discard
+
+        def _tenpai_without(self, seat: int, tile: Tile) -> bool: ...  # engine.state.draw_discard
+
+        def _own_turn(self, seat: int) -> str | None: ...  # engine.state.calls
+
+        def nagashi_seats(self) -> tuple[int, ...]: ...  # engine.state.hand_ends
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def seat_wind(self, seat: int) -> int:
+        """A seat's wind kind this hand."""
+        return EAST + (seat - self.dealer) % self.players
+
+    def _seat_of_letter(self, letter: str) -> int:
+        return (self.dealer + WIND_LETTERS.index(letter)) % self.players
+
+    def _tile_problem(self, tile: Tile) -> str | None:
+        """What is wrong with a tile coming into view (a fifth copy, a tile absent from the rule
+        set), or ``None``. Changes nothing: :meth:`_count` records it."""
+        kind = tile.kind
+        if kind < 0:
+            return f"{tile} is not a tile of this rule set"
+        if self.three_player and kind in SANMA_MISSING:
+            return f"{tile} is not used in 3-player mahjong"
+        if self.seen[kind] >= 4:
+            return f"a fifth {tile.name}"
+        if kind < EAST and kind % 9 == 4:
+            suit = kind // 9
+            reds = self.ruleset.red_fives[suit]
+            if tile.red:
+                if self.seen_red[suit] >= reds:
+                    return f"more red {tile.name.split(' (')[0]} than the {reds} of this rule set"
+            elif self.seen[kind] - self.seen_red[suit] >= 4 - reds:
+                return f"more plain {tile.name} than the {4 - reds} of this rule set"
+        return None
+
+    def _count(self, tile: Tile) -> None:
+        """Record a tile coming into view (checked by :meth:`_tile_problem`)."""
+        self.seen[tile.kind] += 1
+        if tile.red:
+            self.seen_red[tile.kind // 9] += 1
+
+    def _see(self, tile: Tile) -> str | None:
+        """Check and record a tile coming into view."""
+        problem = self._tile_problem(tile)
+        if problem is None:
+            self._count(tile)
+        return problem
+
+    def _hand(self, seat: int) -> tuple[bool, frozenset[int]]:
+        data = self.seats[seat]
+        cached = data.hand_cache
+        if cached is None:
+            cached = data.hand_cache = hand_waits(data.counts)
+        return cached
+
+    def _near(self, seat: int) -> bool:
+        """Whether the seat's 3n+1-tile hand is one tile from complete (shanten 0)."""
+        return self._hand(seat)[0]
+
+    def completes(self, seat: int, kind: int) -> bool:
+        """Whether a tile of ``kind`` completes the seat's 3n+1-tile hand."""
+        return kind in self._hand(seat)[1]
+
+    def waits(self, seat: int) -> frozenset[int]:
+        """The kinds that complete the seat's 3n+1-tile hand (empty when not tenpai)."""
+        return self._hand(seat)[1]
+
+    def furiten(self, seat: int) -> bool:
+        """Whether the seat may not ron now (permanent, temporary or riichi furiten)."""
+        data = self.seats[seat]
+        if data.temporary_furiten or data.riichi_furiten:
+            return True
+        waits = self.waits(seat)
+        return any(tile.kind in waits for tile in data.river)
+
+    def _tenpai_after_discard(self, seat: int) -> bool:
+        """Whether some discard from the seat's 3n+2 tiles leaves a tenpai hand."""
+        counts = self.seats[seat].counts
+        return shanten(counts) <= 0
+
+    def _pass_claims(self, tile: Tile, skip: int) -> None:
+        """Nobody (else) ronned ``tile``: whoever waited on it is furiten for now (for the rest
+        of the hand when in riichi)."""
+        kind = tile.kind
+        # Runs after every discard: the seats' cached waits are read directly.
+        for seat, data in enumerate(self.seats):
+            if seat == skip:
+                continue
+            cached = data.hand_cache
+            if cached is None:
+                cached = data.hand_cache = hand_waits(data.counts)
+            if kind in cached[1]:
+                if data.riichi:
+                    data.riichi_furiten = True
+                else:
+                    data.temporary_furiten = True
+
+    def _break_first_turn(self) -> None:
+        self.first_turn = False
+        for data in self.seats:
+            data.ippatsu = False
+
+    def _kan_allowed(self, seat: int) -> str | None:
+        if self.tiles_left <= 0:
+            return "no kan after the last tile of the wall"
+        if self.kans >= 4:
+            return "a fifth kan is not allowed"
+        return None
+
+    def _dora_blocks(self) -> str | None:
+        if self.dora_due:
+            return "a new kan dora indicator is due first"
+        return None
+
+    def _expected_draw(self) -> Tile | None:
+        wall = self.wall
+        if wall is None:
+            return None
+        if self.replacement:
+            if self.replacement_index < len(wall.replacements):
+                return wall.replacements[self.replacement_index]
+            return None
+        if self.live_index < len(wall.live):
+            return wall.live[self.live_index]
+        return None
+
+    # -- words -----------------------------------------------------------------------------------
+
+    def _phase_words(self) -> str:
+        phase = self.phase
+        if phase is Phase.DRAW:
+            return f"seat {self.turn} is to draw"
+        if phase is Phase.ACT:
+            return f"seat {self.turn} is to play"
+        if phase is Phase.RIICHI:
+            return f"seat {self.turn} is to make the riichi discard"
+        if phase is Phase.CLAIM:
+            return f"seat {self.last_discarder}'s discard {self.last_discard} may be claimed"
+        if phase is Phase.ROB:
+            return f"seat {self.turn}'s {self.rob_tile} may be robbed"
+        if phase is Phase.WON:
+            return "the hand was won"
+        return "the hand is over"

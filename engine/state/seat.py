@@ -1,0 +1,168 @@
+"""One player's part of a hand (:class:`_Seat`) and what is asked of a seat's tiles.
+
+A seat keeps its concealed tiles as counts by kind (red fives counted apart), with its melds,
+river and riichi flags. The functions here read such counts, not the game: whether a seat holds
+some tiles at once (:func:`_can_hold`), its copies of one kind (:func:`_copies`) and the waits of
+a hand (:func:`hand_waits`, memoized for the whole process because hands repeat so often).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from engine.hand.melds import Meld, MeldType
+from engine.hand.shanten import shanten
+from engine.tiles import EAST, KINDS, YAOCHUU, Tile
+
+_PLAIN_TILES = tuple(Tile.from_kind(kind) for kind in range(KINDS))
+_RED_TILES = tuple(Tile.from_kind(9 * suit + 4, red=True) for suit in range(3))
+
+
+@dataclass(slots=True)
+class _Seat:
+    """One player's part of a hand."""
+
+    #: Concealed tiles by kind (red fives included in their kind) and red fives by suit.
+    counts: list[int]
+    reds: list[int]
+    melds: list[Meld] = field(default_factory=list)
+    #: Where each called meld came from (``None`` for a closed kan), parallel to ``melds``.
+    meld_sources: list[int | None] = field(default_factory=list)
+    river: list[Tile] = field(default_factory=list)
+    #: Whether each river tile was called away, parallel to ``river``.
+    river_called: list[bool] = field(default_factory=list)
+    draws: int = 0
+    kita: int = 0
+    riichi: bool = False
+    riichi_accepted: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    #: Index into ``river`` of the riichi discard.
+    riichi_discard: int = -1
+    #: The seat's draws when riichi was declared, and how many riichi came before it this hand.
+    riichi_turn: int = 0
+    riichi_order: int = 0
+    #: Number of kinds the hand waited on at the riichi discard.
+    riichi_waits: int = 0
+    temporary_furiten: bool = False
+    riichi_furiten: bool = False
+    #: Kinds whose discard right now is a swap call (kuikae), after a chi or pon.
+    forbidden: frozenset[int] = frozenset()
+    #: Seat liable (pao) for a yakuman completed by a call on their discard.
+    liable: int | None = None
+    #: Shanten-0 flag and waits of the concealed hand (see :func:`hand_waits`), computed when
+    #: needed (``None``: the hand changed since).
+    hand_cache: tuple[bool, frozenset[int]] | None = None
+
+    @property
+    def open(self) -> bool:
+        return any(meld.type is not MeldType.ANKAN for meld in self.melds)
+
+    def holds(self, tile: Tile) -> bool:
+        kind = tile.kind
+        if tile.red:
+            return self.reds[kind // 9] > 0
+        plain = self.counts[kind]
+        if kind < EAST and kind % 9 == 4:
+            plain -= self.reds[kind // 9]
+        return plain > 0
+
+    def add(self, tile: Tile) -> None:
+        self.counts[tile.kind] += 1
+        if tile.red:
+            self.reds[tile.kind // 9] += 1
+        self.hand_cache = None
+
+    def remove(self, tile: Tile) -> None:
+        self.counts[tile.kind] -= 1
+        if tile.red:
+            self.reds[tile.kind // 9] -= 1
+        self.hand_cache = None
+
+    def tiles(self) -> list[Tile]:
+        """The concealed tiles, sorted, red fives as red tiles."""
+        out: list[Tile] = []
+        for kind, count in enumerate(self.counts):
+            if not count:
+                continue
+            red = self.reds[kind // 9] if kind < EAST and kind % 9 == 4 else 0
+            if red:
+                out.extend([_RED_TILES[kind // 9]] * red)
+            out.extend([_PLAIN_TILES[kind]] * (count - red))
+        return out
+
+
+def _can_hold(seat: _Seat, tiles: Iterable[Tile]) -> bool:
+    """Whether the seat holds all these tiles at once."""
+    needed: dict[Tile, int] = {}
+    for tile in tiles:
+        needed[tile] = needed.get(tile, 0) + 1
+    for tile, count in needed.items():
+        kind = tile.kind
+        if tile.red:
+            if seat.reds[kind // 9] < count:
+                return False
+        else:
+            plain = seat.counts[kind]
+            if kind < EAST and kind % 9 == 4:
+                plain -= seat.reds[kind // 9]
+            if plain < count:
+                return False
+    return True
+
+
+#: Waits by hand (34 counts as bytes). Hands repeat a lot (a tsumogiri leaves the hand as it
+#: was), so a game asks each distinct hand once. Cleared when it grows past the bound.
+_WAITS_MEMO: dict[bytes, tuple[bool, frozenset[int]]] = {}
+_WAITS_MEMO_BOUND = 200_000
+
+
+def hand_waits(counts: list[int]) -> tuple[bool, frozenset[int]]:
+    """Whether a 3n+1-tile hand (34 counts) is one tile from complete, and the kinds that
+    complete it. A kind the hand holds four times is never a wait (there is no fifth copy), so a
+    hand can be one tile from complete yet wait on nothing."""
+    key = bytes(counts)
+    found = _WAITS_MEMO.get(key)
+    if found is not None:
+        return found
+    near = sum(counts) % 3 == 1 and shanten(counts) == 0
+    waits: frozenset[int] = frozenset()
+    if near:
+        work = list(counts)
+        found_kinds = []
+        for kind in _candidate_kinds(work):
+            if work[kind] >= 4:
+                continue
+            work[kind] += 1
+            if shanten(work) == -1:
+                found_kinds.append(kind)
+            work[kind] -= 1
+        waits = frozenset(found_kinds)
+    if len(_WAITS_MEMO) >= _WAITS_MEMO_BOUND:
+        _WAITS_MEMO.clear()
+    found = _WAITS_MEMO[key] = (near, waits)
+    return found
+
+
+def _candidate_kinds(counts: list[int]) -> list[int]:
+    """Kinds that might complete a hand: those held and their neighbours within two ranks, and
+    every terminal and honour (thirteen orphans)."""
+    candidates = set(YAOCHUU)
+    for kind, count in enumerate(counts):
+        if count:
+            candidates.add(kind)
+            if kind < EAST:
+                rank = kind % 9
+                for step in (-2, -1, 1, 2):
+                    if 0 <= rank + step <= 8:
+                        candidates.add(kind + step)
+    return sorted(candidates)
+
+
+def _copies(data: _Seat, kind: int) -> list[Tile]:
+    """The seat's tiles of one kind, plain ones first (calls keep red fives when they can)."""
+    count = data.counts[kind]
+    red = data.reds[kind // 9] if kind < EAST and kind % 9 == 4 else 0
+    plain = [_PLAIN_TILES[kind]] * (count - red)
+    return plain + [_RED_TILES[kind // 9]] * red if red else plain
