@@ -18,6 +18,7 @@ Exit status 1 if any game fails to verify on our side (a benchmark of wrong answ
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
 from collections.abc import Callable
@@ -58,6 +59,7 @@ def theirs(datas: list[bytes]) -> int:
 def timed(run: Callable[[list[bytes]], int], datas: list[bytes]) -> tuple[float, int]:
     """Seconds of this process's CPU time (not wall time: other load on the machine would
     skew whichever side it happened to fall on) and the failures."""
+    gc.collect()  # each side starts from a clean heap, not the other side's garbage
     start = time.process_time()
     failures = run(datas)
     return time.process_time() - start, failures
