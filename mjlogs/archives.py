@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import tarfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -75,54 +75,82 @@ def _member_name(archive: str, member: str) -> str:
     return f"{archive}/{PurePosixPath(member).as_posix().lstrip('/')}"
 
 
+#: What reading a damaged archive raises, whichever kind it is.
+_READ_ERRORS = (zipfile.BadZipFile, tarfile.TarError, OSError, EOFError, ValueError)
+
+
+@dataclass(frozen=True)
+class _Member:
+    """One file of an archive: its name, the size the archive states, and how to read it."""
+
+    name: str
+    size: int
+    read: Callable[[int], bytes]
+
+
 def _zip_members(name: str, data: bytes, limits: Limits) -> Iterator[UploadedFile]:
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = [info for info in archive.infolist() if not info.is_dir()]
-    except (zipfile.BadZipFile, OSError, ValueError) as error:
+    except _READ_ERRORS as error:
         raise ArchiveError(f"{name} is not a readable zip archive ({error})") from None
-    _check_counts(name, len(infos), sum(info.file_size for info in infos), limits)
-    for info in infos:
-        member = _member_name(name, info.filename)
-        if info.file_size > limits.max_file_bytes:
-            raise ArchiveError(_too_large(member, info.file_size, limits))
-        try:
+
+    def reader(info: zipfile.ZipInfo) -> Callable[[int], bytes]:
+        def read(count: int) -> bytes:
             with archive.open(info) as handle:
-                # The stated size is the attacker's word: read one byte past it to be sure.
-                content = handle.read(info.file_size + 1)
-        except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
-            raise ArchiveError(f"{member} cannot be read from the zip archive ({error})") from None
-        if len(content) > info.file_size:
-            raise ArchiveError(f"{member} holds more than the {info.file_size:,} bytes it states")
-        if not is_archive(content):
-            yield UploadedFile(member, content)
+                return handle.read(count)
+
+        return read
+
+    members = [_Member(_member_name(name, i.filename), i.file_size, reader(i)) for i in infos]
+    return _read_members(name, "zip", members, limits)
 
 
 def _tar(data: bytes) -> tarfile.TarFile | None:
     """The tar archive in the bytes (plain, gzip, bzip2 or xz), or ``None``."""
     try:
         return tarfile.open(fileobj=io.BytesIO(data), mode="r:*")
-    except (tarfile.TarError, OSError, EOFError, ValueError):
+    except _READ_ERRORS:
         return None
 
 
 def _tar_members(name: str, tar: tarfile.TarFile, limits: Limits) -> Iterator[UploadedFile]:
     try:
-        members = [member for member in tar.getmembers() if member.isfile()]
-    except (tarfile.TarError, OSError, EOFError, ValueError) as error:
+        infos = [info for info in tar.getmembers() if info.isfile()]
+    except _READ_ERRORS as error:
         raise ArchiveError(f"{name} is not a readable tar archive ({error})") from None
+
+    def reader(info: tarfile.TarInfo) -> Callable[[int], bytes]:
+        def read(count: int) -> bytes:
+            handle = tar.extractfile(info)
+            return handle.read(count) if handle is not None else b""
+
+        return read
+
+    members = [_Member(_member_name(name, i.name), i.size, reader(i)) for i in infos]
+    return _read_members(name, "tar", members, limits)
+
+
+def _read_members(
+    name: str, kind: str, members: list[_Member], limits: Limits
+) -> Iterator[UploadedFile]:
+    """The members' files, the limits checked on the sizes the archive states before any
+    member is decompressed, and each read bounded by its stated size."""
     _check_counts(name, len(members), sum(member.size for member in members), limits)
     for member in members:
-        path = _member_name(name, member.name)
         if member.size > limits.max_file_bytes:
-            raise ArchiveError(_too_large(path, member.size, limits))
+            raise ArchiveError(_too_large(member.name, member.size, limits))
         try:
-            handle = tar.extractfile(member)
-            content = handle.read(member.size + 1) if handle is not None else b""
-        except (tarfile.TarError, OSError, EOFError, ValueError) as error:
-            raise ArchiveError(f"{path} cannot be read from the tar archive ({error})") from None
+            # The stated size is the uploader's word: read one byte past it to be sure.
+            content = member.read(member.size + 1)
+        except _READ_ERRORS as error:
+            raise ArchiveError(
+                f"{member.name} cannot be read from the {kind} archive ({error})"
+            ) from None
+        if len(content) > member.size:
+            raise ArchiveError(f"{member.name} holds more than the {member.size:,} bytes it states")
         if not is_archive(content):
-            yield UploadedFile(path, content)
+            yield UploadedFile(member.name, content)
 
 
 def _check_counts(name: str, count: int, total: int, limits: Limits) -> None:

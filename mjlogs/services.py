@@ -84,10 +84,28 @@ class ImportSummary:
         return {status.value: counted[status.value] for status in Status}
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where the games of one file came from, stored with each of them."""
+
+    #: The file's bytes, gzip-compressed.
+    raw: bytes
+    raw_name: str
+    #: The file's size, uncompressed.
+    raw_size: int
+    source_format: str
+    uploader: AbstractBaseUser | None
+    visibility: str
+
+
 def content_hash(game: EngineGame) -> str:
     """SHA-256 of what the game *is* (rule set, player names, rounds and events, final result),
     not of the file it came from: the same game in two formats has one hash."""
-    document = canonical.game_to_json(game)
+    return _document_hash(canonical.game_to_json(game))
+
+
+def _document_hash(document: dict[str, Any]) -> str:
+    """:func:`content_hash` of a game's canonical document."""
     content = {
         "ruleset": document["ruleset"],
         "rule_overrides": document["rule_overrides"],
@@ -156,45 +174,34 @@ def import_file(
         return [Outcome(name, Status.FAILED, error=str(error))]
     if not games:
         return [Outcome(name, Status.FAILED, error="the file holds no game")]
-    raw = gzip.compress(data, mtime=0)
+    origin = Origin(
+        raw=gzip.compress(data, mtime=0),
+        raw_name=name[:255],
+        raw_size=len(data),
+        source_format=fmt.name,
+        uploader=uploader,
+        visibility=visibility,
+    )
     outcomes = []
     for index, game in enumerate(games):
-        stored, created = game_store(
-            game,
-            raw=raw,
-            raw_name=name,
-            raw_size=len(data),
-            source_format=fmt.name,
-            uploader=uploader,
-            visibility=visibility,
-        )
+        stored, created = game_store(game, origin)
         status = Status.IMPORTED if created else Status.DUPLICATE
         outcomes.append(Outcome(name, status, index, stored.pk, source_format=fmt.name))
     return outcomes
 
 
-def game_store(
-    game: EngineGame,
-    *,
-    raw: bytes,
-    raw_name: str,
-    raw_size: int,
-    source_format: str,
-    uploader: AbstractBaseUser | None,
-    visibility: str,
-) -> tuple[Game, bool]:
+def game_store(game: EngineGame, origin: Origin) -> tuple[Game, bool]:
     """Store one game with its seats and players, in one transaction; or find the game already
     stored (same content or same source id). Returns the game and whether it is new."""
-    digest = content_hash(game)
+    document = canonical.game_to_json(game)
+    digest = _document_hash(document)
     source_id = game.header.source.id
     existing = _stored(digest, source_id)
     if existing is not None:
         return existing, False
     try:
         with transaction.atomic():
-            stored = _create(
-                game, digest, raw, raw_name, raw_size, source_format, uploader, visibility
-            )
+            stored = _create(game, document, digest, origin)
     except IntegrityError:
         # Another upload of the same game committed between the look-up and the insert.
         existing = _stored(digest, source_id)
@@ -212,16 +219,7 @@ def _stored(digest: str, source_id: str | None) -> Game | None:
     return Game.objects.filter(match).order_by("pk").first()
 
 
-def _create(
-    game: EngineGame,
-    digest: str,
-    raw: bytes,
-    raw_name: str,
-    raw_size: int,
-    source_format: str,
-    uploader: AbstractBaseUser | None,
-    visibility: str,
-) -> Game:
+def _create(game: EngineGame, document: dict[str, Any], digest: str, origin: Origin) -> Game:
     header = game.header
     final = game.recorded_final
     stored = Game.objects.create(
@@ -230,16 +228,16 @@ def _create(
         players_count=game.players,
         rounds_count=len(game.rounds),
         complete=final is not None,
-        source_format=source_format,
+        source_format=origin.source_format,
         source_id=header.source.id,
         content_hash=digest,
         started_at=_started_at(header.started_at),
-        uploader=uploader,
-        visibility=visibility,
-        document=canonical.game_to_json(game),
-        raw=raw,
-        raw_name=raw_name[:255],
-        raw_size=raw_size,
+        uploader=origin.uploader,
+        visibility=origin.visibility,
+        document=document,
+        raw=origin.raw,
+        raw_name=origin.raw_name,
+        raw_size=origin.raw_size,
     )
     platform = PLATFORM_OF_FORMAT.get(header.source.format, header.source.format)
     start = game.rounds[0].scores if game.rounds else (0,) * game.players

@@ -273,7 +273,7 @@ def waits(counts: Sequence[int]) -> list[Wait]:
         return []
     work = list(counts)
     result: list[Wait] = []
-    for kind in _candidate_kinds(counts, total):
+    for kind in candidate_kinds(counts, total):
         if work[kind] >= 4:
             continue
         work[kind] += 1
@@ -294,7 +294,7 @@ def waits(counts: Sequence[int]) -> list[Wait]:
 _SHAPE_ORDER: Final = list(WaitShape)
 
 
-def _candidate_kinds(counts: Sequence[int], total: int) -> list[int]:
+def candidate_kinds(counts: Sequence[int], total: int) -> list[int]:
     """Kinds that could complete the hand: held tiles and their neighbours (all 13 for kokushi)."""
     candidates: set[int] = set()
     for kind, count in enumerate(counts):

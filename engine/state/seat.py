@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from engine.hand.decompose import candidate_kinds
 from engine.hand.melds import Meld, MeldType
 from engine.hand.shanten import shanten
-from engine.tiles import EAST, KINDS, YAOCHUU, Tile
+from engine.tiles import EAST, KINDS, Tile
 
 _PLAIN_TILES = tuple(Tile.from_kind(kind) for kind in range(KINDS))
 _RED_TILES = tuple(Tile.from_kind(9 * suit + 4, red=True) for suit in range(3))
@@ -131,7 +132,7 @@ def hand_waits(counts: list[int]) -> tuple[bool, frozenset[int]]:
     if near:
         work = list(counts)
         found_kinds = []
-        for kind in _candidate_kinds(work):
+        for kind in candidate_kinds(work, sum(work)):
             if work[kind] >= 4:
                 continue
             work[kind] += 1
@@ -143,21 +144,6 @@ def hand_waits(counts: list[int]) -> tuple[bool, frozenset[int]]:
         _WAITS_MEMO.clear()
     found = _WAITS_MEMO[key] = (near, waits)
     return found
-
-
-def _candidate_kinds(counts: list[int]) -> list[int]:
-    """Kinds that might complete a hand: those held and their neighbours within two ranks, and
-    every terminal and honour (thirteen orphans)."""
-    candidates = set(YAOCHUU)
-    for kind, count in enumerate(counts):
-        if count:
-            candidates.add(kind)
-            if kind < EAST:
-                rank = kind % 9
-                for step in (-2, -1, 1, 2):
-                    if 0 <= rank + step <= 8:
-                        candidates.add(kind + step)
-    return sorted(candidates)
 
 
 def _copies(data: _Seat, kind: int) -> list[Tile]:

@@ -114,7 +114,7 @@ class _Wins(_StateBase):
             except InvalidConditionsError:
                 if hand.liable is None:
                     raise
-                hand = _replace_liable(hand)
+                hand = dataclasses.replace(hand, liable=None)
                 score = score_hand(hand, ruleset)
         except NoYakuError:
             raise _Refused(f"seat {seat}'s hand has no yaku") from None
@@ -237,16 +237,3 @@ class _Refused(Exception):
 
 def _with_deltas(win: WinResult, deltas: list[int]) -> WinResult:
     return dataclasses.replace(win, deltas=tuple(deltas))
-
-
-def _replace_liable(hand: WinningHand) -> WinningHand:
-    return WinningHand(
-        tiles=hand.tiles,
-        win_tile=hand.win_tile,
-        melds=hand.melds,
-        dora_indicators=hand.dora_indicators,
-        ura_indicators=hand.ura_indicators,
-        conditions=hand.conditions,
-        discarder=hand.discarder,
-        liable=None,
-    )
