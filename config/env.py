@@ -134,6 +134,26 @@ def env_bool(name: str, value: str | None, *, default: bool) -> bool:
     )
 
 
+def env_int(name: str, value: str | None, *, default: int, minimum: int = 1) -> int:
+    """Parse a whole number of at least ``minimum``; unset or empty gives ``default``.
+
+    :raises ImproperlyConfigured: for anything else (``10MB``, ``-1``, ``1.5``).
+    """
+    cleaned = _clean(value)
+    if cleaned is None:
+        return default
+    try:
+        number = int(cleaned)
+    except ValueError:
+        number = minimum - 1
+    if number < minimum:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a whole number of at least {minimum} "
+            f"(or leave it unset for the default, {default})."
+        )
+    return number
+
+
 def env_list(value: str | None, *, default: list[str], name: str = "the variable") -> list[str]:
     """Parse a comma-separated list, dropping blanks around and between the items.
 

@@ -18,6 +18,7 @@ from config.env import (
     database_from_env,
     env_bool,
     env_choice,
+    env_int,
     env_list,
     result_backend_from_env,
     secret_key_from_env,
@@ -49,6 +50,10 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
     "mjlogs.apps.MjlogsConfig",
     "replay.apps.ReplayConfig",
     "stats.apps.StatsConfig",
@@ -104,6 +109,48 @@ USE_TZ = True
 STATIC_URL = "static/"
 # Where `manage.py collectstatic` gathers the apps' static files for a web server to serve.
 STATIC_ROOT = Path(os.getenv("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+
+# --- Accounts -------------------------------------------------------------------------------
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "mjlogs:game_list"
+LOGOUT_REDIRECT_URL = "mjlogs:home"
+
+# --- Uploads --------------------------------------------------------------------------------
+# One upload request (all its files together) is refused with 413 above this size, before its
+# body is read. Archives are further bounded member by member (mjlogs.archives.Limits).
+MJLOGS_MAX_UPLOAD_BYTES = env_int(
+    "MJLOGS_MAX_UPLOAD_BYTES", os.getenv("MJLOGS_MAX_UPLOAD_BYTES"), default=64 * 1024 * 1024
+)
+# Uploads per user: the REST API's and the upload page's throttle (DRF's rate syntax).
+MJLOGS_UPLOAD_RATE = os.getenv("MJLOGS_UPLOAD_RATE") or "120/hour"
+# Above this, an uploaded file is spooled to a temporary file instead of kept in memory.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+
+# --- REST API -------------------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {"uploads": MJLOGS_UPLOAD_RATE},
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Mahjong logs API",
+    "DESCRIPTION": (
+        "Upload, verify, browse and export mahjong game records. Read endpoints are open; "
+        "uploading and managing games need an account (token or session). See docs/api.md."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
 
 # --- Celery ---------------------------------------------------------------------------------
 # Read by config/celery.py through the CELERY_ namespace. Without a broker, tasks run eagerly

@@ -3,4 +3,121 @@
 Every query that views, API endpoints or tasks need is a function here (HackSoft Django
 Styleguide): a selector takes plain values and returns model instances, querysets or plain
 data, and changes nothing. Writes belong in ``services.py``.
+
+Visibility is decided here, once: a private game exists only for its uploader and for staff.
+Every other selector starts from :func:`games_visible_to`, so no page or endpoint can show a
+private game by forgetting a check; to anyone else it is "not found", never "forbidden", so its
+id reveals nothing.
 """
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Prefetch, Q, QuerySet
+
+from engine.errors import MalformedLogError
+from engine.formats import canonical, get_format
+from mjlogs.filters import GameFilter
+from mjlogs.models import Game, GameSeat, Player, Visibility
+
+User = AbstractBaseUser | AnonymousUser
+
+
+def games_visible_to(user: User) -> QuerySet[Game]:
+    """Every game this user may see: the public ones, their own uploads, and all for staff."""
+    games = Game.objects.all()
+    if getattr(user, "is_staff", False):
+        return games
+    if user.is_authenticated:
+        return games.filter(Q(visibility=Visibility.PUBLIC) | Q(uploader=user))
+    return games.filter(visibility=Visibility.PUBLIC)
+
+
+def _listed(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Games with what a list shows (seats with players, the verdict), without the large
+    columns (the document and the raw file)."""
+    seats = GameSeat.objects.select_related("player").order_by("seat")
+    return (
+        games.select_related("verification", "uploader")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .defer("document", "raw")
+    )
+
+
+def game_filter(user: User, params: Mapping[str, Any] | None = None) -> GameFilter:
+    """The game list's filter bound to these query parameters, over the games this user may see.
+    ``.qs`` is the filtered list; ``.errors`` names any bad parameter."""
+    return GameFilter(params, queryset=_listed(games_visible_to(user)))
+
+
+def game_list(user: User, params: Mapping[str, Any] | None = None) -> QuerySet[Game]:
+    """The games this user may see, filtered by these query parameters (see GameFilter)."""
+    return game_filter(user, params).qs
+
+
+def game_get(user: User, game_id: int) -> Game:
+    """One game this user may see, with its seats and verdict.
+
+    :raises Game.DoesNotExist: no such game, or one this user may not see.
+    """
+    seats = GameSeat.objects.select_related("player").order_by("seat")
+    return (
+        games_visible_to(user)
+        .select_related("verification", "uploader")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .defer("raw")
+        .get(pk=game_id)
+    )
+
+
+def user_can_manage_game(user: User, game: Game) -> bool:
+    """Whether this user may delete the game or change who sees it: its uploader, or staff."""
+    if not user.is_authenticated:
+        return False
+    return bool(getattr(user, "is_staff", False)) or game.uploader_id == user.pk
+
+
+def game_export(game: Game, format_name: str) -> bytes:
+    """The stored game written in a format (``canonical``, ``tenhou6``, ``mjai``).
+
+    :raises MalformedLogError: unknown format, or one that cannot be written.
+    :raises EngineError: the game cannot be expressed in that format.
+    """
+    fmt = get_format(format_name)
+    if fmt.write is None:
+        raise MalformedLogError(f"the {fmt.name} format cannot be written")
+    return fmt.write([canonical.game_from_json(game.document)])
+
+
+def _players_visible_to(user: User) -> QuerySet[Player]:
+    """Players seated in at least one game this user may see: a name that appears only in
+    private games stays as private as they are."""
+    seated = GameSeat.objects.filter(game__in=games_visible_to(user)).values("player")
+    return Player.objects.filter(pk__in=seated).prefetch_related("names")
+
+
+def player_list(user: User, search: str = "") -> QuerySet[Player]:
+    """Players this user may see, by name; ``search`` matches any of their names in part,
+    case-insensitively."""
+    players = _players_visible_to(user)
+    search = search.strip()
+    if search:
+        matching = Player.objects.filter(
+            Q(name__icontains=search) | Q(names__name__icontains=search)
+        )
+        players = players.filter(pk__in=matching.values("pk"))
+    return players
+
+
+def player_get(user: User, player_id: int) -> Player:
+    """:raises Player.DoesNotExist: no such player, or one seen only in games hidden from this
+    user."""
+    return _players_visible_to(user).get(pk=player_id)
+
+
+def player_games(user: User, player: Player) -> QuerySet[Game]:
+    """The games of this player that this user may see, newest first."""
+    return _listed(games_visible_to(user).filter(seats__player=player))

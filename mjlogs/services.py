@@ -25,7 +25,8 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
@@ -35,6 +36,7 @@ from engine.formats import canonical, read_games
 from engine.game_flow import placements
 from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand
 from mjlogs.models import Game, GameSeat, Player, PlayerName, Visibility
+from mjlogs.selectors import user_can_manage_game
 
 DEFAULT_LIMITS = Limits()
 
@@ -287,3 +289,33 @@ def _queue_verification(game_id: int) -> None:
     from replay.tasks import verify_game  # the replay app depends on this one, not the reverse
 
     verify_game.delay(game_id)
+
+
+def game_delete(*, user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
+    """Delete a game (its seats and verdict go with it; its players stay).
+
+    :raises PermissionDenied: the user is neither the uploader nor staff.
+    """
+    _check_can_manage(user, game)
+    game.delete()
+
+
+def game_visibility_set(
+    *, user: AbstractBaseUser | AnonymousUser, game: Game, visibility: str
+) -> Game:
+    """Make a game public or private.
+
+    :raises PermissionDenied: the user is neither the uploader nor staff.
+    :raises ValueError: an unknown visibility.
+    """
+    _check_can_manage(user, game)
+    if visibility not in Visibility.values:
+        raise ValueError(f"visibility must be one of {', '.join(Visibility.values)}")
+    Game.objects.filter(pk=game.pk).update(visibility=visibility)
+    game.visibility = visibility
+    return game
+
+
+def _check_can_manage(user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
+    if not user_can_manage_game(user, game):
+        raise PermissionDenied("only the game's uploader or staff may change or delete it")
