@@ -1,12 +1,20 @@
-"""URLs of the mjlogs app, mounted at the site root by config/urls.py."""
+"""URLs of the mjlogs app, mounted at the site root by config/urls.py. (The account pages are in
+``mjlogs.account_urls``, mounted at ``accounts/`` without a namespace.)"""
 
 from django.urls import path
 
-from mjlogs import views
+from mjlogs.views import games, players, site, uploads
 
 app_name = "mjlogs"
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("health/", views.health, name="health"),
+    path("", site.home, name="home"),
+    path("health/", site.health, name="health"),
+    path("games/", games.game_list, name="game_list"),
+    path("games/<int:game_id>/", games.game_detail, name="game_detail"),
+    path("games/<int:game_id>/visibility/", games.game_visibility, name="game_visibility"),
+    path("games/<int:game_id>/delete/", games.game_delete, name="game_delete"),
+    path("players/", players.player_list, name="player_list"),
+    path("players/<int:player_id>/", players.player_detail, name="player_detail"),
+    path("upload/", uploads.upload, name="upload"),
 ]

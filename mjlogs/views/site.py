@@ -1,7 +1,4 @@
-"""Views of the mjlogs app: the home page and the health endpoint.
-
-A view stays thin: validate the input, call one service or selector, render or serialize.
-"""
+"""The home page and the health endpoint."""
 
 from dataclasses import asdict
 
@@ -15,7 +12,7 @@ from mjlogs.health import celery_health, database_health
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """The front page: what the service is and what it will offer."""
+    """The front page: what the service is and where to go."""
     return render(request, "home.html")
 
 

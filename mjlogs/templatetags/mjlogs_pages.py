@@ -1,0 +1,78 @@
+"""Small display helpers of the site's pages: points, placements, verdict badges."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from mjlogs.models import Game
+from replay.models import Verdict
+
+register = template.Library()
+
+_WINDS = ("East", "South", "West", "North")
+_ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
+MINUS = "\N{MINUS SIGN}"
+
+
+@register.filter
+def points(value: Any) -> str:
+    """``25000`` as ``25,000``; a dash for a missing value."""
+    if value is None or value == "":
+        return "—"
+    return f"{int(value):,}"
+
+
+@register.filter
+def signed(value: Any) -> str:
+    """A score change with its sign: ``+8,000``, ``\N{MINUS SIGN}8,000`` (a real minus sign, as
+    wide as the plus), ``0``."""
+    if value is None or value == "":
+        return "—"
+    number = int(value)
+    if number > 0:
+        return f"+{number:,}"
+    if number < 0:
+        return f"{MINUS}{-number:,}"
+    return "0"
+
+
+@register.filter
+def ordinal(value: Any) -> str:
+    """A placement: ``1st``, ``2nd``, ``3rd``, ``4th``; a dash when unknown."""
+    if value is None or value == "":
+        return "—"
+    number = int(value)
+    suffix = "th" if 10 <= number % 100 <= 20 else _ORDINAL_SUFFIXES.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+@register.filter
+def seat_wind(seat: int) -> str:
+    """The seat's wind in the first hand (seat 0 deals first: East)."""
+    return _WINDS[seat] if 0 <= seat < len(_WINDS) else f"Seat {seat + 1}"
+
+
+@register.filter
+def words(name: str) -> str:
+    """An engine name in words: ``round_wind_east`` as ``round wind east``."""
+    return str(name).replace("_", " ")
+
+
+@register.simple_tag
+def verdict_badge(game: Game) -> SafeString:
+    """The game's verdict as a coloured label (``pending`` before its first verification)."""
+    verification = getattr(game, "verification", None)
+    if verification is None:
+        verdict, label = Verdict.PENDING.value, Verdict.PENDING.label
+    else:
+        verdict, label = verification.verdict, verification.get_verdict_display()
+    return badge(verdict, label)
+
+
+@register.simple_tag
+def badge(verdict: str, label: str) -> SafeString:
+    return format_html('<span class="badge badge-{}">{}</span>', verdict, label)

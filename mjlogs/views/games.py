@@ -1,0 +1,85 @@
+"""The game list, the game page, and changing or deleting a game."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST, require_safe
+
+from mjlogs import selectors, services
+from mjlogs.forms import VisibilityForm
+from mjlogs.models import Game
+from mjlogs.views.common import paginate
+
+#: The exports offered on the game page (the REST API writes them): format name, label.
+EXPORTS = (
+    ("canonical", "Canonical JSON"),
+    ("tenhou6", "tenhou.net/6 JSON"),
+    ("mjai", "mjai JSON lines"),
+)
+
+
+@require_safe
+def game_list(request: HttpRequest) -> HttpResponse:
+    """The games this visitor may see, filtered by the query string, 50 a page."""
+    games = selectors.game_filter(request.user, request.GET)
+    for name in ("since", "until"):
+        games.form.fields[name].widget.input_type = "date"
+    # A list that silently dropped a bad filter would look filtered: show the error instead.
+    page = paginate(request, games.qs) if games.is_valid() else None
+    return render(request, "mjlogs/game_list.html", {"filter": games, "page": page})
+
+
+@require_safe
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One game: players, scores, verdict and hand results; for its uploader and staff, the
+    forms to change who sees it and to delete it."""
+    game = _visible_game(request, game_id)
+    context = {
+        "game": game,
+        "seats": sorted(game.seats.all(), key=lambda seat: seat.seat),
+        "verdict": selectors.game_verdict(game),
+        "rounds": selectors.game_round_rows(game),
+        "exports": EXPORTS,
+        "can_manage": selectors.user_can_manage_game(request.user, game),
+        "visibility_form": VisibilityForm(initial={"visibility": game.visibility}),
+    }
+    return render(request, "mjlogs/game_detail.html", context)
+
+
+@login_required
+@require_POST
+def game_visibility(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Make a game public or private: 404 when the user cannot see it, 403 when they may see
+    but not manage it (``PermissionDenied`` from the service)."""
+    game = _visible_game(request, game_id)
+    try:
+        services.game_visibility_set(
+            user=request.user, game=game, visibility=request.POST.get("visibility", "")
+        )
+    except ValueError as error:
+        messages.error(request, f"Visibility not changed: {error}.")
+    else:
+        messages.success(request, f"The game is now {game.get_visibility_display().lower()}.")
+    return redirect("mjlogs:game_detail", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def game_delete(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Delete a game, then go to the list: 404 when the user cannot see it, 403 when they may
+    see but not manage it."""
+    game = _visible_game(request, game_id)
+    name = str(game)
+    services.game_delete(user=request.user, game=game)
+    messages.success(request, f"Deleted {name}.")
+    return redirect("mjlogs:game_list")
+
+
+def _visible_game(request: HttpRequest, game_id: int) -> Game:
+    try:
+        return selectors.game_get(request.user, game_id)
+    except Game.DoesNotExist:
+        raise Http404("no such game") from None

@@ -1,0 +1,89 @@
+"""The upload page: a form that works without JavaScript, and the endpoint its script posts
+each file to (``Accept: application/json``)."""
+
+from __future__ import annotations
+
+import math
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.shortcuts import render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from mjlogs import services
+from mjlogs.forms import UploadForm
+from mjlogs.throttling import upload_wait
+from mjlogs.uploads import UploadTooLarge, check_upload_size, files_from_form
+
+TEMPLATE = "mjlogs/upload.html"
+
+
+# CSRF is checked in the view, after the size check: Django's middleware would read (and spool
+# to disk) the whole body of an oversized request to look for the form's token first.
+@csrf_exempt
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def upload(request: HttpRequest) -> HttpResponse:
+    """GET: the upload form. POST: import the files and show (or, for ``Accept:
+    application/json``, answer) what became of each game. 413 for a request over
+    ``MJLOGS_MAX_UPLOAD_BYTES``, 429 over ``MJLOGS_UPLOAD_RATE``, 400 without a file."""
+    if request.method != "POST":
+        return render(request, TEMPLATE, {"form": UploadForm()})
+    as_json = _wants_json(request)
+    try:
+        check_upload_size(request)
+    except UploadTooLarge as error:
+        return _refused(request, as_json, 413, f"Too large: {error}.")
+    rejected = _csrf_rejection(request)
+    if rejected is not None:
+        return rejected
+    wait = upload_wait(request)
+    if wait is not None:
+        seconds = math.ceil(wait)
+        response = _refused(
+            request, as_json, 429, f"Too many uploads: try again in {seconds} seconds."
+        )
+        response["Retry-After"] = str(seconds)
+        return response
+    form = UploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        if as_json:
+            errors = [error for field in form.errors.values() for error in field]
+            return JsonResponse({"error": " ".join(errors), "errors": form.errors}, status=400)
+        return render(request, TEMPLATE, {"form": form}, status=400)
+    summary = services.import_files(
+        files_from_form(form.cleaned_data["files"]),
+        uploader=request.user,
+        visibility=form.cleaned_data["visibility"],
+    )
+    if as_json:
+        outcomes = [outcome.to_json() for outcome in summary.outcomes]
+        return JsonResponse({"outcomes": outcomes, "counts": summary.counts})
+    form = UploadForm(initial={"visibility": form.cleaned_data["visibility"]})
+    return render(request, TEMPLATE, {"form": form, "summary": summary})
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    """Whether the client prefers JSON to a page (a browser's form post prefers HTML)."""
+    preferred = request.get_preferred_type(["text/html", "application/json"])
+    return preferred == "application/json"
+
+
+def _refused(request: HttpRequest, as_json: bool, status: int, message: str) -> HttpResponse:
+    if as_json:
+        return JsonResponse({"error": message}, status=status)
+    return render(request, TEMPLATE, {"form": UploadForm(), "error": message}, status=status)
+
+
+def _csrf_rejection(request: HttpRequest) -> HttpResponse | None:
+    """Django's CSRF check, as the middleware makes it for a view that is not exempt: ``None``
+    when the request passes, else the 403 answer."""
+    check = CsrfViewMiddleware(lambda request: HttpResponse())
+    return check.process_view(request, _checked, (), {})
+
+
+def _checked(request: HttpRequest) -> HttpResponse:  # pragma: no cover - never called
+    """The view the CSRF check is made for: not exempt."""
+    raise AssertionError
