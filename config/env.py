@@ -154,6 +154,24 @@ def env_int(name: str, value: str | None, *, default: int, minimum: int = 1) -> 
     return number
 
 
+def env_rate(name: str, value: str | None, *, default: str) -> str:
+    """Parse a rate such as ``120/hour`` (a whole number per ``second``, ``minute``, ``hour`` or
+    ``day``); unset or empty gives ``default``.
+
+    :raises ImproperlyConfigured: for anything else.
+    """
+    cleaned = _clean(value)
+    if cleaned is None:
+        return default
+    count, _, period = cleaned.partition("/")
+    if count.strip().isdigit() and period.strip() in ("second", "minute", "hour", "day"):
+        return f"{int(count)}/{period.strip()}"
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a rate; write it as a number per second, minute, hour or day, "
+        f"such as {default} (or leave it unset for that default)."
+    )
+
+
 def env_list(value: str | None, *, default: list[str], name: str = "the variable") -> list[str]:
     """Parse a comma-separated list, dropping blanks around and between the items.
 

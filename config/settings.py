@@ -20,6 +20,7 @@ from config.env import (
     env_choice,
     env_int,
     env_list,
+    env_rate,
     result_backend_from_env,
     secret_key_from_env,
 )
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "mjlogs.apps.MjlogsConfig",
     "replay.apps.ReplayConfig",
     "stats.apps.StatsConfig",
@@ -123,7 +125,9 @@ MJLOGS_MAX_UPLOAD_BYTES = env_int(
     "MJLOGS_MAX_UPLOAD_BYTES", os.getenv("MJLOGS_MAX_UPLOAD_BYTES"), default=64 * 1024 * 1024
 )
 # Uploads per user: the REST API's and the upload page's throttle (DRF's rate syntax).
-MJLOGS_UPLOAD_RATE = os.getenv("MJLOGS_UPLOAD_RATE") or "120/hour"
+MJLOGS_UPLOAD_RATE = env_rate(
+    "MJLOGS_UPLOAD_RATE", os.getenv("MJLOGS_UPLOAD_RATE"), default="120/hour"
+)
 # Above this, an uploaded file is spooled to a temporary file instead of kept in memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
@@ -139,7 +143,6 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"uploads": MJLOGS_UPLOAD_RATE},
 }
 
 SPECTACULAR_SETTINGS = {
@@ -150,6 +153,9 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Celery ---------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from django.db.models import QuerySet
+
 import engine
 from mjlogs.models import Game
 from replay.models import Verdict, Verification
@@ -32,3 +34,17 @@ def game_ids_to_verify(*, outdated_only: bool) -> list[int]:
         current = Verification.objects.filter(engine_version=engine.__version__)
         games = games.exclude(pk__in=current.values("game_id"))
     return list(games.values_list("pk", flat=True))
+
+
+def verifications_of(games: QuerySet[Game]) -> QuerySet[Verification]:
+    """The verifications of these games, newest game first, without their (large) reports."""
+    return (
+        Verification.objects.filter(game__in=games)
+        .defer("report")
+        .order_by("-game__started_at", "-game_id")
+    )
+
+
+def verification_of(game: Game) -> Verification:
+    """:raises Verification.DoesNotExist: the game has not been verified yet."""
+    return Verification.objects.get(game=game)

@@ -12,7 +12,9 @@ from config.env import (
     database_from_env,
     env_bool,
     env_choice,
+    env_int,
     env_list,
+    env_rate,
     mask_url,
     result_backend_from_env,
     secret_key_from_env,
@@ -50,6 +52,34 @@ def test_env_bool_refuses_other_words(value: str) -> None:
     message = str(info.value)
     assert message.startswith(f"DJANGO_DEBUG={value!r} is not a boolean")
     assert "1, true, yes or 0, false, no" in message
+
+
+# --- env_int and env_rate ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("value", "expected"), [(None, 64), ("", 64), ("1000", 1000), (" 7 ", 7)])
+def test_env_int_reads_whole_numbers(value: str | None, expected: int) -> None:
+    assert env_int("MJLOGS_MAX_UPLOAD_BYTES", value, default=64) == expected
+
+
+@pytest.mark.parametrize("value", ["10MB", "-1", "0", "1.5", "lots"])
+def test_env_int_refuses_anything_else(value: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match=r"MJLOGS_MAX_UPLOAD_BYTES=.* at least 1"):
+        env_int("MJLOGS_MAX_UPLOAD_BYTES", value, default=64)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(None, "120/hour"), ("5/minute", "5/minute"), (" 10 / day ", "10/day")],
+)
+def test_env_rate_reads_a_count_per_period(value: str | None, expected: str) -> None:
+    assert env_rate("MJLOGS_UPLOAD_RATE", value, default="120/hour") == expected
+
+
+@pytest.mark.parametrize("value", ["120", "120/week", "many/hour", "/hour", "1.5/hour"])
+def test_env_rate_refuses_anything_else(value: str) -> None:
+    with pytest.raises(ImproperlyConfigured, match=r"MJLOGS_UPLOAD_RATE=.* is not a rate"):
+        env_rate("MJLOGS_UPLOAD_RATE", value, default="120/hour")
 
 
 # --- env_list and env_choice ----------------------------------------------------------------

@@ -1,0 +1,26 @@
+"""The REST API's URLs, under /api/ (see docs/api.md): one router over every app's endpoints,
+token log-in, and the OpenAPI schema with its browsable documentation."""
+
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
+
+from mjlogs.api.views import GameViewSet, PlayerViewSet, UploadView
+from replay.api import VerificationViewSet
+
+app_name = "api"
+
+router = DefaultRouter()
+router.register("games", GameViewSet, basename="game")
+router.register("players", PlayerViewSet, basename="player")
+router.register("verifications", VerificationViewSet, basename="verification")
+
+urlpatterns = [
+    path("", include(router.urls)),
+    path("uploads/", UploadView.as_view(), name="upload"),
+    path("auth/token/", obtain_auth_token, name="token"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+]

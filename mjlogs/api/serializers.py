@@ -1,0 +1,146 @@
+"""How games, seats, players and upload results look in the API's JSON.
+
+Serializers only present: they read model instances that selectors fetched, and validate the
+few inputs (visibility, upload options) before a service acts on them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from mjlogs.models import Game, GameSeat, Player, PlayerName, Visibility
+from replay.models import Verdict
+
+EXPORT_FORMATS = ("canonical", "tenhou6", "mjai")
+
+
+class PlayerNameSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = PlayerName
+        fields = ("platform", "name")
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    names = PlayerNameSerializer(many=True, read_only=True)
+    url = serializers.HyperlinkedIdentityField(view_name="api:player-detail")
+    games = serializers.SerializerMethodField(help_text="Their games: the game list, filtered.")
+
+    class Meta:
+        model = Player
+        fields = ("id", "url", "name", "names", "games")
+
+    @extend_schema_field(serializers.URLField())
+    def get_games(self, player: Player) -> str:
+        games = reverse("api:game-list") + f"?player_id={player.pk}"
+        return self.context["request"].build_absolute_uri(games)
+
+
+class PlayerRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ("id", "name")
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    player = PlayerRefSerializer(read_only=True)
+
+    class Meta:
+        model = GameSeat
+        fields = ("seat", "player", "start_score", "final_score", "placement")
+
+
+class GameSerializer(serializers.ModelSerializer):
+    """A game as lists show it."""
+
+    seats = SeatSerializer(many=True, read_only=True)
+    uploader = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    verdict = serializers.SerializerMethodField()
+    url = serializers.HyperlinkedIdentityField(view_name="api:game-detail")
+
+    class Meta:
+        model = Game
+        fields = (
+            "id", "url", "ruleset", "rule_overrides", "players_count", "rounds_count",
+            "complete", "source_format", "source_id", "started_at", "uploaded_at", "uploader",
+            "visibility", "seats", "verdict",
+        )  # fmt: skip
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.ChoiceField(choices=Verdict.choices))
+    def get_verdict(self, game: Game) -> str:
+        verification = getattr(game, "verification", None)
+        return verification.verdict if verification is not None else Verdict.PENDING
+
+
+class VerificationSummarySerializer(serializers.Serializer):
+    verdict = serializers.ChoiceField(choices=Verdict.choices)
+    message = serializers.CharField()
+    discrepancy = serializers.JSONField(allow_null=True)
+    engine_version = serializers.CharField()
+    verified_at = serializers.DateTimeField(allow_null=True)
+
+
+class GameDetailSerializer(GameSerializer):
+    """One game: what the list shows, the verification, and links to the record itself."""
+
+    verification = serializers.SerializerMethodField()
+    links = serializers.SerializerMethodField()
+
+    class Meta(GameSerializer.Meta):
+        fields = (*GameSerializer.Meta.fields, "raw_name", "raw_size", "verification", "links")
+        read_only_fields = fields
+
+    @extend_schema_field(VerificationSummarySerializer(allow_null=True))
+    def get_verification(self, game: Game) -> dict[str, Any] | None:
+        verification = getattr(game, "verification", None)
+        if verification is None:
+            return None
+        return VerificationSummarySerializer(verification).data
+
+    @extend_schema_field(serializers.DictField(child=serializers.URLField()))
+    def get_links(self, game: Game) -> dict[str, str]:
+        request = self.context["request"]
+
+        def absolute(name: str, query: str = "") -> str:
+            return request.build_absolute_uri(reverse(name, args=(game.pk,)) + query)
+
+        links = {
+            "document": absolute("api:game-document"),
+            "raw": absolute("api:game-raw"),
+            "verification": absolute("api:verification-detail"),
+            "page": absolute("mjlogs:game_detail"),
+        }
+        for fmt in EXPORT_FORMATS:
+            export = reverse("api:game-export", args=(game.pk, fmt))
+            links[f"export_{fmt}"] = request.build_absolute_uri(export)
+        return links
+
+
+class VisibilitySerializer(serializers.Serializer):
+    visibility = serializers.ChoiceField(choices=Visibility.choices)
+
+
+class ExportFormatSerializer(serializers.Serializer):
+    format = serializers.ChoiceField(choices=EXPORT_FORMATS)
+
+
+class UploadOptionsSerializer(serializers.Serializer):
+    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
+
+
+class OutcomeSerializer(serializers.Serializer):
+    file = serializers.CharField()
+    index = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(choices=("imported", "duplicate", "failed"))
+    game_id = serializers.IntegerField(allow_null=True)
+    error = serializers.CharField(allow_blank=True)
+    format = serializers.CharField(allow_blank=True)
+
+
+class UploadResultSerializer(serializers.Serializer):
+    outcomes = OutcomeSerializer(many=True)
+    counts = serializers.DictField(child=serializers.IntegerField())

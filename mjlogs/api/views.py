@@ -1,0 +1,250 @@
+"""REST endpoints for games, players and uploads. Thin: each validates its input, calls one
+selector or service, and serializes (see docs/api.md for the whole API)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.parsers import BaseParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from engine.errors import EngineError
+from engine.formats import get_format
+from mjlogs import selectors, services
+from mjlogs.api.serializers import (
+    EXPORT_FORMATS,
+    ExportFormatSerializer,
+    GameDetailSerializer,
+    GameSerializer,
+    PlayerSerializer,
+    UploadOptionsSerializer,
+    UploadResultSerializer,
+    VisibilitySerializer,
+)
+from mjlogs.archives import UploadedFile
+from mjlogs.filters import GameFilter
+from mjlogs.models import Game, Player
+from mjlogs.throttling import UploadRateThrottle
+from mjlogs.uploads import (
+    UploadTooLarge,
+    check_upload_size,
+    file_name_from_headers,
+    files_from_form,
+)
+
+#: Content types of the exports, by format name.
+EXPORT_CONTENT_TYPES = {
+    "canonical": "application/json",
+    "tenhou6": "application/json",
+    "mjai": "application/x-ndjson",
+}
+
+
+class GameViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,  # type: ignore[type-arg]
+):
+    """Games: list (filtered, paginated), one game, its record, exports and verdict.
+
+    A private game is visible only to its uploader and staff; to anyone else it does not exist
+    (404). Deleting a game or changing its visibility is for its uploader and staff (403).
+    """
+
+    filterset_class = GameFilter
+    http_method_names = ("get", "patch", "delete", "head", "options")
+
+    def get_queryset(self) -> Any:
+        return selectors.games_listed(self.request.user)
+
+    def get_serializer_class(self) -> Any:
+        return GameSerializer if self.action == "list" else GameDetailSerializer
+
+    def get_object(self) -> Game:
+        try:
+            return selectors.game_get(self.request.user, int(self.kwargs["pk"]))
+        except (Game.DoesNotExist, ValueError):
+            raise Http404("no such game") from None
+
+    def perform_destroy(self, instance: Game) -> None:
+        services.game_delete(user=self.request.user, game=instance)
+
+    @extend_schema(request=VisibilitySerializer, responses=GameDetailSerializer)
+    def partial_update(self, request: Request, pk: str) -> Response:
+        """Change who may see the game (``public`` or ``private``)."""
+        game = self.get_object()
+        options = VisibilitySerializer(data=request.data)
+        options.is_valid(raise_exception=True)
+        game = services.game_visibility_set(
+            user=request.user, game=game, visibility=options.validated_data["visibility"]
+        )
+        return Response(GameDetailSerializer(game, context=self.get_serializer_context()).data)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @action(detail=True, filterset_class=None)
+    def document(self, request: Request, pk: str) -> Response:
+        """The game's canonical record (docs/format.md)."""
+        return Response(self.get_object().document)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "format_name",
+                str,
+                OpenApiParameter.PATH,
+                enum=EXPORT_FORMATS,
+                description="canonical JSON, tenhou6 (tenhou.net/6 JSON) or mjai JSON lines",
+            )
+        ],
+        responses={
+            (200, "application/octet-stream"): OpenApiTypes.BINARY,
+            400: OpenApiResponse(description="An unknown format, or one the game cannot take."),
+        },
+    )
+    @action(detail=True, url_path=r"export/(?P<format_name>[^/.]+)", filterset_class=None)
+    def export(self, request: Request, pk: str, format_name: str) -> HttpResponse:
+        """The game written as ``canonical`` JSON, ``tenhou6`` (tenhou.net/6 JSON) or ``mjai``
+        JSON lines, as a download."""
+        query = ExportFormatSerializer(data={"format": format_name})
+        query.is_valid(raise_exception=True)
+        game = self.get_object()
+        try:
+            content = selectors.game_export(game, format_name)
+        except EngineError as error:
+            message = f"cannot export as {format_name}: {error}"
+            raise ValidationError({"format": [message]}) from None
+        extension = get_format(format_name).extensions[0]
+        return _download(content, EXPORT_CONTENT_TYPES[format_name], _stem(game) + extension)
+
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    @action(detail=True, filterset_class=None)
+    def raw(self, request: Request, pk: str) -> HttpResponse:
+        """The file the game was imported from, byte for byte."""
+        game = self.get_object()
+        name, content = selectors.game_original(game)
+        return _download(content, "application/octet-stream", name or _stem(game))
+
+
+def _stem(game: Game) -> str:
+    return game.source_id or f"game-{game.pk}"
+
+
+def _download(content: bytes, content_type: str, file_name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    safe_name = file_name.replace('"', "").replace("\\", "")
+    response["Content-Disposition"] = f'attachment; filename="{safe_name}"'
+    return response
+
+
+class PlayerViewSet(viewsets.ReadOnlyModelViewSet):  # type: ignore[type-arg]
+    """Players seen in the games you may see, and their games."""
+
+    serializer_class = PlayerSerializer
+    filterset_class = None
+
+    @extend_schema(
+        parameters=[OpenApiParameter("search", str, description="Part of any of their names.")]
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    def get_queryset(self) -> Any:
+        return selectors.player_list(self.request.user, self.request.query_params.get("search", ""))
+
+    def get_object(self) -> Player:
+        try:
+            return selectors.player_get(self.request.user, int(self.kwargs["pk"]))
+        except (Player.DoesNotExist, ValueError):
+            raise Http404("no such player") from None
+
+
+class RawBodyParser(BaseParser):
+    """Any other body is one game file, taken as it is (its name from the Content-Disposition
+    or X-File-Name header)."""
+
+    media_type = "*/*"
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        return stream.read() if stream is not None else b""
+
+
+class UploadView(APIView):
+    """Upload game records: one or more files in a multipart form (field ``files``), or one file
+    as the raw request body. Archives (zip, tar) are opened; formats are sniffed.
+
+    Answers 201 when at least one game was stored, 200 when nothing new was stored but some
+    games were already there, and 400 when no file gave a game; the body lists what became of
+    every game and every file. 413 when the request is larger than the service accepts.
+    """
+
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (MultiPartParser, RawBodyParser)
+    throttle_classes = (UploadRateThrottle,)  # one budget with the upload page
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # Before anything reads the body (CSRF checks on session auth read a form's fields).
+        try:
+            check_upload_size(request._request)
+        except UploadTooLarge as error:
+            raise _PayloadTooLarge(str(error)) from None
+        super().initial(request, *args, **kwargs)
+
+    @extend_schema(
+        parameters=[UploadOptionsSerializer],
+        request={
+            "multipart/form-data": {
+                "type": "object",
+                "properties": {
+                    "files": {"type": "array", "items": {"type": "string", "format": "binary"}}
+                },
+            },
+            "application/octet-stream": OpenApiTypes.BINARY,
+        },
+        responses={
+            201: UploadResultSerializer,
+            200: UploadResultSerializer,
+            400: UploadResultSerializer,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        options = UploadOptionsSerializer(data=request.query_params)
+        options.is_valid(raise_exception=True)
+        files = self._files(request)
+        if not files:
+            raise ValidationError({"files": ["no file was sent"]})
+        summary = services.import_files(
+            files, uploader=request.user, visibility=options.validated_data["visibility"]
+        )
+        counts = summary.counts
+        if counts["imported"]:
+            answer = status.HTTP_201_CREATED
+        elif counts["duplicate"]:
+            answer = status.HTTP_200_OK
+        else:
+            answer = status.HTTP_400_BAD_REQUEST
+        body = {"outcomes": [o.to_json() for o in summary.outcomes], "counts": counts}
+        return Response(body, status=answer)
+
+    @staticmethod
+    def _files(request: Request) -> list[UploadedFile]:
+        if isinstance(request.data, bytes):
+            if not request.data:
+                return []
+            name = file_name_from_headers(request._request)
+            return [UploadedFile(name, request.data)]
+        return files_from_form(request.FILES.getlist("files"))
+
+
+class _PayloadTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"

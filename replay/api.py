@@ -1,0 +1,64 @@
+"""REST endpoints of the replay app: what the rules engine said about each game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db.models import QuerySet
+from django.http import Http404
+from rest_framework import serializers, viewsets
+
+from mjlogs import selectors as game_selectors
+from mjlogs.models import Game
+from replay import selectors
+from replay.models import Verdict, Verification
+
+
+class VerificationSerializer(serializers.ModelSerializer):
+    game = serializers.HyperlinkedRelatedField(view_name="api:game-detail", read_only=True)
+    game_id = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Verification
+        fields = (
+            "game_id", "game", "verdict", "message", "discrepancy", "complete", "events",
+            "engine_version", "duration_ms", "verified_at",
+        )  # fmt: skip
+        read_only_fields = fields
+
+
+class VerificationDetailSerializer(VerificationSerializer):
+    class Meta(VerificationSerializer.Meta):
+        fields = (*VerificationSerializer.Meta.fields, "report")
+        read_only_fields = fields
+
+
+class VerificationFilter(django_filters.FilterSet):
+    verdict = django_filters.ChoiceFilter(choices=Verdict.choices)
+    engine_version = django_filters.CharFilter()
+
+    class Meta:
+        model = Verification
+        fields: tuple[str, ...] = ()
+
+
+class VerificationViewSet(viewsets.ReadOnlyModelViewSet):  # type: ignore[type-arg]
+    """Verdicts of the games you may see; by game id. ``report`` (per-round results as the
+    engine computes them) is in the single-game view only."""
+
+    filterset_class = VerificationFilter
+    lookup_field = "game_id"
+
+    def get_queryset(self) -> QuerySet[Verification]:
+        return selectors.verifications_of(game_selectors.games_visible_to(self.request.user))
+
+    def get_serializer_class(self) -> Any:
+        return VerificationSerializer if self.action == "list" else VerificationDetailSerializer
+
+    def get_object(self) -> Verification:
+        try:
+            game = game_selectors.game_get(self.request.user, int(self.kwargs["game_id"]))
+            return selectors.verification_of(game)
+        except (Game.DoesNotExist, Verification.DoesNotExist, ValueError):
+            raise Http404("no verification of such a game") from None

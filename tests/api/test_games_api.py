@@ -1,0 +1,298 @@
+"""The games endpoints: list with filters and pagination, one game, its document, exports, the
+original file; deleting and changing visibility (uploader or staff only); private games are
+invisible to everyone else, in lists and by id."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+from django.contrib.auth.models import User
+
+from engine.formats import canonical, mjai, read_games
+from engine.formats import tenhou6 as tenhou6_format
+from mjlogs.models import Game, GameSeat, Player
+from replay.models import Verdict, Verification
+from tests.api.conftest import StoreGame, client_for, self_played_document
+
+pytestmark = pytest.mark.django_db
+
+
+def listed_ids(response: object) -> set[int]:
+    body = response.json()  # type: ignore[attr-defined]
+    return {game["id"] for game in body["results"]}
+
+
+@pytest.fixture
+def three_games(store_game: StoreGame, alice: User, bob: User) -> dict[str, Game]:
+    return {
+        "public": store_game(self_played_document(1, ("Ann", "Ben", "Cat", "Dan")), uploader=alice),
+        "alices_private": store_game(
+            self_played_document(2, ("Ann", "Eve", "Fay", "Gus")),
+            uploader=alice,
+            visibility="private",
+        ),
+        "bobs": store_game(self_played_document(3, ("Hal", "Ian", "Jon", "Kim")), uploader=bob),
+    }
+
+
+def test_anonymous_list_shows_public_games_only(three_games: dict[str, Game]) -> None:
+    response = client_for(None).get("/api/games/")
+    assert response.status_code == 200
+    assert listed_ids(response) == {three_games["public"].pk, three_games["bobs"].pk}
+    assert response.json()["count"] == 2
+
+
+def test_the_uploader_and_staff_see_a_private_game(
+    three_games: dict[str, Game], alice: User, bob: User, staff: User
+) -> None:
+    private = three_games["alices_private"].pk
+    assert private in listed_ids(client_for(alice).get("/api/games/"))
+    assert private in listed_ids(client_for(staff).get("/api/games/"))
+    assert private not in listed_ids(client_for(bob).get("/api/games/"))
+
+
+@pytest.mark.parametrize("who", ["anonymous", "bob"])
+@pytest.mark.parametrize("suffix", ["", "document/", "export/canonical/", "raw/"])
+def test_a_private_game_is_not_found_by_anyone_else(
+    three_games: dict[str, Game], bob: User, who: str, suffix: str
+) -> None:
+    client = client_for(bob if who == "bob" else None)
+    response = client.get(f"/api/games/{three_games['alices_private'].pk}/{suffix}")
+    assert response.status_code == 404
+    assert response.status_code == 404
+    assert client.get(f"/api/verifications/{three_games['alices_private'].pk}/").status_code == 404
+
+
+def test_a_game_in_the_list_has_seats_players_and_verdict(three_games: dict[str, Game]) -> None:
+    game = three_games["public"]
+    body = client_for(None).get("/api/games/", {"player": "ben"}).json()
+    (listed,) = body["results"]
+    assert listed["id"] == game.pk and listed["verdict"] == Verdict.VERIFIED
+    assert [seat["player"]["name"] for seat in listed["seats"]] == ["Ann", "Ben", "Cat", "Dan"]
+    seats = GameSeat.objects.filter(game=game).order_by("seat")
+    assert [seat["final_score"] for seat in listed["seats"]] == [s.final_score for s in seats]
+    assert sorted(seat["placement"] for seat in listed["seats"]) == [1, 2, 3, 4]
+    assert listed["uploader"] == "alice"
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ({"player": "ann"}, {"public"}),  # alice's private game has Ann too, but is hidden
+        ({"player": "HAL"}, {"bobs"}),
+        ({"ruleset": "tenhou-4p-east"}, {"public", "bobs"}),
+        ({"ruleset": "tenhou-4p"}, set()),
+        ({"players": "3"}, set()),
+        ({"verdict": "verified"}, {"public", "bobs"}),
+        ({"verdict": "score_mismatch"}, set()),
+        ({"source": "canonical"}, {"public", "bobs"}),
+        ({"source": "mjlog"}, set()),
+    ],
+)
+def test_filters_narrow_the_list(
+    three_games: dict[str, Game], query: dict[str, str], expected: set[str]
+) -> None:
+    ids = listed_ids(client_for(None).get("/api/games/", query))
+    assert ids == {three_games[key].pk for key in expected}
+
+
+def test_player_id_filter_and_date_range(three_games: dict[str, Game]) -> None:
+    ann = Player.objects.get(name="Ann")
+    assert listed_ids(client_for(None).get("/api/games/", {"player_id": ann.pk})) == {
+        three_games["public"].pk
+    }
+    Game.objects.filter(pk=three_games["bobs"].pk).update(started_at="2024-05-01T10:00:00Z")
+    Game.objects.filter(pk=three_games["public"].pk).update(started_at="2023-01-01T10:00:00Z")
+    window = {"since": "2024-04-30", "until": "2024-05-01"}
+    assert listed_ids(client_for(None).get("/api/games/", window)) == {three_games["bobs"].pk}
+
+
+@pytest.mark.parametrize(
+    "query", [{"ruleset": "no-such-rules"}, {"since": "yesterday"}, {"verdict": "fine"}]
+)
+def test_a_bad_filter_value_is_a_400_naming_the_filter(
+    three_games: dict[str, Game], query: dict[str, str]
+) -> None:
+    response = client_for(None).get("/api/games/", query)
+    assert response.status_code == 400
+    assert set(response.json()) == set(query)
+
+
+def test_a_pending_game_is_found_by_the_pending_verdict(
+    three_games: dict[str, Game],
+) -> None:
+    Verification.objects.filter(game=three_games["bobs"]).delete()
+    assert listed_ids(client_for(None).get("/api/games/", {"verdict": "pending"})) == {
+        three_games["bobs"].pk
+    }
+    detail = client_for(None).get(f"/api/games/{three_games['bobs'].pk}/").json()
+    assert detail["verdict"] == "pending" and detail["verification"] is None
+
+
+def test_the_list_is_paginated(
+    three_games: dict[str, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rest_framework.pagination import PageNumberPagination
+
+    monkeypatch.setattr(PageNumberPagination, "page_size", 1)
+    first = client_for(None).get("/api/games/").json()
+    second = client_for(None).get(first["next"]).json()
+    assert first["count"] == 2 and len(first["results"]) == 1 and second["next"] is None
+    ids = {first["results"][0]["id"], second["results"][0]["id"]}
+    assert ids == {three_games["public"].pk, three_games["bobs"].pk}
+
+
+def test_game_detail_has_the_verification_and_links(three_games: dict[str, Game]) -> None:
+    game = three_games["public"]
+    body = client_for(None).get(f"/api/games/{game.pk}/").json()
+    assert body["verification"]["verdict"] == "verified"
+    assert body["verification"]["engine_version"]
+    assert body["raw_size"] == game.raw_size
+    assert body["links"]["export_mjai"].endswith(f"/api/games/{game.pk}/export/mjai/")
+    assert client_for(None).get(body["links"]["document"]).status_code == 200
+
+
+def test_an_unknown_game_is_404() -> None:
+    assert client_for(None).get("/api/games/999999/").status_code == 404
+
+
+def test_the_document_is_the_stored_canonical_record(three_games: dict[str, Game]) -> None:
+    game = three_games["public"]
+    document = client_for(None).get(f"/api/games/{game.pk}/document/").json()
+    assert document == game.document
+    (read,) = canonical.loads(json.dumps(document))
+    assert [p.name for p in read.header.players] == ["Ann", "Ben", "Cat", "Dan"]
+
+
+@pytest.mark.parametrize("fmt", ["canonical", "tenhou6", "mjai"])
+def test_each_export_reads_back_as_the_same_game(three_games: dict[str, Game], fmt: str) -> None:
+    game = three_games["public"]
+    response = client_for(None).get(f"/api/games/{game.pk}/export/{fmt}/")
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment; filename=")
+    (read,), read_format = read_games(response.content)
+    assert read_format.name == fmt
+    stored = canonical.game_from_json(game.document)
+    assert [p.name for p in read.header.players] == [p.name for p in stored.header.players]
+    assert read.recorded_final is not None and stored.recorded_final is not None
+    assert read.recorded_final.scores == stored.recorded_final.scores
+    assert len(read.rounds) == len(stored.rounds)
+
+
+def test_an_unknown_export_format_is_a_400(three_games: dict[str, Game]) -> None:
+    response = client_for(None).get(f"/api/games/{three_games['public'].pk}/export/mjlog/")
+    assert response.status_code == 400
+    assert response.json() == {"format": ['"mjlog" is not a valid choice.']}
+
+
+def test_the_raw_original_is_returned_byte_for_byte(
+    three_games: dict[str, Game],
+) -> None:
+    game = three_games["public"]
+    response = client_for(None).get(f"/api/games/{game.pk}/raw/")
+    assert response.status_code == 200
+    assert response.content == gzip.decompress(bytes(Game.objects.get(pk=game.pk).raw))
+    assert 'filename="game.json"' in response["Content-Disposition"]
+
+
+# --- Deleting and visibility -----------------------------------------------------------------
+
+
+def test_anonymous_cannot_delete_or_change_visibility(three_games: dict[str, Game]) -> None:
+    game = three_games["public"]
+    client = client_for(None)
+    assert client.delete(f"/api/games/{game.pk}/").status_code == 401
+    response = client.patch(f"/api/games/{game.pk}/", {"visibility": "private"}, format="json")
+    assert response.status_code == 401
+    assert Game.objects.filter(pk=game.pk, visibility="public").exists()
+
+
+def test_another_user_cannot_delete_or_change_visibility(
+    three_games: dict[str, Game], bob: User
+) -> None:
+    game = three_games["public"]
+    client = client_for(bob)
+    assert client.delete(f"/api/games/{game.pk}/").status_code == 403
+    response = client.patch(f"/api/games/{game.pk}/", {"visibility": "private"}, format="json")
+    assert response.status_code == 403
+    assert "uploader" in response.json()["detail"]
+    assert Game.objects.filter(pk=game.pk, visibility="public").exists()
+
+
+def test_the_uploader_deletes_their_game_with_its_seats_and_verdict(
+    three_games: dict[str, Game], alice: User
+) -> None:
+    game = three_games["public"]
+    assert client_for(alice).delete(f"/api/games/{game.pk}/").status_code == 204
+    assert not Game.objects.filter(pk=game.pk).exists()
+    assert not GameSeat.objects.filter(game_id=game.pk).exists()
+    assert not Verification.objects.filter(game_id=game.pk).exists()
+    assert Player.objects.filter(name="Ann").exists()  # still seated in alice's private game
+
+
+def test_staff_may_delete_anyones_game(three_games: dict[str, Game], staff: User) -> None:
+    assert client_for(staff).delete(f"/api/games/{three_games['bobs'].pk}/").status_code == 204
+    assert not Game.objects.filter(pk=three_games["bobs"].pk).exists()
+
+
+def test_the_uploader_makes_a_game_private_and_others_lose_it(
+    three_games: dict[str, Game], alice: User, bob: User
+) -> None:
+    game = three_games["public"]
+    response = client_for(alice).patch(
+        f"/api/games/{game.pk}/", {"visibility": "private"}, format="json"
+    )
+    assert response.status_code == 200 and response.json()["visibility"] == "private"
+    assert client_for(bob).get(f"/api/games/{game.pk}/").status_code == 404
+    assert client_for(alice).get(f"/api/games/{game.pk}/").status_code == 200
+
+
+def test_a_bad_visibility_is_a_400(three_games: dict[str, Game], alice: User) -> None:
+    game = three_games["public"]
+    response = client_for(alice).patch(
+        f"/api/games/{game.pk}/", {"visibility": "secret"}, format="json"
+    )
+    assert response.status_code == 400 and "visibility" in response.json()
+
+
+def test_deleting_a_private_game_of_someone_else_is_404(
+    three_games: dict[str, Game], bob: User
+) -> None:
+    game = three_games["alices_private"]
+    assert client_for(bob).delete(f"/api/games/{game.pk}/").status_code == 404
+    assert Game.objects.filter(pk=game.pk).exists()
+
+
+def test_session_login_works_and_needs_csrf_for_writes(
+    three_games: dict[str, Game], alice: User
+) -> None:
+    from rest_framework.test import APIClient
+
+    client = APIClient(enforce_csrf_checks=True)
+    assert client.login(username="alice", password="alice-secret-1")
+    game = three_games["public"]
+    assert client.get(f"/api/games/{three_games['alices_private'].pk}/").status_code == 200
+    assert client.delete(f"/api/games/{game.pk}/").status_code == 403  # no CSRF token
+    assert Game.objects.filter(pk=game.pk).exists()
+
+
+def test_exports_of_writers_that_refuse_a_game_say_why(
+    three_games: dict[str, Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.errors import UnsupportedLogError
+
+    def refuse(games: object) -> bytes:
+        raise UnsupportedLogError("tenhou.net/6 cannot carry this rule set")
+
+    # The registry builds each Format from the module's write function at look-up time.
+    monkeypatch.setattr(
+        tenhou6_format,
+        "FORMAT",
+        tenhou6_format.FORMAT.__class__(**{**tenhou6_format.FORMAT.__dict__, "write": refuse}),
+    )
+    response = client_for(None).get(f"/api/games/{three_games['public'].pk}/export/tenhou6/")
+    assert response.status_code == 400
+    assert "cannot carry this rule set" in response.json()["format"][0]
+    assert mjai.FORMAT.write is not None
