@@ -1,0 +1,85 @@
+"""A real Celery worker consumes the verification tasks from Redis: games imported by the
+command line (another process) are verified by the worker (a third), which writes each verdict
+once; re-verifying through the broker leaves the same rows (the tasks are idempotent)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.formats import canonical
+from engine.sim.selfplay import simulate
+from mjlogs.models import Game
+from replay.models import Verdict, Verification
+from tests.integration.conftest import ROOT, wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def verdicts_by_file() -> dict[str, str]:
+    rows = Verification.objects.values_list("game__raw_name", "verdict")
+    return {Path(name).name: verdict for name, verdict in rows}
+
+
+def test_a_worker_verifies_imported_games_from_redis(
+    service_env: dict[str, str], celery_worker: Callable[[], str], tmp_path: Path
+) -> None:
+    games = list(simulate("tenhou-4p-east", 4, 2026))
+    mismatched = canonical.game_to_json(games[3])
+    mismatched["final"]["scores"][0] += 100
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for index, game in enumerate(games[:3]):
+        (folder / f"{index}.json").write_bytes(canonical.write([game]))
+    (folder / "bad.json").write_text(canonical.dumps(canonical.game_from_json(mismatched)))
+    (folder / "junk.txt").write_text("not a game")
+
+    imported = manage(service_env, "import_logs", "--quiet", str(folder))
+    assert imported.returncode == 1, imported.stderr  # junk.txt failed
+    assert "junk.txt" in imported.stdout + imported.stderr
+    assert Game.objects.count() == 4
+
+    def all_verified() -> bool:
+        return Verification.objects.exclude(verdict=Verdict.PENDING).count() == 4
+
+    wait_for(all_verified, timeout=120, what="four verdicts", log=celery_worker)
+    verdicts = verdicts_by_file()
+    assert verdicts == {
+        "0.json": Verdict.VERIFIED,
+        "1.json": Verdict.VERIFIED,
+        "2.json": Verdict.VERIFIED,
+        "bad.json": Verdict.SCORE_MISMATCH,
+    }
+    assert set(Verification.objects.values_list("engine_version", flat=True)) == {
+        engine.__version__
+    }
+    assert "replay.tasks.verify_game" in celery_worker()
+
+    # Re-verify everything through the broker: the same four rows, the same verdicts.
+    first_times = dict(Verification.objects.values_list("game_id", "verified_at"))
+    reverified = manage(service_env, "reverify", "--quiet")
+    assert reverified.returncode == 0, reverified.stderr
+
+    def all_verified_again() -> bool:
+        times = dict(Verification.objects.values_list("game_id", "verified_at"))
+        return all(times[game] > first for game, first in first_times.items())
+
+    wait_for(all_verified_again, timeout=120, what="the second verification", log=celery_worker)
+    assert Verification.objects.count() == 4
+    assert verdicts_by_file() == verdicts
