@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from mjlogs import selectors, services
+from mjlogs import game_summary, selectors, services
 from mjlogs.forms import VisibilityForm
 from mjlogs.models import Game
 from mjlogs.views.common import paginate
@@ -40,8 +40,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {
         "game": game,
         "seats": sorted(game.seats.all(), key=lambda seat: seat.seat),
-        "verdict": selectors.game_verdict(game),
-        "rounds": selectors.game_round_rows(game),
+        "verdict": game_summary.game_verdict(game),
+        "rounds": game_summary.game_round_rows(game),
         "exports": EXPORTS,
         "can_manage": selectors.user_can_manage_game(request.user, game),
         "visibility_form": VisibilityForm(initial={"visibility": game.visibility}),

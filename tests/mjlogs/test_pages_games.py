@@ -10,7 +10,7 @@ from django.utils.html import escape
 
 from engine.formats import canonical
 from engine.replay import replay
-from mjlogs import selectors
+from mjlogs import game_summary
 from mjlogs.models import Game, Visibility
 from mjlogs.templatetags.mjlogs_pages import MINUS
 from replay.models import Verdict
@@ -283,12 +283,12 @@ def test_the_game_page_refuses_post(client: Client, store: Store) -> None:
     assert client.post(f"/games/{game.pk}/").status_code == 405
 
 
-# -- The hands' rows (selectors.game_round_rows) ------------------------------------------------
+# -- The hands' rows (game_summary.game_round_rows) ------------------------------------------------
 
 
 def test_round_rows_of_draws_and_a_double_ron(store: Store) -> None:
     draws = store(engine_game(seed=4, names=("Ann", "Ben", "Cho", "Dai")))
-    rows_ = selectors.game_round_rows(draws)
+    rows_ = game_summary.game_round_rows(draws)
     exhaustive = [row for row in rows_ if row.result == "exhaustive_draw"]
     assert [row.tenpai for row in exhaustive] == [
         ["Ann", "Ben", "Cho", "Dai"],
@@ -297,7 +297,7 @@ def test_round_rows_of_draws_and_a_double_ron(store: Store) -> None:
     assert all(row.result_label == "Exhaustive draw" and not row.wins for row in exhaustive)
 
     double = store(engine_game(seed=3, number=1, names=("Eve", "Fay", "Gus", "Hal")))
-    (two_wins,) = [row for row in selectors.game_round_rows(double) if len(row.wins) == 2]
+    (two_wins,) = [row for row in game_summary.game_round_rows(double) if len(row.wins) == 2]
     report = replay(engine_game(seed=3, number=1, names=("Eve", "Fay", "Gus", "Hal")))
     (summary,) = [summary for summary in report.rounds if len(summary.wins) == 2]
     names = ["Eve", "Fay", "Gus", "Hal"]
@@ -311,8 +311,8 @@ def test_round_rows_of_an_abortive_draw_from_the_report_and_from_the_record(
     store: Store,
 ) -> None:
     verified = store(engine_game(EAST_3P, seed=1, names=("Ivy", "Jon", "Kim")))
-    (abort,) = [row for row in selectors.game_round_rows(verified) if row.abort]
+    (abort,) = [row for row in game_summary.game_round_rows(verified) if row.abort]
     assert abort.result == "abortive_draw" and abort.abort.startswith("Nine terminals")
     unverified = store(engine_game(EAST_3P, seed=3, number=1), verify=False)
-    (recorded,) = [row for row in selectors.game_round_rows(unverified) if row.abort]
+    (recorded,) = [row for row in game_summary.game_round_rows(unverified) if row.abort]
     assert (recorded.name, recorded.abort) == ("E1", abort.abort)

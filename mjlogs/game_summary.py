@@ -1,0 +1,264 @@
+"""The game page's summary of a game: its verdict with the first discrepancy in words, and its
+hands with their results, as rows ready for a template.
+
+Read from the stored JSON (the verification's replay report, else the canonical document), so
+nothing here touches the engine or the database beyond the game already fetched.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from mjlogs.models import Game
+
+#: Round winds by index, as in round names (``E1``, ``S3``).
+_WIND_LETTERS = "ESWN"
+
+#: Words for the ways a hand ends (``RoundSummary.result`` and the canonical end events).
+RESULT_LABELS = {
+    "win": "Win",
+    "exhaustive_draw": "Exhaustive draw",
+    "nagashi_mangan": "Nagashi mangan",
+    "abortive_draw": "Abortive draw",
+    "unfinished": "Unfinished",
+}
+
+#: Words for the kinds of abortive draw (``AbortiveDraw.kind``, docs/format.md).
+ABORT_LABELS = {
+    "nine_terminals": "Nine terminals (kyuushu kyuuhai)",
+    "four_winds": "Four winds (suufon renda)",
+    "four_riichi": "Four riichi (suucha riichi)",
+    "four_kans": "Four kans (suukaikan)",
+    "triple_ron": "Triple ron (sanchahou)",
+}
+
+
+@dataclass(frozen=True)
+class WinRow:
+    """One win of a hand, ready to show. Figures are ``None`` where the source gives none."""
+
+    winner: str
+    #: The player who dealt in, or ``None`` for a tsumo.
+    from_player: str | None
+    han: int | None
+    fu: int | None
+    limit: str | None
+    points: int | None
+    #: ``(name, han)`` pairs.
+    yaku: list[tuple[str, int]]
+    #: The player liable for the hand (pao), if any.
+    liable: str | None = None
+
+    @property
+    def tsumo(self) -> bool:
+        return self.from_player is None
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    """One hand of a game, ready to show on the game page."""
+
+    index: int
+    #: ``E1``, ``S3``, ...
+    name: str
+    honba: int
+    #: ``win``, ``exhaustive_draw``, ``nagashi_mangan``, ``abortive_draw`` or ``unfinished``.
+    result: str
+    wins: list[WinRow] = field(default_factory=list)
+    #: Players tenpai at an exhaustive draw (or nagashi mangan).
+    tenpai: list[str] = field(default_factory=list)
+    #: The abortive draw's kind in words.
+    abort: str | None = None
+    #: Score change per seat (empty when unknown).
+    deltas: list[int] = field(default_factory=list)
+    #: Scores per seat after the hand (empty when unknown).
+    scores_after: list[int] = field(default_factory=list)
+    #: The hand the first discrepancy of the verdict is in.
+    discrepancy: bool = False
+
+    @property
+    def result_label(self) -> str:
+        return RESULT_LABELS.get(self.result, self.result.replace("_", " ").capitalize())
+
+    @property
+    def changes(self) -> list[tuple[int, int | None]]:
+        """``(score change, score after)`` per seat (the score ``None`` when unknown)."""
+        after: list[int | None] = [*self.scores_after] or [None] * len(self.deltas)
+        return list(zip(self.deltas, after, strict=False))
+
+
+@dataclass(frozen=True)
+class VerdictInfo:
+    """A game's verdict and where its first discrepancy is, in words."""
+
+    verdict: str
+    label: str
+    message: str = ""
+    #: ``E3``, the hand's number in the game (1 is the first) and the event's index in it.
+    round_name: str | None = None
+    round_number: int | None = None
+    event: int | None = None
+    #: What was compared, what the rules give (or allow) and what the record has.
+    what: str = ""
+    expected: str = ""
+    found: str = ""
+    engine_version: str = ""
+    verified_at: datetime | None = None
+
+
+def game_verdict(game: Game) -> VerdictInfo:
+    """The game's verdict (``pending`` before its first verification) with its first
+    discrepancy, from its :class:`~replay.models.Verification`."""
+    from replay.models import Verdict  # the replay app depends on this one, not the reverse
+
+    verification = getattr(game, "verification", None)
+    if verification is None:
+        return VerdictInfo(Verdict.PENDING.value, Verdict.PENDING.label)
+    discrepancy = verification.discrepancy or {}
+    round_index = discrepancy.get("round")
+    return VerdictInfo(
+        verdict=verification.verdict,
+        label=verification.get_verdict_display(),
+        message=verification.message,
+        round_name=discrepancy.get("round_name"),
+        round_number=round_index + 1 if isinstance(round_index, int) else None,
+        event=discrepancy.get("event"),
+        what=str(discrepancy.get("what") or ""),
+        expected=str(discrepancy.get("expected") or ""),
+        found=str(discrepancy.get("found") or ""),
+        engine_version=verification.engine_version,
+        verified_at=verification.verified_at,
+    )
+
+
+def game_round_rows(game: Game) -> list[RoundRow]:
+    """The game's hands with their results, for the game page.
+
+    From the engine's replay report (``Verification.report["rounds"]``, see
+    ``engine.replay._round_json``) when the game has been verified; otherwise from what the
+    stored canonical document records (docs/format.md), which may leave figures out.
+    """
+    names = _seat_names(game)
+    verification = getattr(game, "verification", None)
+    report = verification.report if verification is not None else None
+    discrepancy = (verification.discrepancy or {}) if verification is not None else {}
+    bad_round = discrepancy.get("round")
+    if report and report.get("rounds"):
+        rows = [_report_row(summary, names) for summary in report["rounds"]]
+    else:
+        rows = _document_rows(game.document, names)
+    return [
+        dataclasses.replace(row, discrepancy=True) if row.index == bad_round else row
+        for row in rows
+    ]
+
+
+def _seat_names(game: Game) -> list[str]:
+    """The players' names in seat order: as stored with the seats, else as recorded."""
+    seats = sorted(game.seats.all(), key=lambda seat: seat.seat)
+    if seats:
+        return [seat.player.name for seat in seats]
+    return [str(player.get("name", "")) for player in game.document.get("players", [])]
+
+
+def _name(names: list[str], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return f"seat {seat}"
+
+
+def _report_row(summary: Mapping[str, Any], names: list[str]) -> RoundRow:
+    wins = [
+        WinRow(
+            winner=_name(names, win["seat"]),
+            from_player=None if win["from_seat"] == win["seat"] else _name(names, win["from_seat"]),
+            han=win.get("han"),
+            fu=win.get("fu"),
+            limit=win.get("limit"),
+            points=win.get("points"),
+            yaku=[(str(name), int(han)) for name, han in win.get("yaku", [])],
+            liable=None if win.get("liable") is None else _name(names, win["liable"]),
+        )
+        for win in summary.get("wins", [])
+    ]
+    abort = summary.get("abort")
+    return RoundRow(
+        index=summary["index"],
+        name=summary["name"],
+        honba=summary.get("honba", 0),
+        result=summary.get("result", "unfinished"),
+        wins=wins,
+        tenpai=[_name(names, seat) for seat in summary.get("tenpai", [])],
+        abort=None if abort is None else ABORT_LABELS.get(abort, abort.replace("_", " ")),
+        deltas=list(summary.get("deltas") or []),
+        scores_after=list(summary.get("scores_after") or []),
+    )
+
+
+def _document_rows(document: Mapping[str, Any], names: list[str]) -> list[RoundRow]:
+    """Rows from what the record itself says: its end events and their recorded figures."""
+    rows = []
+    for index, round_ in enumerate(document.get("rounds", [])):
+        wind = round_.get("wind", 0)
+        letter = _WIND_LETTERS[wind] if 0 <= wind < len(_WIND_LETTERS) else "?"
+        result = "unfinished"
+        wins: list[WinRow] = []
+        tenpai: list[str] = []
+        abort = None
+        deltas: list[int] = []
+        for event in round_.get("events", []):
+            kind = event.get("type")
+            if kind == "win":
+                result = "win"
+                recorded = event.get("recorded") or {}
+                wins.append(
+                    WinRow(
+                        winner=_name(names, event["seat"]),
+                        from_player=None
+                        if event["from_seat"] == event["seat"]
+                        else _name(names, event["from_seat"]),
+                        han=recorded.get("han"),
+                        fu=recorded.get("fu"),
+                        limit=recorded.get("limit"),
+                        points=recorded.get("points"),
+                        yaku=[(str(name), int(han)) for name, han in recorded.get("yaku", [])],
+                        liable=None
+                        if recorded.get("liable") is None
+                        else _name(names, recorded["liable"]),
+                    )
+                )
+                deltas = _add_deltas(deltas, recorded.get("deltas"))
+            elif kind in ("exhaustive_draw", "nagashi_mangan"):
+                result = kind
+                tenpai = [_name(names, seat) for seat in event.get("recorded_tenpai", [])]
+                deltas = _add_deltas(deltas, event.get("recorded_deltas"))
+            elif kind == "abortive_draw":
+                result = kind
+                abort = ABORT_LABELS.get(event["kind"], str(event["kind"]).replace("_", " "))
+                deltas = _add_deltas(deltas, event.get("recorded_deltas"))
+        rows.append(
+            RoundRow(
+                index=index,
+                name=f"{letter}{round_.get('number', '?')}",
+                honba=round_.get("honba", 0),
+                result=result,
+                wins=wins,
+                tenpai=tenpai,
+                abort=abort,
+                deltas=deltas,
+            )
+        )
+    return rows
+
+
+def _add_deltas(total: list[int], more: list[int] | None) -> list[int]:
+    """Per-seat sums (a double ron records one set of deltas per win)."""
+    if not more:
+        return total
+    if not total:
+        return list(more)
+    return [a + b for a, b in zip(total, more, strict=False)]
