@@ -16,19 +16,23 @@ from django.utils import timezone
 import engine
 from engine.errors import EngineError
 from engine.formats import canonical
+from engine.replay import Verdict as EngineVerdict
 from engine.replay import replay
 from mjlogs.models import Game
 from replay.models import Verdict, Verification
+from stats.services import game_facts_replace
 
 
 def game_verify(game_id: int) -> Verification | None:
     """Replay a stored game through the engine and record the verdict (replacing any earlier
-    one). Idempotent: running it twice leaves the same row. ``None`` when the game is gone
+    one) and, for a verified game, the per-player facts the statistics are computed from.
+    Idempotent: running it twice leaves the same rows. ``None`` when the game is gone
     (deleted after the task was queued)."""
     document = Game.objects.filter(pk=game_id).values_list("document", flat=True).first()
     if document is None:
         return None
     started = time.perf_counter()
+    facts = None
     try:
         report = replay(canonical.game_from_json(document))
     except EngineError as error:
@@ -51,6 +55,9 @@ def game_verify(game_id: int) -> Verification | None:
             "events": report.events,
             "report": report.to_json(),
         }
+        if report.verdict is EngineVerdict.VERIFIED:
+            # Statistics count only games the rules engine agrees with.
+            facts = report.facts
     values |= {
         "engine_version": engine.__version__,
         "duration_ms": (time.perf_counter() - started) * 1000,
@@ -60,4 +67,5 @@ def game_verify(game_id: int) -> Verification | None:
         if not Game.objects.filter(pk=game_id).exists():
             return None
         verification, _ = Verification.objects.update_or_create(game_id=game_id, defaults=values)
+        game_facts_replace(game_id, facts)
     return verification

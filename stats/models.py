@@ -1,1 +1,62 @@
-"""Database models of the stats app. None yet."""
+"""Database models of the stats app: the facts every statistic is computed from.
+
+One :class:`RoundFact` per player per hand of a verified game: the replayer's per-player facts
+(``engine.replay.RoundFact``) stored as a row. Statistics are sums and counts over these rows
+(and over the seats' placements, ``mjlogs.GameSeat``), so a figure for any filtered set of games
+is the figure computed from those games' rows; nothing is kept that the rows could contradict.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from mjlogs.models import Game, Player
+
+
+class RoundFact(models.Model):
+    """What one player did in one hand of a game (see ``engine.replay.RoundFact``)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="round_facts")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="round_facts")
+    seat = models.PositiveSmallIntegerField()
+    round_index = models.PositiveSmallIntegerField(help_text="0 is the game's first hand.")
+    round_name = models.CharField(max_length=8)
+    dealer = models.BooleanField()
+    turns = models.PositiveSmallIntegerField(help_text="Draws the player had in the hand.")
+    outcome = models.CharField(
+        max_length=20, help_text="win, exhaustive_draw, nagashi_mangan or abortive_draw."
+    )
+    won = models.BooleanField()
+    tsumo = models.BooleanField()
+    dealt_in = models.BooleanField()
+    win_points = models.IntegerField(help_text="Points the win brought, honba and sticks in.")
+    deal_in_points = models.IntegerField(help_text="Points the deal-in cost.")
+    han = models.PositiveSmallIntegerField()
+    fu = models.PositiveSmallIntegerField()
+    yaku = models.JSONField(default=list, help_text="Names of the win's yaku.")
+    ura = models.PositiveSmallIntegerField(help_text="Ura dora han of the win.")
+    ippatsu = models.BooleanField()
+    win_turn = models.PositiveSmallIntegerField()
+    riichi = models.BooleanField()
+    riichi_turn = models.PositiveSmallIntegerField()
+    riichi_chasing = models.BooleanField(help_text="Another player declared riichi first.")
+    riichi_wait_kinds = models.PositiveSmallIntegerField()
+    calls = models.PositiveSmallIntegerField(help_text="Open melds called.")
+    open_hand = models.BooleanField()
+    tenpai_at_draw = models.BooleanField(null=True, help_text="Null unless an exhaustive draw.")
+    #: The winner's hand when this player dealt in: riichi, open or dama.
+    dealt_in_to = models.CharField(max_length=8, blank=True)
+    delta = models.IntegerField(help_text="Score change over the hand, riichi stick included.")
+    score_after = models.IntegerField()
+
+    class Meta:
+        ordering = ("game", "round_index", "seat")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("game", "round_index", "seat"), name="one_fact_a_seat_a_hand"
+            ),
+        )
+        indexes = (models.Index(fields=("player", "game"), name="fact_player_game"),)
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.round_name} seat {self.seat}"

@@ -1,0 +1,151 @@
+"""The statistics: what is counted over a player's hands and games, and each metric as a ratio
+of those counts, with the denominators of the best stats sites (amae-koromo, Tenhou tools; see
+docs/stats.md): rates per hand use hands, win values per win, riichi outcomes per riichi,
+placements per game.
+
+Counting happens in the database (one aggregate query over the fact rows, one over the seats),
+so a figure for any filtered set of games is exactly the figure of those games' rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
+
+from mjlogs.models import GameSeat
+from stats.models import RoundFact
+
+
+def _count(**conditions: Any) -> Count:
+    return Count("id", filter=Q(**conditions)) if conditions else Count("id")
+
+
+def _sum(field: str, **conditions: Any) -> Coalesce:
+    return Coalesce(Sum(field, filter=Q(**conditions) if conditions else None), 0)
+
+
+OPENED = {"calls__gt": 0}
+
+#: Counts over the fact rows (one row: one player in one hand).
+HAND_COUNTS: dict[str, Any] = {
+    "hands": _count(),
+    "dealer_hands": _count(dealer=True),
+    "wins": _count(won=True),
+    "tsumo_wins": _count(won=True, tsumo=True),
+    "dama_wins": _count(won=True, riichi=False, open_hand=False),
+    "deal_ins": _count(dealt_in=True),
+    "called_hands": _count(**OPENED),
+    "riichi_hands": _count(riichi=True),
+    "win_points": _sum("win_points", won=True),
+    "deal_in_points": _sum("deal_in_points", dealt_in=True),
+    "win_turns": _sum("win_turn", won=True),
+    "exhaustive_draws": _count(outcome="exhaustive_draw"),
+    "tenpai_at_draws": _count(outcome="exhaustive_draw", tenpai_at_draw=True),
+    "riichi_wins": _count(riichi=True, won=True),
+    "riichi_deal_ins": _count(riichi=True, dealt_in=True),
+    "riichi_draws": _count(riichi=True, outcome="exhaustive_draw"),
+    "riichi_turns": _sum("riichi_turn", riichi=True),
+    "first_riichi": _count(riichi=True, riichi_chasing=False),
+    "chasing_riichi": _count(riichi=True, riichi_chasing=True),
+    "good_wait_riichi": _count(riichi=True, riichi_wait_kinds__gte=2),
+    "ippatsu_wins": _count(riichi=True, won=True, ippatsu=True),
+    "ura_wins": _count(riichi=True, won=True, ura__gt=0),
+    "called_wins": _count(won=True, **OPENED),
+    "called_deal_ins": _count(dealt_in=True, **OPENED),
+    "called_draws": _count(outcome="exhaustive_draw", **OPENED),
+    "deal_ins_to_riichi": _count(dealt_in=True, dealt_in_to="riichi"),
+    "deal_ins_to_open": _count(dealt_in=True, dealt_in_to="open"),
+    "deal_ins_to_dama": _count(dealt_in=True, dealt_in_to="dama"),
+    "yakuman_wins": _count(won=True, han__gte=13),
+    "points": _sum("delta"),
+}
+
+#: Counts over the player's seats in complete games (placements known).
+GAME_COUNTS: dict[str, Any] = {
+    "games": _count(),
+    "first": _count(placement=1),
+    "second": _count(placement=2),
+    "third": _count(placement=3),
+    "fourth": _count(placement=4),
+    "placement_total": _sum("placement"),
+    "final_score_total": _sum("final_score"),
+    "busts": _count(final_score__lt=0),
+}
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One statistic: ``numerator / denominator`` of the counts; ``percent`` for a rate shown
+    as a percentage, else an average."""
+
+    name: str
+    label: str
+    numerator: str | Callable[[dict[str, int]], float]
+    denominator: str
+    percent: bool = True
+
+    def value(self, counts: dict[str, int]) -> float | None:
+        denominator = counts[self.denominator]
+        if not denominator:
+            return None
+        top = self.numerator(counts) if callable(self.numerator) else counts[self.numerator]
+        return top / denominator
+
+
+def _top_two(counts: dict[str, int]) -> int:
+    return counts["first"] + counts["second"]
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("average_placement", "Average placement", "placement_total", "games", False),
+    Metric("first_rate", "1st place", "first", "games"),
+    Metric("second_rate", "2nd place", "second", "games"),
+    Metric("third_rate", "3rd place", "third", "games"),
+    Metric("fourth_rate", "4th place", "fourth", "games"),
+    Metric("top_two_rate", "Top two", _top_two, "games"),
+    Metric("bust_rate", "Bust", "busts", "games"),
+    Metric("average_final_score", "Average final score", "final_score_total", "games", False),
+    Metric("win_rate", "Win", "wins", "hands"),
+    Metric("deal_in_rate", "Deal-in", "deal_ins", "hands"),
+    Metric("riichi_rate", "Riichi", "riichi_hands", "hands"),
+    Metric("call_rate", "Call", "called_hands", "hands"),
+    Metric("exhaustive_draw_rate", "Exhaustive draw", "exhaustive_draws", "hands"),
+    Metric("tsumo_rate", "Tsumo (of wins)", "tsumo_wins", "wins"),
+    Metric("dama_rate", "Dama (of wins)", "dama_wins", "wins"),
+    Metric("average_win", "Average win", "win_points", "wins", False),
+    Metric("average_deal_in", "Average deal-in", "deal_in_points", "deal_ins", False),
+    Metric("average_win_turn", "Average winning turn", "win_turns", "wins", False),
+    Metric("tenpai_at_draw_rate", "Tenpai at draw", "tenpai_at_draws", "exhaustive_draws"),
+    Metric("ippatsu_rate", "Ippatsu (of riichi wins)", "ippatsu_wins", "riichi_wins"),
+    Metric("ura_rate", "Ura dora (of riichi wins)", "ura_wins", "riichi_wins"),
+    Metric("riichi_win_rate", "Win after riichi", "riichi_wins", "riichi_hands"),
+    Metric("riichi_deal_in_rate", "Deal-in after riichi", "riichi_deal_ins", "riichi_hands"),
+    Metric("riichi_draw_rate", "Draw after riichi", "riichi_draws", "riichi_hands"),
+    Metric("first_riichi_rate", "First riichi", "first_riichi", "riichi_hands"),
+    Metric("chasing_riichi_rate", "Chasing riichi", "chasing_riichi", "riichi_hands"),
+    Metric("good_wait_riichi_rate", "Multi-sided riichi", "good_wait_riichi", "riichi_hands"),
+    Metric("average_riichi_turn", "Average riichi turn", "riichi_turns", "riichi_hands", False),
+    Metric("called_win_rate", "Win after calling", "called_wins", "called_hands"),
+    Metric("called_deal_in_rate", "Deal-in after calling", "called_deal_ins", "called_hands"),
+    Metric("called_draw_rate", "Draw after calling", "called_draws", "called_hands"),
+    Metric("deal_in_to_riichi", "Deal-ins to riichi", "deal_ins_to_riichi", "deal_ins"),
+    Metric("deal_in_to_open", "Deal-ins to open hands", "deal_ins_to_open", "deal_ins"),
+    Metric("deal_in_to_dama", "Deal-ins to dama", "deal_ins_to_dama", "deal_ins"),
+    Metric("points_per_hand", "Points per hand", "points", "hands", False),
+)
+
+
+def counts_of(facts: QuerySet[RoundFact], seats: QuerySet[GameSeat]) -> dict[str, int]:
+    """Every count, over these fact rows and these seats (two queries)."""
+    counts = facts.aggregate(**HAND_COUNTS)
+    counts |= seats.filter(placement__isnull=False).aggregate(**GAME_COUNTS)
+    return {name: int(value or 0) for name, value in counts.items()}
+
+
+def metrics_of(counts: dict[str, int]) -> dict[str, float | None]:
+    """Every metric's value (``None`` when its denominator is 0)."""
+    return {metric.name: metric.value(counts) for metric in METRICS}
