@@ -297,7 +297,10 @@ def game_delete(*, user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
     :raises PermissionDenied: the user is neither the uploader nor staff.
     """
     _check_can_manage(user, game)
-    game.delete()
+    players = _players_of(game)
+    with transaction.atomic():
+        game.delete()
+        _queue_stats_update(players)
 
 
 def game_visibility_set(
@@ -311,9 +314,22 @@ def game_visibility_set(
     _check_can_manage(user, game)
     if visibility not in Visibility.values:
         raise ValueError(f"visibility must be one of {', '.join(Visibility.values)}")
-    Game.objects.filter(pk=game.pk).update(visibility=visibility)
+    with transaction.atomic():
+        Game.objects.filter(pk=game.pk).update(visibility=visibility)
+        _queue_stats_update(_players_of(game))
     game.visibility = visibility
     return game
+
+
+def _players_of(game: Game) -> list[int]:
+    return list(game.seats.values_list("player_id", flat=True))
+
+
+def _queue_stats_update(player_ids: list[int]) -> None:
+    # Statistics count public games only: who sees a game changes its players' figures.
+    from stats.services import player_stats_queue_update  # stats depends on this app
+
+    player_stats_queue_update(player_ids)
 
 
 def _check_can_manage(user: AbstractBaseUser | AnonymousUser, game: Game) -> None:

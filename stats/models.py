@@ -60,3 +60,24 @@ class RoundFact(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.round_name} seat {self.seat}"
+
+
+class PlayerSummary(models.Model):
+    """A player's statistics over all their public games, kept up to date by the stats tasks
+    (for leaderboards and the player page's default view). Always what
+    :func:`stats.selectors.player_stats` computes for an anonymous visitor without filters: the
+    tasks recompute it from the rows, they never patch it."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="summary")
+    games = models.PositiveIntegerField(help_text="Complete public games (placements known).")
+    hands = models.PositiveIntegerField()
+    counts = models.JSONField(help_text="Every count (stats.metrics.HAND_COUNTS, GAME_COUNTS).")
+    metrics = models.JSONField(help_text="Every metric's value, null without a denominator.")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("player",)
+        indexes = (models.Index(fields=("games",), name="summary_games"),)
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.games} games"

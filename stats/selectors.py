@@ -15,7 +15,7 @@ from mjlogs.models import GameSeat, Player
 from mjlogs.selectors import User, games_visible_to
 from stats.filters import StatsFilter
 from stats.metrics import counts_of, metrics_of
-from stats.models import RoundFact
+from stats.models import PlayerSummary, RoundFact
 
 
 class StatsFilterError(ValueError):
@@ -51,3 +51,11 @@ def player_stats(
         GameSeat.objects.filter(player=player, game__in=chosen),
     )
     return PlayerStats(player, counts, metrics_of(counts))
+
+
+def player_ids_with_facts_or_summary() -> list[int]:
+    """Every player a rebuild must visit: those seated in a game (their summary may need
+    creating) and those with a summary (it may need removing)."""
+    seated = set(GameSeat.objects.values_list("player_id", flat=True).distinct())
+    summarised = set(PlayerSummary.objects.values_list("player_id", flat=True))
+    return sorted(seated | summarised)

@@ -8,13 +8,15 @@ they never save models themselves. Reads belong in ``selectors.py``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
 from engine.replay import RoundFact as EngineFact
-from mjlogs.models import Game, GameSeat
-from stats.models import RoundFact
+from mjlogs.models import Game, GameSeat, Player
+from stats.models import PlayerSummary, RoundFact
+from stats.selectors import player_stats
 
 
 def game_facts_replace(game_id: int, facts: Sequence[EngineFact] | None) -> int:
@@ -62,3 +64,46 @@ def _row(game_id: int, player_id: int, fact: EngineFact) -> RoundFact:
         delta=fact.delta,
         score_after=fact.score_after,
     )
+
+
+def player_summaries_update(player_ids: Iterable[int]) -> int:
+    """Recompute these players' summaries from their rows (a player with no public game loses
+    theirs). Idempotent and order-free, so any number of workers may run it at once on any
+    players. Returns how many players were updated."""
+    updated = 0
+    for player in Player.objects.filter(pk__in=set(player_ids)):
+        stats = player_stats(AnonymousUser(), player)
+        if not stats.counts["hands"] and not stats.counts["games"]:
+            PlayerSummary.objects.filter(player=player).delete()
+            continue
+        PlayerSummary.objects.update_or_create(
+            player=player,
+            defaults={
+                "games": stats.counts["games"],
+                "hands": stats.counts["hands"],
+                "counts": stats.counts,
+                "metrics": stats.metrics,
+            },
+        )
+        updated += 1
+    return updated
+
+
+def player_stats_queue_update(player_ids: Iterable[int]) -> None:
+    """After the current transaction commits, queue the recomputation of these players'
+    summaries (the task runs in-process when Celery is eager)."""
+    ids = sorted(set(player_ids))
+    if not ids:
+        return
+
+    def queue() -> None:
+        from stats.tasks import update_player_stats
+
+        update_player_stats.delay(ids)
+
+    transaction.on_commit(queue)
+
+
+def players_of_game(game_id: int) -> list[int]:
+    """The ids of the players seated in a game."""
+    return list(GameSeat.objects.filter(game_id=game_id).values_list("player_id", flat=True))
