@@ -141,11 +141,26 @@ METRICS: tuple[Metric, ...] = (
 
 def counts_of(facts: QuerySet[RoundFact], seats: QuerySet[GameSeat]) -> dict[str, int]:
     """Every count, over these fact rows and these seats (two queries)."""
-    counts = facts.aggregate(**HAND_COUNTS)
-    counts |= seats.filter(placement__isnull=False).aggregate(**GAME_COUNTS)
+    counts = {name: int(value or 0) for name, value in facts.aggregate(**HAND_COUNTS).items()}
+    return counts | counts_of_seats(seats)
+
+
+def counts_of_seats(seats: QuerySet[GameSeat]) -> dict[str, int]:
+    """The game counts (:data:`GAME_COUNTS`) over these seats, complete games only."""
+    counts = seats.filter(placement__isnull=False).aggregate(**GAME_COUNTS)
     return {name: int(value or 0) for name, value in counts.items()}
 
 
 def metrics_of(counts: dict[str, int]) -> dict[str, float | None]:
     """Every metric's value (``None`` when its denominator is 0)."""
     return {metric.name: metric.value(counts) for metric in METRICS}
+
+
+def stable_dan(counts: dict[str, int]) -> float | None:
+    """Tenhou's stable dan (安定段位) in the phoenix room, 4-player east-south:
+    ``(6 p1 + 3 p2) / p4 - 2`` with ``p_i`` the rate of i-th places (the dan at which the
+    expected points of a game are zero, +90/+45/0 and the 4th place penalty of that dan).
+    ``None`` without a 4th place (the expectation is never negative)."""
+    if not counts["fourth"]:
+        return None
+    return (6 * counts["first"] + 3 * counts["second"]) / counts["fourth"] - 2

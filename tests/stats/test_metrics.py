@@ -23,31 +23,35 @@ pytestmark = pytest.mark.django_db
 GAME_A_HANDS: list[dict[str, Any]] = [
     # 1: riichi (first), tsumo win for 8000 on turn 10 with ippatsu and ura
     {"won": True, "tsumo": True, "win_points": 8000, "win_turn": 10, "riichi": True,
-     "riichi_turn": 6, "riichi_wait_kinds": 2, "ura": 1, "ippatsu": True, "outcome": "win"},
+     "riichi_turn": 6, "riichi_wait_kinds": 2, "ura": 1, "ippatsu": True, "outcome": "win",
+     "han": 5, "yaku": ["riichi", "ippatsu", "menzen_tsumo", "ura_dora"]},
     # 2: called once, dealt in 3900 to a riichi hand
     {"dealt_in": True, "deal_in_points": 3900, "dealt_in_to": "riichi", "calls": 1,
      "open_hand": True, "outcome": "win"},
     # 3: called twice, won by ron for 2000 on turn 8
     {"won": True, "win_points": 2000, "win_turn": 8, "calls": 2, "open_hand": True,
-     "outcome": "win"},
+     "outcome": "win", "han": 2, "yaku": ["tanyao", "yakuhai_haku"]},
     # 4: chasing riichi on one wait kind, tenpai at the exhaustive draw
     {"riichi": True, "riichi_turn": 9, "riichi_chasing": True, "riichi_wait_kinds": 1,
      "tenpai_at_draw": True, "outcome": "exhaustive_draw"},
-    # 5: noten at the exhaustive draw
-    {"tenpai_at_draw": False, "outcome": "exhaustive_draw"},
+    # 5: dealer, noten at the exhaustive draw (the deal passes)
+    {"tenpai_at_draw": False, "outcome": "exhaustive_draw", "dealer": True},
     # 6: somebody else won
     {"outcome": "win"},
-    # 7: dama (closed, no riichi) win for 12000 on turn 12
-    {"won": True, "win_points": 12000, "win_turn": 12, "outcome": "win"},
-    # 8: riichi (first) on two kinds, then dealt in 8000 to a dama hand
-    {"riichi": True, "riichi_turn": 3, "riichi_wait_kinds": 2, "dealt_in": True,
+    # 7: dama (closed, no riichi) win for 12000 on turn 12, as dealer
+    {"won": True, "win_points": 12000, "win_turn": 12, "outcome": "win", "dealer": True,
+     "han": 5, "yaku": ["tanyao", "dora"]},
+    # 8: dealer again (the deal kept after 7); riichi (first) on two kinds, then dealt in
+    # 8000 to a dama hand
+    {"dealer": True, "riichi": True, "riichi_turn": 3, "riichi_wait_kinds": 2, "dealt_in": True,
      "deal_in_points": 8000, "dealt_in_to": "dama", "outcome": "win"},
 ]  # fmt: skip
 
 #: Ann's one hand in game B: a win for 1000.
 GAME_B_HANDS: list[dict[str, Any]] = [
-    {"won": True, "win_points": 1000, "win_turn": 5, "outcome": "win"},
-]
+    {"won": True, "win_points": 1000, "win_turn": 5, "outcome": "win", "han": 1,
+     "yaku": ["tanyao"]},
+]  # fmt: skip
 
 
 def stored_game(seed: int, names: tuple[str, ...], ruleset: str, started_at: str) -> Game:
@@ -183,3 +187,25 @@ def test_a_bad_filter_is_refused_by_name(games: dict[str, Game], params: dict[st
     with pytest.raises(StatsFilterError) as error:
         ann_stats(params)
     assert set(error.value.errors) == set(params)
+
+
+def test_yaku_han_and_dealer_streak(games: dict[str, Game]) -> None:
+    stats = ann_stats()
+    # Wins: hand 1 (riichi, ippatsu, menzen tsumo, ura), 3 (tanyao, haku), 7 (tanyao, dora),
+    # and game B's (tanyao).
+    assert stats.yaku == [
+        ("tanyao", 3), ("dora", 1), ("ippatsu", 1), ("menzen_tsumo", 1), ("riichi", 1),
+        ("ura_dora", 1), ("yakuhai_haku", 1),
+    ]  # fmt: skip
+    assert stats.han == {1: 1, 2: 1, 5: 2}
+    # Dealer in hands 5, 7 and 8 of game A: 7 and 8 follow each other.
+    assert stats.longest_dealer_streak == 2
+
+
+def test_stable_dan_from_placements() -> None:
+    from stats.metrics import stable_dan
+
+    # 30 firsts, 25 seconds, 25 thirds, 20 fourths: (6*30 + 3*25) / 20 - 2 = 10.75
+    counts = {"first": 30, "second": 25, "third": 25, "fourth": 20}
+    assert stable_dan(counts) == pytest.approx(10.75)
+    assert stable_dan({"first": 3, "second": 0, "third": 1, "fourth": 0}) is None
