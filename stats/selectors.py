@@ -16,6 +16,7 @@ from django.db.models import Count, QuerySet
 
 from mjlogs.models import Game, GameSeat, Player
 from mjlogs.selectors import User, games_visible_to
+from replay.models import Verdict
 from stats.filters import StatsFilter
 from stats.metrics import counts_of, counts_of_seats, metrics_of, stable_dan
 from stats.models import PlayerSummary, RoundFact
@@ -57,6 +58,12 @@ class PlayerStats:
         return longest_dealer_streak(self.facts)
 
 
+def counted_games(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The games statistics count: those the rules engine verified (a record it disagrees
+    with could count anything)."""
+    return games.filter(verification__verdict=Verdict.VERIFIED)
+
+
 def player_stats(
     user: User, player: Player, params: Mapping[str, Any] | None = None
 ) -> PlayerStats:
@@ -65,7 +72,7 @@ def player_stats(
 
     :raises StatsFilterError: a bad filter value.
     """
-    visible = games_visible_to(user).filter(seats__player=player)
+    visible = counted_games(games_visible_to(user)).filter(seats__player=player)
     games = StatsFilter(params or {}, queryset=visible)
     if not games.is_valid():
         raise StatsFilterError(games.errors)

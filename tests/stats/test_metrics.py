@@ -14,6 +14,7 @@ from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs.models import Game, GameSeat, Player
 from mjlogs.services import Status, import_file
+from replay.models import Verdict, Verification
 from stats.models import RoundFact
 from stats.selectors import StatsFilterError, player_stats
 
@@ -59,8 +60,11 @@ def stored_game(seed: int, names: tuple[str, ...], ruleset: str, started_at: str
     document = canonical.game_to_json(game)
     document["players"] = [{"name": name} for name in names]
     document["started_at"] = started_at
-    (outcome,) = import_file("g.json", json.dumps(document).encode())  # not verified: no facts
+    # Imported without running the verification (no facts of its own), then marked verified
+    # so that its hand-written facts below count.
+    (outcome,) = import_file("g.json", json.dumps(document).encode())
     assert outcome.status is Status.IMPORTED
+    Verification.objects.create(game_id=outcome.game_id, verdict=Verdict.VERIFIED)
     return Game.objects.get(pk=outcome.game_id)
 
 
@@ -209,3 +213,9 @@ def test_stable_dan_from_placements() -> None:
     counts = {"first": 30, "second": 25, "third": 25, "fourth": 20}
     assert stable_dan(counts) == pytest.approx(10.75)
     assert stable_dan({"first": 3, "second": 0, "third": 1, "fourth": 0}) is None
+
+
+def test_only_verified_games_count(games: dict[str, Game]) -> None:
+    Verification.objects.filter(game=games["b"]).update(verdict=Verdict.SCORE_MISMATCH)
+    counts = ann_stats().counts
+    assert (counts["games"], counts["hands"]) == (1, 8)
