@@ -7,7 +7,7 @@ from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from mjlogs.api.views import GameViewSet, PlayerViewSet, UploadView
-from replay.api import VerificationViewSet
+from replay.api import RoundFramesView, RoundFrameView, VerificationViewSet
 
 app_name = "api"
 
@@ -18,6 +18,16 @@ router.register("verifications", VerificationViewSet, basename="verification")
 
 urlpatterns = [
     path("", include(router.urls)),
+    path(
+        "games/<int:game_id>/rounds/<int:round_index>/frames/",
+        RoundFramesView.as_view(),
+        name="round-frames",
+    ),
+    path(
+        "games/<int:game_id>/rounds/<int:round_index>/frames/<int:step>/",
+        RoundFrameView.as_view(),
+        name="round-frame",
+    ),
     path("uploads/", UploadView.as_view(), name="upload"),
     path("auth/token/", obtain_auth_token, name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from django.db.models import QuerySet
 
 import engine
+from engine.errors import EngineError
+from engine.events import Game as EngineGame
+from engine.formats import canonical
+from engine.frames import RoundFrames, discrepancy_step, round_frames, round_list
 from mjlogs.models import Game
 from replay.models import Verdict, Verification
 
@@ -48,3 +53,71 @@ def verifications_of(games: QuerySet[Game]) -> QuerySet[Verification]:
 def verification_of(game: Game) -> Verification:
     """:raises Verification.DoesNotExist: the game has not been verified yet."""
     return Verification.objects.get(game=game)
+
+
+class FramesNotFound(LookupError):
+    """No such round or step in the game, or a game the engine cannot replay at all."""
+
+
+def _round_frames(game: Game, round_index: int) -> tuple[EngineGame, RoundFrames]:
+    try:
+        record = canonical.game_from_json(game.document)
+    except EngineError as error:
+        raise FramesNotFound(f"the game's record cannot be read: {error}") from None
+    if not 0 <= round_index < len(record.rounds):
+        raise FramesNotFound(
+            f"no round {round_index}: the game has {len(record.rounds)} (0 to "
+            f"{len(record.rounds) - 1})"
+        )
+    try:
+        return record, round_frames(record, round_index)
+    except EngineError as error:
+        raise FramesNotFound(f"the game cannot be replayed: {error}") from None
+
+
+def _discrepancy_in(game: Game, frames: RoundFrames) -> dict[str, Any] | None:
+    """The verification's first discrepancy, with the frame to show it at, if it is in this
+    round."""
+    found = Verification.objects.filter(game=game).values_list("discrepancy", flat=True).first()
+    if not isinstance(found, dict) or found.get("round") != frames.index:
+        return None
+    return {**found, "step": discrepancy_step(found, frames)}
+
+
+def game_frames(game: Game, round_index: int) -> dict[str, Any]:
+    """Every frame of one round of a game, with the game's rounds and the verification's
+    discrepancy when it is in this round (docs/replay.md, "Frames").
+
+    :raises FramesNotFound: no such round, or a game the engine cannot replay.
+    """
+    record, frames = _round_frames(game, round_index)
+    data = frames.to_json()
+    return {
+        "game": game.pk,
+        "players": data["players"],
+        "players_count": data["players_count"],
+        "ruleset": data["ruleset"],
+        "rounds": [info.to_json() for info in round_list(record)],
+        "round": round_index,
+        "discrepancy": _discrepancy_in(game, frames),
+        "frames": data["frames"],
+    }
+
+
+def game_frame(game: Game, round_index: int, step: int) -> dict[str, Any]:
+    """One frame of a round (the same as in :func:`game_frames`), with the game, its players
+    and the round index.
+
+    :raises FramesNotFound: no such round or step, or a game the engine cannot replay.
+    """
+    _, frames = _round_frames(game, round_index)
+    if not 0 <= step <= frames.last_step:
+        raise FramesNotFound(
+            f"no step {step} in round {round_index}: its frames are 0 to {frames.last_step}"
+        )
+    return {
+        "game": game.pk,
+        "players": list(frames.players),
+        "round": round_index,
+        **frames.frames[step].to_json(),
+    }

@@ -1,0 +1,973 @@
+"""Frames: the table of one round after each of its events, for the step-by-step viewer.
+
+A *frame* is the state of one round after some of its events have been applied: step 0 is the
+deal, step ``k`` the table after event ``k - 1`` (0-based, of ``Round.events``). The format is
+the contract between the frames API and the viewer page; ``docs/replay.md`` ("Frames")
+describes it field by field.
+
+:func:`round_frames` drives a :class:`~engine.state.GameState` through one round's events as the
+replayer does (:mod:`engine.replay`: a hand starts with ``start_round`` from what the record
+deals, each event goes through ``push``, a finished hand is settled by ``end_round``) and takes a
+snapshot after every event. What the state does not keep in a form the viewer needs is tracked
+here: which discards were the tile just drawn (tsumogiri), which river tile was the riichi
+discard, and each seat's score change from the last action. Hands, melds, rivers, scores, dora
+and the wall count are read from the state. An illegal event stops the frames: the last frame is
+the state the event was tried on, and :attr:`RoundFrames.stopped` says why.
+
+Every seat's hand is shown (records of finished games are complete anyway); the analysis of each
+seat (shanten, waits with the copies of each wait the seat cannot see) is the engine's own
+(:func:`engine.hand.shanten.shanten`, :func:`engine.state.hand_waits`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from engine.errors import EngineError, IllegalActionError, MalformedLogError
+from engine.events import (
+    AbortiveDraw,
+    AbortKind,
+    AddedKan,
+    Chi,
+    ClosedKan,
+    Discard,
+    DoraRevealed,
+    Draw,
+    Event,
+    ExhaustiveDraw,
+    Game,
+    NagashiMangan,
+    NorthExtraction,
+    OpenKan,
+    Pon,
+    RiichiAccepted,
+    RiichiDeclared,
+    Round,
+    ScoreChange,
+    Win,
+)
+from engine.hand.melds import Meld, MeldType
+from engine.hand.shanten import shanten
+from engine.replay import ruleset_of
+from engine.rules.ruleset import Ruleset
+from engine.state import GameState, HandResult, Phase, WinResult, hand_waits
+from engine.tiles import KINDS, NORTH, SANMA_MISSING, Tile, format_kind
+
+#: Meld type names of the frames (the canonical event names).
+MELD_TYPES: Final = {
+    MeldType.CHI: "chi",
+    MeldType.PON: "pon",
+    MeldType.MINKAN: "open_kan",
+    MeldType.ANKAN: "closed_kan",
+    MeldType.KAKAN: "added_kan",
+}
+
+#: The abortive draws in words.
+ABORT_TEXTS: Final = {
+    AbortKind.NINE_TERMINALS: "Nine terminals (kyuushu kyuuhai)",
+    AbortKind.FOUR_WINDS: "Four winds (suufon renda)",
+    AbortKind.FOUR_RIICHI: "Four riichi (suucha riichi)",
+    AbortKind.FOUR_KANS: "Four kans (suukaikan)",
+    AbortKind.TRIPLE_RON: "Triple ron (sanchahou)",
+}
+
+#: What a discrepancy that concerns the end of the game compares (``engine.replay``): shown at
+#: the last frame of its round rather than at the deal.
+_GAME_END_CHECKS: Final = frozenset({"final scores", "game end"})
+
+
+# -- the frame's parts ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RiverTile:
+    """One discard in a river."""
+
+    tile: str
+    #: The tile just drawn was discarded.
+    tsumogiri: bool
+    #: The riichi discard (shown turned).
+    riichi: bool
+    #: Called away by another player (it lies in their meld too).
+    called: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tile": self.tile,
+            "tsumogiri": self.tsumogiri,
+            "riichi": self.riichi,
+            "called": self.called,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MeldView:
+    """One meld: its type, tiles (sorted), the called tile and whom it came from."""
+
+    type: str
+    tiles: tuple[str, ...]
+    #: The tile taken from another player (``None`` for a closed kan).
+    called: str | None
+    #: The seat it came from (``None`` for a closed kan).
+    from_seat: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "tiles": list(self.tiles),
+            "called": self.called,
+            "from": self.from_seat,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class WaitView:
+    """A tile that completes a tenpai hand, and how many of it the seat cannot see."""
+
+    tile: str
+    unseen: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tile": self.tile, "unseen": self.unseen}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFrame:
+    """One seat in a frame."""
+
+    #: Concealed tiles, sorted, without the drawn tile.
+    hand: tuple[str, ...]
+    #: The tile just drawn, kept apart.
+    drawn: str | None
+    discards: tuple[RiverTile, ...]
+    melds: tuple[MeldView, ...]
+    #: North tiles extracted (sanma).
+    north: int
+    score: int
+    #: Score change made by this frame's action.
+    delta: int
+    #: Riichi declared and accepted.
+    riichi: bool
+    #: Shanten of the concealed tiles (the drawn one included) with the melds; ``-1`` complete;
+    #: ``None`` only for a deal the rules refuse (impossible tile counts).
+    shanten: int | None
+    #: When the concealed tiles are 3n+1 and tenpai: the winning tiles.
+    waits: tuple[WaitView, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": list(self.hand),
+            "drawn": self.drawn,
+            "discards": [tile.to_json() for tile in self.discards],
+            "melds": [meld.to_json() for meld in self.melds],
+            "north": self.north,
+            "score": self.score,
+            "delta": self.delta,
+            "riichi": self.riichi,
+            "shanten": self.shanten,
+            "waits": [wait.to_json() for wait in self.waits],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """The event a frame applied, with a sentence for people.
+
+    ``details`` holds the fields of its type (``tile``, ``tsumogiri``, ``from``, ...; see
+    ``docs/replay.md``).
+    """
+
+    type: str
+    seat: int | None
+    text: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, **self.details, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class WinView:
+    """One win as the engine values it, with the winner's hand."""
+
+    seat: int
+    #: The discarder (``None`` for a tsumo).
+    from_seat: int | None
+    #: Concealed tiles without the winning tile.
+    hand: tuple[str, ...]
+    melds: tuple[MeldView, ...]
+    tile: str
+    yaku: tuple[tuple[str, int], ...]
+    han: int
+    fu: int
+    limit: str | None
+    points: int
+    deltas: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "from": self.from_seat,
+            "hand": list(self.hand),
+            "melds": [meld.to_json() for meld in self.melds],
+            "tile": self.tile,
+            "yaku": [[name, han] for name, han in self.yaku],
+            "han": self.han,
+            "fu": self.fu,
+            "limit": self.limit,
+            "points": self.points,
+            "deltas": list(self.deltas),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TenpaiHand:
+    """A hand shown at an exhaustive draw."""
+
+    seat: int
+    hand: tuple[str, ...]
+    melds: tuple[MeldView, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "hand": list(self.hand),
+            "melds": [meld.to_json() for meld in self.melds],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How the round ended (``type``: win, exhaustive_draw, nagashi_mangan, abortive_draw)."""
+
+    type: str
+    #: Every seat's score change from the end (riichi deposits not included).
+    deltas: tuple[int, ...]
+    scores_after: tuple[int, ...]
+    wins: tuple[WinView, ...] = ()
+    tenpai: tuple[TenpaiHand, ...] = ()
+    #: Nagashi mangan: who.
+    seats: tuple[int, ...] = ()
+    #: Abortive draw: which (``AbortKind`` value) and in words.
+    kind: str | None = None
+    text: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        if self.type == "win":
+            out["wins"] = [win.to_json() for win in self.wins]
+        elif self.type == "exhaustive_draw":
+            out["tenpai"] = [hand.to_json() for hand in self.tenpai]
+        elif self.type == "nagashi_mangan":
+            out["seats"] = list(self.seats)
+            out["tenpai"] = [hand.to_json() for hand in self.tenpai]
+        elif self.type == "abortive_draw":
+            out["kind"] = self.kind
+            out["text"] = self.text
+        out["deltas"] = list(self.deltas)
+        out["scores_after"] = list(self.scores_after)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The table after ``step`` events of the round."""
+
+    step: int
+    #: The event applied last (``None`` at step 0).
+    action: Action | None
+    round_name: str
+    honba: int
+    riichi_sticks: int
+    dealer: int
+    #: Live-wall tiles still to draw.
+    wall_left: int
+    dora_indicators: tuple[str, ...]
+    #: Shown once a riichi hand has won.
+    ura_indicators: tuple[str, ...]
+    #: The seat that acted last (the dealer at step 0).
+    turn: int
+    seats: tuple[SeatFrame, ...]
+    result: Result | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "step": self.step,
+            "action": None if self.action is None else self.action.to_json(),
+            "round_name": self.round_name,
+            "honba": self.honba,
+            "riichi_sticks": self.riichi_sticks,
+            "dealer": self.dealer,
+            "wall_left": self.wall_left,
+            "dora_indicators": list(self.dora_indicators),
+            "ura_indicators": list(self.ura_indicators),
+            "turn": self.turn,
+            "seats": [seat.to_json() for seat in self.seats],
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Why the frames of a round end before its last event: the event the rules refused
+    (``None``: the deal itself) and the reason in words."""
+
+    event: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFrames:
+    """Every frame of one round."""
+
+    index: int
+    name: str
+    honba: int
+    players: tuple[str, ...]
+    ruleset: str
+    frames: tuple[Frame, ...]
+    #: ``win``, ``exhaustive_draw``, ``nagashi_mangan``, ``abortive_draw`` or ``unfinished``.
+    result: str
+    #: Set when an illegal event (or deal) ended the frames early.
+    stopped: Stop | None = None
+
+    @property
+    def last_step(self) -> int:
+        return len(self.frames) - 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The round's part of the frames API answer (``players``, ``players_count``,
+        ``ruleset``, ``round``, ``frames``)."""
+        return {
+            "players": list(self.players),
+            "players_count": len(self.players),
+            "ruleset": self.ruleset,
+            "round": self.index,
+            "frames": [frame.to_json() for frame in self.frames],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInfo:
+    """A round for the viewer's round selector."""
+
+    index: int
+    name: str
+    honba: int
+    #: As :attr:`RoundFrames.result`.
+    result: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "name": self.name, "honba": self.honba, "result": self.result}
+
+
+# -- the public functions -----------------------------------------------------------------------
+
+
+def round_frames(game: Game, round_index: int) -> RoundFrames:
+    """Every frame of one round of a game.
+
+    :raises IndexError: no such round.
+    :raises EngineError: the game's rule set is unknown, or its seats do not match it.
+    """
+    if not 0 <= round_index < len(game.rounds):
+        raise IndexError(f"round {round_index} out of range (the game has {len(game.rounds)})")
+    ruleset = _ruleset(game)
+    return _Framer(game, ruleset, round_index).run()
+
+
+def round_list(game: Game) -> list[RoundInfo]:
+    """Every round of the game with how it ends by the rules (``unfinished`` when the record
+    stops before its end or the rules refuse one of its events). Each round is replayed on its
+    own from what the record deals, as the frames are.
+
+    :raises EngineError: as :func:`round_frames`.
+    """
+    ruleset = _ruleset(game)
+    first_dealer = game.rounds[0].dealer if game.rounds else 0
+    rounds = []
+    for index, round_ in enumerate(game.rounds):
+        state = GameState(ruleset, first_dealer=first_dealer)
+        outcome = "unfinished"
+        try:
+            state.start_round(round_)
+        except IllegalActionError:
+            pass
+        else:
+            refused = state.push_events(round_.events)
+            ended = state.phase is Phase.WON or state.phase is Phase.OVER
+            if refused is None and ended and state.result is not None:
+                outcome = state.result.kind
+        rounds.append(RoundInfo(index, round_.name, round_.honba, outcome))
+    return rounds
+
+
+def discrepancy_step(discrepancy: Mapping[str, Any], frames: RoundFrames) -> int:
+    """The frame to show a replay discrepancy at (``Discrepancy.to_json`` of the round of
+    ``frames``): after the event it names (a score mismatch), the last frame (an illegal event:
+    the state the event was tried on; a check of the game's end), or the deal (a check of the
+    hand's start)."""
+    event = discrepancy.get("event")
+    last = frames.last_step
+    if not isinstance(event, int):
+        return last if discrepancy.get("what") in _GAME_END_CHECKS else 0
+    if discrepancy.get("verdict") == "illegal_action":
+        return last if frames.stopped is not None else min(event, last)
+    return min(event + 1, last)
+
+
+def _ruleset(game: Game) -> Ruleset:
+    ruleset = ruleset_of(game)
+    if game.players != ruleset.players:
+        raise MalformedLogError(
+            f"{game.players} players, but {ruleset.name} is for {ruleset.players}"
+        )
+    return ruleset
+
+
+# -- building the frames --------------------------------------------------------------------------
+
+
+def _tile_words(tile: Tile) -> str:
+    return str(tile)
+
+
+def _without(tiles: list[Tile], tile: Tile) -> list[Tile]:
+    """The tiles with one copy of ``tile`` (the same red flag) taken out."""
+    out = list(tiles)
+    for index in range(len(out) - 1, -1, -1):
+        if out[index] == tile:
+            del out[index]
+            break
+    return out
+
+
+def _sort_key(tile: Tile) -> tuple[int, int, int]:
+    return tile.sort_key
+
+
+class _Framer:
+    """Builds one round's frames: the state, and the bookkeeping the state does not keep."""
+
+    def __init__(self, game: Game, ruleset: Ruleset, round_index: int) -> None:
+        self.game = game
+        self.ruleset = ruleset
+        self.index = round_index
+        self.round: Round = game.rounds[round_index]
+        self.players = ruleset.players
+        self.three_player = ruleset.players == 3
+        self.names = tuple(
+            player.name or f"Seat {seat}" for seat, player in enumerate(game.header.players)
+        )
+        #: Copies of each kind in the rule set's tiles (none of 2m-8m in sanma).
+        self.copies = [
+            0 if self.three_player and kind in SANMA_MISSING else 4 for kind in range(KINDS)
+        ]
+        players = self.players
+        #: Each seat's river as shown (tsumogiri and riichi flags are the frames' own record).
+        self.rivers: list[list[RiverTile]] = [[] for _ in range(players)]
+        #: Seats whose next discard is the riichi discard.
+        self.declared = [False] * players
+        self.turn = self.round.dealer
+        self.scores: list[int] = [
+            self.round.scores[seat] if seat < len(self.round.scores) else 0
+            for seat in range(players)
+        ]
+        #: Hand analysis by (packed counts, red fives, drawn tile): sorted tiles, shanten, waits.
+        self.hand_memo: dict[
+            tuple[int, tuple[int, ...], Tile | None],
+            tuple[tuple[str, ...], int | None, tuple[int, ...]],
+        ] = {}
+        #: Each seat's melds as last shown: the state's meld objects and their views.
+        self.meld_views: list[tuple[tuple[Meld, ...], tuple[MeldView, ...]]] = [
+            ((), ()) for _ in range(players)
+        ]
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    def run(self) -> RoundFrames:
+        round_ = self.round
+        game = self.game
+        first_dealer = game.rounds[0].dealer
+        state = GameState(self.ruleset, first_dealer=first_dealer)
+        try:
+            state.start_round(round_)
+        except IllegalActionError as error:
+            return self._finish((self._deal_frame(),), "unfinished", Stop(None, str(error)))
+        frames = [self._frame(state, 0, None, final=False)]
+        events = round_.events
+        last = len(events) - 1
+        stopped: Stop | None = None
+        for number, event in enumerate(events):
+            context = self._before(state, event)
+            problem = state.push(event)
+            if problem is not None:
+                stopped = Stop(number, problem)
+                break
+            self._note(event)
+            final = (
+                number == last
+                and state.result is not None
+                and (state.phase is Phase.WON or state.phase is Phase.OVER)
+            )
+            if final:
+                state.end_round()
+            action = self._action(state, event, context)
+            frames.append(self._frame(state, number + 1, action, final=final))
+        outcome = "unfinished"
+        if stopped is None and state.result is not None and state.phase is Phase.OVER:
+            outcome = state.result.kind
+        return self._finish(tuple(frames), outcome, stopped)
+
+    def _finish(self, frames: tuple[Frame, ...], outcome: str, stopped: Stop | None) -> RoundFrames:
+        round_ = self.round
+        return RoundFrames(
+            index=self.index,
+            name=round_.name,
+            honba=round_.honba,
+            players=self.names,
+            ruleset=self.game.header.ruleset,
+            frames=frames,
+            result=outcome,
+            stopped=stopped,
+        )
+
+    @staticmethod
+    def _before(state: GameState, event: Event) -> str:
+        """What the action's words need from the state before the event: ``replacement`` for a
+        draw from the dead wall, ``rob`` for a ron on a kan or north."""
+        if isinstance(event, Draw) and state.phase is not Phase.CLAIM and state.replacement:
+            return "replacement"
+        if isinstance(event, Win) and state.phase is Phase.ROB:
+            return "rob_north" if state.rob_kind == "north" else "rob_kan"
+        return ""
+
+    def _note(self, event: Event) -> None:
+        """The frames' own bookkeeping of an applied event."""
+        if isinstance(event, Discard):
+            seat = event.seat
+            riichi = self.declared[seat]
+            self.declared[seat] = False
+            self.rivers[seat].append(
+                RiverTile(_tile_words(event.tile), event.tsumogiri, riichi, False)
+            )
+        elif isinstance(event, Chi | Pon | OpenKan):
+            river = self.rivers[event.from_seat]
+            taken = river[-1]
+            river[-1] = RiverTile(taken.tile, taken.tsumogiri, taken.riichi, True)
+        elif isinstance(event, RiichiDeclared):
+            self.declared[event.seat] = True
+        actor: object = getattr(event, "seat", None)
+        if isinstance(event, AbortiveDraw):
+            if event.kind is AbortKind.NINE_TERMINALS and event.seat is not None:
+                self.turn = event.seat
+        elif isinstance(actor, int):
+            self.turn = actor
+
+    # -- one frame --------------------------------------------------------------------------
+
+    def _frame(self, state: GameState, step: int, action: Action | None, *, final: bool) -> Frame:
+        result = state.result
+        scores = list(state.scores)
+        if result is not None and not final:
+            # The hand ended but is not settled yet (``end_round`` adds its deltas at the end).
+            for seat, delta in enumerate(_pending_deltas(result, self.players)):
+                scores[seat] += delta
+        deltas = [now - before for now, before in zip(scores, self.scores, strict=True)]
+        self.scores = scores
+        seen = self._public_seen(state)
+        drawn = state.last_draw
+        seats = tuple(
+            self._seat(
+                state,
+                seat,
+                drawn if seat == state.turn else None,
+                scores[seat],
+                deltas[seat],
+                seen,
+            )
+            for seat in range(self.players)
+        )
+        round_ = self.round
+        return Frame(
+            step=step,
+            action=action,
+            round_name=round_.name,
+            honba=round_.honba,
+            riichi_sticks=state.sticks,
+            dealer=round_.dealer,
+            wall_left=state.tiles_left,
+            dora_indicators=tuple(map(_tile_words, state.dora_indicators)),
+            ura_indicators=self._ura(state),
+            turn=self.turn,
+            seats=seats,
+            result=None if result is None else self._result(state, result, scores, final),
+        )
+
+    def _public_seen(self, state: GameState) -> list[int]:
+        """Copies of each kind every seat can see: rivers (a called tile once, in its meld),
+        melds, extracted norths and the dora indicators."""
+        seen = [0] * KINDS
+        for data in state.seats:
+            for tile, called in zip(data.river, data.river_called, strict=True):
+                if not called:
+                    seen[tile.kind] += 1
+            for meld in data.melds:
+                for tile in meld.tiles:
+                    seen[tile.kind] += 1
+            seen[NORTH] += data.kita
+        for tile in state.dora_indicators:
+            seen[tile.kind] += 1
+        return seen
+
+    def _seat(
+        self,
+        state: GameState,
+        seat: int,
+        drawn: Tile | None,
+        score: int,
+        delta: int,
+        seen: list[int],
+    ) -> SeatFrame:
+        data = state.seats[seat]
+        hand, shanten_number, wait_kinds = self._analysis(
+            data.key, data.counts, data.reds, data.tiles, drawn
+        )
+        counts = data.counts
+        copies = self.copies
+        waits = tuple(
+            WaitView(format_kind(kind), max(0, copies[kind] - seen[kind] - counts[kind]))
+            for kind in wait_kinds
+        )
+        return SeatFrame(
+            hand=hand,
+            drawn=None if drawn is None else _tile_words(drawn),
+            discards=tuple(self.rivers[seat]),
+            melds=self._melds(seat, data.melds, data.meld_sources),
+            north=data.kita,
+            score=score,
+            delta=delta,
+            riichi=data.riichi_accepted,
+            shanten=shanten_number,
+            waits=waits,
+        )
+
+    def _analysis(
+        self,
+        key: int,
+        counts: list[int],
+        reds: list[int],
+        tiles: Callable[[], list[Tile]],
+        drawn: Tile | None,
+    ) -> tuple[tuple[str, ...], int | None, tuple[int, ...]]:
+        """A concealed hand's sorted tiles (the drawn one apart), shanten and waits, memoized:
+        most hands stay the same from one frame to the next."""
+        memo_key = (key, tuple(reds), drawn)
+        found = self.hand_memo.get(memo_key)
+        if found is None:
+            held = tiles()
+            if drawn is not None:
+                held = _without(held, drawn)
+            found = (
+                tuple(map(_tile_words, held)),
+                *_shanten_and_waits(counts, self.three_player),
+            )
+            self.hand_memo[memo_key] = found
+        return found
+
+    def _melds(
+        self, seat: int, melds: Sequence[Meld], sources: Sequence[int | None]
+    ) -> tuple[MeldView, ...]:
+        shown, views = self.meld_views[seat]
+        if len(shown) == len(melds) and all(a is b for a, b in zip(shown, melds, strict=True)):
+            return views
+        views = tuple(_meld_view(meld, source) for meld, source in zip(melds, sources, strict=True))
+        self.meld_views[seat] = (tuple(melds), views)
+        return views
+
+    def _ura(self, state: GameState) -> tuple[str, ...]:
+        """The ura indicators, once a riichi hand has won (as the state values the win)."""
+        result = state.result
+        if result is None or not result.wins:
+            return ()
+        if not any(state.seats[win.seat].riichi for win in result.wins):
+            return ()
+        ruleset = self.ruleset
+        if not ruleset.ura_dora:
+            return ()
+        count = len(state.dora_indicators) if ruleset.kan_ura else 1
+        stack = state.wall.ura_indicators if state.wall is not None else state.ura_indicators
+        return tuple(map(_tile_words, stack[:count]))
+
+    # -- the end of the round -----------------------------------------------------------------
+
+    def _result(
+        self, state: GameState, result: HandResult, scores: list[int], final: bool
+    ) -> Result:
+        deltas = tuple(_pending_deltas(result, self.players))
+        after = tuple(scores)
+        kind = result.kind
+        if kind == "win":
+            wins = tuple(
+                self._win(state, win, event)
+                for win, event in zip(result.wins, state.win_events, strict=True)
+            )
+            return Result("win", deltas, after, wins=wins)
+        if kind == "abortive_draw":
+            abort = result.abort
+            return Result(
+                "abortive_draw",
+                deltas,
+                after,
+                kind=None if abort is None else abort.value,
+                text=None if abort is None else ABORT_TEXTS[abort],
+            )
+        tenpai = tuple(self._shown_hand(state, seat) for seat in result.tenpai)
+        if kind == "nagashi_mangan":
+            return Result(kind, deltas, after, tenpai=tenpai, seats=tuple(sorted(result.nagashi)))
+        return Result(kind, deltas, after, tenpai=tenpai)
+
+    def _shown_hand(self, state: GameState, seat: int) -> TenpaiHand:
+        data = state.seats[seat]
+        return TenpaiHand(
+            seat,
+            tuple(map(_tile_words, data.tiles())),
+            self._melds(seat, data.melds, data.meld_sources),
+        )
+
+    def _win(self, state: GameState, win: WinResult, event: Win) -> WinView:
+        data = state.seats[win.seat]
+        hand = data.tiles()
+        tsumo = event.tsumo
+        if tsumo:
+            hand = _without(hand, event.tile)
+        score = win.score
+        return WinView(
+            seat=win.seat,
+            from_seat=None if tsumo else win.from_seat,
+            hand=tuple(map(_tile_words, hand)),
+            melds=self._melds(win.seat, data.melds, data.meld_sources),
+            tile=_tile_words(event.tile),
+            yaku=tuple((yaku.name, yaku.han) for yaku in score.yaku),
+            han=score.han,
+            fu=score.fu,
+            limit=score.limit,
+            points=win.points,
+            deltas=tuple(win.deltas),
+        )
+
+    # -- actions in words ---------------------------------------------------------------------
+
+    def _name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat}"
+
+    def _action(self, state: GameState, event: Event, context: str) -> Action:
+        name = self._name
+        if isinstance(event, Draw):
+            tile = _tile_words(event.tile)
+            replacement = context == "replacement"
+            where = " from the dead wall" if replacement else ""
+            return Action(
+                "draw",
+                event.seat,
+                f"{name(event.seat)} draws {tile}{where}",
+                {"tile": tile, "replacement": replacement},
+            )
+        if isinstance(event, Discard):
+            tile = _tile_words(event.tile)
+            riichi = self.rivers[event.seat][-1].riichi
+            notes = [
+                note
+                for note, wanted in (("the tile just drawn", event.tsumogiri), ("riichi", riichi))
+                if wanted
+            ]
+            extra = f" ({', '.join(notes)})" if notes else ""
+            return Action(
+                "discard",
+                event.seat,
+                f"{name(event.seat)} discards {tile}{extra}",
+                {"tile": tile, "tsumogiri": event.tsumogiri, "riichi": riichi},
+            )
+        if isinstance(event, Chi | Pon | OpenKan):
+            tile = _tile_words(event.tile)
+            call = {"chi": "chi", "pon": "pon", "open_kan": "an open kan"}[event.type]
+            return Action(
+                event.type,
+                event.seat,
+                f"{name(event.seat)} calls {call} on {tile} from {name(event.from_seat)}",
+                {
+                    "tile": tile,
+                    "from": event.from_seat,
+                    "tiles": [_tile_words(t) for t in event.consumed],
+                },
+            )
+        if isinstance(event, ClosedKan):
+            tile = _tile_words(event.tiles[0])
+            return Action(
+                "closed_kan",
+                event.seat,
+                f"{name(event.seat)} declares a closed kan of {tile}",
+                {"tile": tile, "tiles": [_tile_words(t) for t in event.tiles]},
+            )
+        if isinstance(event, AddedKan):
+            tile = _tile_words(event.tile)
+            return Action(
+                "added_kan",
+                event.seat,
+                f"{name(event.seat)} adds {tile} to their pon (added kan)",
+                {"tile": tile},
+            )
+        if isinstance(event, NorthExtraction):
+            tile = _tile_words(event.tile)
+            return Action(
+                "north",
+                event.seat,
+                f"{name(event.seat)} sets a North aside (kita)",
+                {"tile": tile},
+            )
+        if isinstance(event, RiichiDeclared):
+            return Action("riichi", event.seat, f"{name(event.seat)} declares riichi")
+        if isinstance(event, RiichiAccepted):
+            return Action(
+                "riichi_accepted",
+                event.seat,
+                f"{name(event.seat)}'s riichi is accepted: 1000 points go on the table",
+            )
+        if isinstance(event, DoraRevealed):
+            tile = _tile_words(event.indicator)
+            return Action("dora", None, f"A new dora indicator is turned: {tile}", {"tile": tile})
+        if isinstance(event, Win):
+            return self._win_action(event, context)
+        return self._end_action(state, event)
+
+    def _win_action(self, event: Win, context: str) -> Action:
+        name = self._name
+        tile = _tile_words(event.tile)
+        if event.tsumo:
+            text = f"{name(event.seat)} wins by tsumo on {tile}"
+        else:
+            text = f"{name(event.seat)} wins by ron on {tile} from {name(event.from_seat)}"
+            if context == "rob_kan":
+                text += " (robbing a kan)"
+            elif context == "rob_north":
+                text += " (on an extracted North)"
+        return Action(
+            "win",
+            event.seat,
+            text,
+            {"tile": tile, "from": None if event.tsumo else event.from_seat, "tsumo": event.tsumo},
+        )
+
+    def _end_action(self, state: GameState, event: Event) -> Action:
+        name = self._name
+        if isinstance(event, ExhaustiveDraw):
+            tenpai = list(state.result.tenpai) if state.result is not None else []
+            who = ", ".join(name(seat) for seat in tenpai) or "nobody"
+            return Action(
+                "exhaustive_draw",
+                None,
+                f"Exhaustive draw: the wall is empty (tenpai: {who})",
+                {"tenpai": tenpai},
+            )
+        if isinstance(event, NagashiMangan):
+            seats = sorted(event.seats)
+            who = ", ".join(name(seat) for seat in seats)
+            return Action("nagashi_mangan", None, f"Nagashi mangan for {who}", {"seats": seats})
+        if isinstance(event, AbortiveDraw):
+            text = f"Abortive draw: {ABORT_TEXTS[event.kind]}"
+            if event.kind is AbortKind.NINE_TERMINALS and event.seat is not None:
+                text = f"{name(event.seat)} declares nine terminals: abortive draw"
+            return Action("abortive_draw", event.seat, text, {"kind": event.kind.value})
+        if isinstance(event, ScoreChange):
+            changes = ", ".join(
+                f"{name(seat)} {delta:+d}" for seat, delta in enumerate(event.deltas) if delta
+            )
+            return Action(
+                "score_change",
+                None,
+                f"Score change ({event.reason}): {changes or 'none'}",
+                {"deltas": list(event.deltas), "reason": event.reason},
+            )
+        raise EngineError(f"no words for event {event!r}")  # every event type is covered above
+
+    # -- a deal the rules refuse ----------------------------------------------------------------
+
+    def _deal_frame(self) -> Frame:
+        """Step 0 straight from the record, for a deal the state refuses (impossible tiles)."""
+        round_ = self.round
+        ruleset = self.ruleset
+        seats = []
+        for seat in range(self.players):
+            tiles = sorted(round_.hands[seat] if seat < len(round_.hands) else (), key=_sort_key)
+            counts = [0] * KINDS
+            for tile in tiles:
+                if 0 <= tile.kind < KINDS:
+                    counts[tile.kind] += 1
+            shanten_number, _ = _shanten_and_waits(counts, self.three_player)
+            seats.append(
+                SeatFrame(
+                    hand=tuple(map(_tile_words, tiles)),
+                    drawn=None,
+                    discards=(),
+                    melds=(),
+                    north=0,
+                    score=self.scores[seat],
+                    delta=0,
+                    riichi=False,
+                    shanten=shanten_number,
+                    waits=(),
+                )
+            )
+        total = 108 if self.three_player else 136
+        return Frame(
+            step=0,
+            action=None,
+            round_name=round_.name,
+            honba=round_.honba,
+            riichi_sticks=round_.sticks,
+            dealer=round_.dealer,
+            wall_left=total - 13 * self.players - ruleset.dead_wall,
+            dora_indicators=tuple(map(_tile_words, round_.dora_indicators)),
+            ura_indicators=(),
+            turn=round_.dealer,
+            seats=tuple(seats),
+            result=None,
+        )
+
+
+def _shanten_and_waits(counts: list[int], three_player: bool) -> tuple[int | None, tuple[int, ...]]:
+    """Shanten of concealed counts (``None`` when they are no possible hand) and, for a 3n+1
+    hand, its waits in kind order."""
+    try:
+        number = shanten(counts, three_player=three_player)
+    except (EngineError, ValueError):
+        return None, ()
+    waits: tuple[int, ...] = ()
+    if number == 0 and sum(counts) % 3 == 1:
+        waits = tuple(sorted(hand_waits(list(counts))[1]))
+    return number, waits
+
+
+def _pending_deltas(result: HandResult, players: int) -> list[int]:
+    """The hand's score changes: settled (``result.deltas``) or, before ``end_round``, the
+    wins' deltas so far."""
+    if result.deltas:
+        return list(result.deltas)
+    deltas = [0] * players
+    for win in result.wins:
+        for seat, delta in enumerate(win.deltas):
+            deltas[seat] += delta
+    return deltas
+
+
+def _meld_view(meld: Meld, source: int | None) -> MeldView:
+    tiles = tuple(map(_tile_words, sorted(meld.tiles, key=_sort_key)))
+    closed = meld.type is MeldType.ANKAN or source is None
+    return MeldView(
+        type=MELD_TYPES[meld.type],
+        tiles=tiles,
+        called=None if closed else _tile_words(meld.tiles[0]),
+        from_seat=None if closed else source,
+    )
