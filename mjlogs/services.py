@@ -297,10 +297,9 @@ def game_delete(*, user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
     :raises PermissionDenied: the user is neither the uploader nor staff.
     """
     _check_can_manage(user, game)
-    players = _players_of(game)
     with transaction.atomic():
+        _queue_stats_update(game)
         game.delete()
-        _queue_stats_update(players)
 
 
 def game_visibility_set(
@@ -316,20 +315,16 @@ def game_visibility_set(
         raise ValueError(f"visibility must be one of {', '.join(Visibility.values)}")
     with transaction.atomic():
         Game.objects.filter(pk=game.pk).update(visibility=visibility)
-        _queue_stats_update(_players_of(game))
+        _queue_stats_update(game)
     game.visibility = visibility
     return game
 
 
-def _players_of(game: Game) -> list[int]:
-    return list(game.seats.values_list("player_id", flat=True))
+def _queue_stats_update(game: Game) -> None:
+    # Summaries and ratings count public games only: who sees a game changes them.
+    from stats.services import game_stats_queue_update  # stats depends on this app
 
-
-def _queue_stats_update(player_ids: list[int]) -> None:
-    # Statistics count public games only: who sees a game changes its players' figures.
-    from stats.services import player_stats_queue_update  # stats depends on this app
-
-    player_stats_queue_update(player_ids)
+    game_stats_queue_update(game)
 
 
 def _check_can_manage(user: AbstractBaseUser | AnonymousUser, game: Game) -> None:

@@ -20,7 +20,7 @@ from engine.replay import Verdict as EngineVerdict
 from engine.replay import replay
 from mjlogs.models import Game
 from replay.models import Verdict, Verification
-from stats.services import game_facts_replace, player_stats_queue_update, players_of_game
+from stats.services import game_facts_replace, game_stats_queue_update
 
 
 def game_verify(game_id: int) -> Verification | None:
@@ -68,5 +68,5 @@ def game_verify(game_id: int) -> Verification | None:
             return None
         verification, _ = Verification.objects.update_or_create(game_id=game_id, defaults=values)
         game_facts_replace(game_id, facts)
-        player_stats_queue_update(players_of_game(game_id))
+        game_stats_queue_update(Game.objects.only("started_at", "uploaded_at").get(pk=game_id))
     return verification

@@ -81,3 +81,30 @@ class PlayerSummary(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.games} games"
+
+
+class RatingChange(models.Model):
+    """A player's Tenhou R rating before and after one verified public complete game (see
+    ``stats.ratings``), in that game's mode (3 or 4 players)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    players_count = models.PositiveSmallIntegerField()
+    #: The game's place in time (its start, else its upload), then its id: the rating order.
+    played_at = models.DateTimeField()
+    games_before = models.PositiveIntegerField()
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+
+    class Meta:
+        ordering = ("played_at", "game_id")
+        constraints = (
+            models.UniqueConstraint(fields=("game", "player"), name="one_rating_change_a_seat"),
+        )
+        indexes = (
+            models.Index(fields=("player", "players_count", "played_at"), name="rating_player"),
+            models.Index(fields=("played_at", "game"), name="rating_order"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.rating_before:.0f} -> {self.rating_after:.0f}"

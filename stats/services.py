@@ -9,14 +9,21 @@ they never save models themselves. Reads belong in ``selectors.py``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 
 from django.contrib.auth.models import AnonymousUser
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import QuerySet
+from django.db.models.functions import Coalesce
 
 from engine.replay import RoundFact as EngineFact
-from mjlogs.models import Game, GameSeat, Player
-from stats.models import PlayerSummary, RoundFact
-from stats.selectors import player_stats
+from mjlogs.models import Game, GameSeat, Player, Visibility
+from stats.models import PlayerSummary, RatingChange, RoundFact
+from stats.ratings import RatedGame, Standing, rate
+from stats.selectors import counted_games, player_stats
+
+#: The advisory lock that keeps rating recomputations one at a time (PostgreSQL).
+RATINGS_LOCK = 7_300_001
 
 
 def game_facts_replace(game_id: int, facts: Sequence[EngineFact] | None) -> int:
@@ -89,17 +96,20 @@ def player_summaries_update(player_ids: Iterable[int]) -> int:
     return updated
 
 
-def player_stats_queue_update(player_ids: Iterable[int]) -> None:
-    """After the current transaction commits, queue the recomputation of these players'
-    summaries (the task runs in-process when Celery is eager)."""
-    ids = sorted(set(player_ids))
-    if not ids:
-        return
+def game_stats_queue_update(game: Game) -> None:
+    """After the current transaction commits, queue what a change to this game (verified,
+    deleted, made public or private) changes: its players' summaries, and the ratings from its
+    time on. Call it before deleting the game: it reads the game's players now. The tasks run
+    in-process when Celery is eager."""
+    player_ids = players_of_game(game.pk)
+    since = (game.started_at or game.uploaded_at).isoformat()
 
     def queue() -> None:
-        from stats.tasks import update_player_stats
+        from stats.tasks import update_player_stats, update_ratings
 
-        update_player_stats.delay(ids)
+        if player_ids:
+            update_player_stats.delay(player_ids)
+        update_ratings.delay(since)
 
     transaction.on_commit(queue)
 
@@ -107,3 +117,79 @@ def player_stats_queue_update(player_ids: Iterable[int]) -> None:
 def players_of_game(game_id: int) -> list[int]:
     """The ids of the players seated in a game."""
     return list(GameSeat.objects.filter(game_id=game_id).values_list("player_id", flat=True))
+
+
+def ratings_recompute(since: datetime | None = None) -> int:
+    """Recompute the R ratings of every counted game played at or after ``since`` (all games
+    when ``None``), in time order, from the ratings before it. Runs one at a time (a database
+    lock), so concurrent workers cannot interleave their orders. Returns the changes stored."""
+    with transaction.atomic():
+        _lock_ratings()
+        games = rated_games()
+        stale = RatingChange.objects.all()
+        if since is not None:
+            games = games.filter(played_at__gte=since)
+            stale = stale.filter(played_at__gte=since)
+        stale.delete()
+        ordered = list(games.order_by("played_at", "pk").values_list("pk", "played_at"))
+        seats = _placements([pk for pk, _ in ordered])
+        played_at = dict(ordered)
+        by_mode: dict[int, list[RatedGame]] = {3: [], 4: []}
+        for pk, _ in ordered:
+            if pk in seats and len(seats[pk]) in by_mode:
+                by_mode[len(seats[pk])].append(RatedGame(pk, seats[pk]))
+        rows = []
+        for mode, mode_games in by_mode.items():
+            players = {player for game in mode_games for player, _ in game.seats}
+            standings = _standings_before(since, mode, players)
+            rows += [
+                RatingChange(
+                    game_id=change.game_id,
+                    player_id=change.player_id,
+                    players_count=mode,
+                    played_at=played_at[change.game_id],
+                    games_before=change.before.games,
+                    rating_before=change.before.rating,
+                    rating_after=change.after.rating,
+                )
+                for change in rate(mode_games, standings)
+            ]
+        RatingChange.objects.bulk_create(rows, batch_size=1000)
+    return len(rows)
+
+
+def rated_games() -> QuerySet[Game]:
+    """The games ratings count: verified, public and complete, with their place in time."""
+    public = Game.objects.filter(visibility=Visibility.PUBLIC, complete=True)
+    return counted_games(public).annotate(played_at=Coalesce("started_at", "uploaded_at"))
+
+
+def _lock_ratings() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK])
+
+
+def _placements(game_ids: list[int]) -> dict[int, tuple[tuple[int, int], ...]]:
+    seats: dict[int, list[tuple[int, int]]] = {}
+    rows = GameSeat.objects.filter(game_id__in=game_ids, placement__isnull=False)
+    for game_id, player_id, placement in rows.order_by("game_id", "seat").values_list(
+        "game_id", "player_id", "placement"
+    ):
+        seats.setdefault(game_id, []).append((player_id, placement))
+    return {game_id: tuple(rows) for game_id, rows in seats.items()}
+
+
+def _standings_before(since: datetime | None, mode: int, players: set[int]) -> dict[int, Standing]:
+    """Each player's rating after their last game before ``since`` in this mode."""
+    if since is None or not players:
+        return {}
+    earlier = RatingChange.objects.filter(
+        players_count=mode, player_id__in=players, played_at__lt=since
+    ).order_by("player_id", "-played_at", "-game_id")
+    standings: dict[int, Standing] = {}
+    for player_id, rating, games in earlier.values_list(
+        "player_id", "rating_after", "games_before"
+    ):
+        standings.setdefault(player_id, Standing(rating, games + 1))
+    return standings

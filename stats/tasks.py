@@ -5,19 +5,29 @@ the transaction commits (``transaction.on_commit`` or ``task.delay_on_commit``).
 errors are verdicts to record, never retried; only transient faults are retried.
 
 Each verification (and each deletion or visibility change of a game) queues
-:func:`update_player_stats` for the game's players: only they are recomputed.
+:func:`update_player_stats` for the game's players (only they are recomputed) and
+:func:`update_ratings` from the game's time on (later games' ratings depend on it).
 ``manage.py recompute_stats`` queues every player in chunks, which many workers share.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from celery import shared_task
 from django.db import OperationalError
 
-from stats.services import player_summaries_update
+from stats.services import player_summaries_update, ratings_recompute
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def update_player_stats(player_ids: list[int]) -> int:
     """Recompute these players' summaries; returns how many were updated."""
     return player_summaries_update(player_ids)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def update_ratings(since: str | None = None) -> int:
+    """Recompute the ratings of the games played at or after ``since`` (ISO 8601; all when
+    ``None``); returns the changes stored."""
+    return ratings_recompute(None if since is None else datetime.fromisoformat(since))

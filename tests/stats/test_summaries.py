@@ -15,7 +15,7 @@ from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs.models import Game, Player
 from mjlogs.services import game_delete, game_visibility_set, import_file
-from stats.models import PlayerSummary
+from stats.models import PlayerSummary, RatingChange
 from stats.selectors import player_stats
 
 pytestmark = pytest.mark.django_db
@@ -102,4 +102,5 @@ def test_recompute_removes_the_summary_of_a_player_without_public_games(
     out = io.StringIO()
     call_command("recompute_stats", "--quiet", stdout=out)
     assert not PlayerSummary.objects.exists()
-    assert "4 players recomputed in 1 tasks" in out.getvalue()
+    assert "4 players recomputed in 1 tasks, and the ratings" in out.getvalue()
+    assert not RatingChange.objects.exists()

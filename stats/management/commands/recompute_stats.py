@@ -1,4 +1,5 @@
-"""``manage.py recompute_stats``: rebuild every player's statistics summary from the fact rows.
+"""``manage.py recompute_stats``: rebuild every player's statistics summary from the fact rows,
+and every R rating in time order.
 
 The players are split into chunks, one task each (``stats.tasks.update_player_stats``): with a
 broker the workers share them and this command only queues; with Celery eager it computes in
@@ -16,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
 from stats.selectors import player_ids_with_facts_or_summary
-from stats.tasks import update_player_stats
+from stats.tasks import update_player_stats, update_ratings
 
 
 class Command(BaseCommand):
@@ -46,5 +47,6 @@ class Command(BaseCommand):
             for chunk in chunks:
                 update_player_stats.delay(chunk)
                 bar.update(len(chunk))
+        update_ratings.delay(None)  # one task: ratings depend on the order of all games
         verb = "recomputed" if eager else "queued for recomputation"
-        self.stdout.write(f"{len(ids)} players {verb} in {len(chunks)} tasks")
+        self.stdout.write(f"{len(ids)} players {verb} in {len(chunks)} tasks, and the ratings")
