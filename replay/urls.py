@@ -1,7 +1,11 @@
-"""URLs of the replay app, mounted under /replay/ by config/urls.py. None yet."""
+"""URLs of the replay app, mounted under /replay/ by config/urls.py."""
 
-from django.urls import URLPattern
+from django.urls import path
+
+from replay import views
 
 app_name = "replay"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("<int:game_id>/", views.viewer, name="viewer"),
+]
