@@ -136,8 +136,11 @@ def ratings_recompute(since: datetime | None = None) -> int:
         played_at = dict(ordered)
         by_mode: dict[int, list[RatedGame]] = {3: [], 4: []}
         for pk, _ in ordered:
-            if pk in seats and len(seats[pk]) in by_mode:
-                by_mode[len(seats[pk])].append(RatedGame(pk, seats[pk]))
+            table = seats.get(pk, ())
+            # A name seated twice (anonymous "NoName" players, bots) cannot be rated.
+            distinct = len({player for player, _ in table}) == len(table)
+            if len(table) in by_mode and distinct:
+                by_mode[len(table)].append(RatedGame(pk, table))
         rows = []
         for mode, mode_games in by_mode.items():
             players = {player for game in mode_games for player, _ in game.seats}

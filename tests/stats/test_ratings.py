@@ -88,3 +88,16 @@ def test_ratings_stay_equal_to_a_full_recomputation(
     assert len(incremental) == 8  # two games left
     ratings_recompute()
     assert stored_ratings() == incremental
+
+
+@pytest.mark.django_db
+def test_a_game_with_one_name_in_two_seats_is_not_rated(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    (played,) = simulate("tenhou-4p-east", 1, 9)
+    document = canonical.game_to_json(played)
+    document["players"] = [{"name": name} for name in ("NoName", "NoName", "Cat", "Dan")]
+    with django_capture_on_commit_callbacks(execute=True):
+        (outcome,) = import_file("g.json", json.dumps(document).encode())
+    assert Game.objects.filter(pk=outcome.game_id, verification__verdict="verified").exists()
+    assert not RatingChange.objects.exists()
