@@ -8,6 +8,13 @@ from rest_framework.routers import DefaultRouter
 
 from mjlogs.api.views import GameViewSet, PlayerViewSet, UploadView
 from replay.api import RoundFramesView, RoundFrameView, VerificationViewSet
+from stats.api import (
+    HeadToHeadView,
+    LeaderboardView,
+    PlayerFactsCSVView,
+    PlayerSeriesView,
+    PlayerStatsView,
+)
 
 app_name = "api"
 
@@ -28,6 +35,19 @@ urlpatterns = [
         RoundFrameView.as_view(),
         name="round-frame",
     ),
+    path("players/<int:player_id>/stats/", PlayerStatsView.as_view(), name="player-stats"),
+    path(
+        "players/<int:player_id>/stats/series/",
+        PlayerSeriesView.as_view(),
+        name="player-stats-series",
+    ),
+    path(
+        "players/<int:player_id>/stats/facts.csv",
+        PlayerFactsCSVView.as_view(),
+        name="player-stats-facts",
+    ),
+    path("stats/head-to-head/", HeadToHeadView.as_view(), name="head-to-head"),
+    path("stats/leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
     path("uploads/", UploadView.as_view(), name="upload"),
     path("auth/token/", obtain_auth_token, name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

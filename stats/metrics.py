@@ -80,13 +80,15 @@ GAME_COUNTS: dict[str, Any] = {
 @dataclass(frozen=True)
 class Metric:
     """One statistic: ``numerator / denominator`` of the counts; ``percent`` for a rate shown
-    as a percentage, else an average."""
+    as a percentage, else an average. ``lower_is_better`` for a metric where a smaller value
+    is the better result (average placement, deal-in rate): leaderboards rank it ascending."""
 
     name: str
     label: str
     numerator: str | Callable[[dict[str, int]], float]
     denominator: str
     percent: bool = True
+    lower_is_better: bool = False
 
     def value(self, counts: dict[str, int]) -> float | None:
         denominator = counts[self.denominator]
@@ -101,42 +103,116 @@ def _top_two(counts: dict[str, int]) -> int:
 
 
 METRICS: tuple[Metric, ...] = (
-    Metric("average_placement", "Average placement", "placement_total", "games", False),
+    Metric(
+        "average_placement",
+        "Average placement",
+        "placement_total",
+        "games",
+        False,
+        lower_is_better=True,
+    ),
     Metric("first_rate", "1st place", "first", "games"),
     Metric("second_rate", "2nd place", "second", "games"),
     Metric("third_rate", "3rd place", "third", "games"),
-    Metric("fourth_rate", "4th place", "fourth", "games"),
+    Metric("fourth_rate", "4th place", "fourth", "games", lower_is_better=True),
     Metric("top_two_rate", "Top two", _top_two, "games"),
-    Metric("bust_rate", "Bust", "busts", "games"),
+    Metric("bust_rate", "Bust", "busts", "games", lower_is_better=True),
     Metric("average_final_score", "Average final score", "final_score_total", "games", False),
     Metric("win_rate", "Win", "wins", "hands"),
-    Metric("deal_in_rate", "Deal-in", "deal_ins", "hands"),
+    Metric("deal_in_rate", "Deal-in", "deal_ins", "hands", lower_is_better=True),
     Metric("riichi_rate", "Riichi", "riichi_hands", "hands"),
     Metric("call_rate", "Call", "called_hands", "hands"),
     Metric("exhaustive_draw_rate", "Exhaustive draw", "exhaustive_draws", "hands"),
     Metric("tsumo_rate", "Tsumo (of wins)", "tsumo_wins", "wins"),
     Metric("dama_rate", "Dama (of wins)", "dama_wins", "wins"),
     Metric("average_win", "Average win", "win_points", "wins", False),
-    Metric("average_deal_in", "Average deal-in", "deal_in_points", "deal_ins", False),
-    Metric("average_win_turn", "Average winning turn", "win_turns", "wins", False),
+    Metric(
+        "average_deal_in",
+        "Average deal-in",
+        "deal_in_points",
+        "deal_ins",
+        False,
+        lower_is_better=True,
+    ),
+    Metric(
+        "average_win_turn", "Average winning turn", "win_turns", "wins", False, lower_is_better=True
+    ),
     Metric("tenpai_at_draw_rate", "Tenpai at draw", "tenpai_at_draws", "exhaustive_draws"),
     Metric("ippatsu_rate", "Ippatsu (of riichi wins)", "ippatsu_wins", "riichi_wins"),
     Metric("ura_rate", "Ura dora (of riichi wins)", "ura_wins", "riichi_wins"),
     Metric("riichi_win_rate", "Win after riichi", "riichi_wins", "riichi_hands"),
-    Metric("riichi_deal_in_rate", "Deal-in after riichi", "riichi_deal_ins", "riichi_hands"),
+    Metric(
+        "riichi_deal_in_rate",
+        "Deal-in after riichi",
+        "riichi_deal_ins",
+        "riichi_hands",
+        lower_is_better=True,
+    ),
     Metric("riichi_draw_rate", "Draw after riichi", "riichi_draws", "riichi_hands"),
     Metric("first_riichi_rate", "First riichi", "first_riichi", "riichi_hands"),
     Metric("chasing_riichi_rate", "Chasing riichi", "chasing_riichi", "riichi_hands"),
     Metric("good_wait_riichi_rate", "Multi-sided riichi", "good_wait_riichi", "riichi_hands"),
-    Metric("average_riichi_turn", "Average riichi turn", "riichi_turns", "riichi_hands", False),
+    Metric(
+        "average_riichi_turn",
+        "Average riichi turn",
+        "riichi_turns",
+        "riichi_hands",
+        False,
+        lower_is_better=True,
+    ),
     Metric("called_win_rate", "Win after calling", "called_wins", "called_hands"),
-    Metric("called_deal_in_rate", "Deal-in after calling", "called_deal_ins", "called_hands"),
+    Metric(
+        "called_deal_in_rate",
+        "Deal-in after calling",
+        "called_deal_ins",
+        "called_hands",
+        lower_is_better=True,
+    ),
     Metric("called_draw_rate", "Draw after calling", "called_draws", "called_hands"),
     Metric("deal_in_to_riichi", "Deal-ins to riichi", "deal_ins_to_riichi", "deal_ins"),
     Metric("deal_in_to_open", "Deal-ins to open hands", "deal_ins_to_open", "deal_ins"),
     Metric("deal_in_to_dama", "Deal-ins to dama", "deal_ins_to_dama", "deal_ins"),
     Metric("points_per_hand", "Points per hand", "points", "hands", False),
 )
+
+
+#: Every metric by name.
+METRICS_BY_NAME: dict[str, Metric] = {metric.name: metric for metric in METRICS}
+
+#: The denominators in words, for "n = 120 hands".
+DENOMINATOR_LABELS: dict[str, str] = {
+    "games": "games",
+    "hands": "hands",
+    "wins": "wins",
+    "deal_ins": "deal-ins",
+    "exhaustive_draws": "exhaustive draws",
+    "riichi_hands": "riichi hands",
+    "riichi_wins": "riichi wins",
+    "called_hands": "hands with calls",
+}
+
+#: The metrics as the stats pages group them (every metric in exactly one group).
+METRIC_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Placements", (
+        "average_placement", "first_rate", "second_rate", "third_rate", "fourth_rate",
+        "top_two_rate", "bust_rate", "average_final_score",
+    )),
+    ("Hands", ("points_per_hand", "exhaustive_draw_rate", "tenpai_at_draw_rate")),
+    ("Wins", ("win_rate", "tsumo_rate", "dama_rate", "average_win", "average_win_turn")),
+    ("Riichi", (
+        "riichi_rate", "riichi_win_rate", "riichi_deal_in_rate", "riichi_draw_rate",
+        "first_riichi_rate", "chasing_riichi_rate", "good_wait_riichi_rate",
+        "average_riichi_turn", "ippatsu_rate", "ura_rate",
+    )),
+    ("Calls", ("call_rate", "called_win_rate", "called_deal_in_rate", "called_draw_rate")),
+    ("Deal-ins", (
+        "deal_in_rate", "average_deal_in", "deal_in_to_riichi", "deal_in_to_open",
+        "deal_in_to_dama",
+    )),
+)  # fmt: skip
+
+#: Each metric's group name.
+METRIC_GROUP_OF: dict[str, str] = {name: group for group, names in METRIC_GROUPS for name in names}
 
 
 def counts_of(facts: QuerySet[RoundFact], seats: QuerySet[GameSeat]) -> dict[str, int]:

@@ -7,18 +7,30 @@ data, and changes nothing. Writes belong in ``services.py``.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass
+import datetime
+from collections import Counter, deque
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, F, FloatField, QuerySet
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
 from mjlogs.models import Game, GameSeat, Player
 from mjlogs.selectors import User, games_visible_to
 from replay.models import Verdict
 from stats.filters import StatsFilter
-from stats.metrics import counts_of, counts_of_seats, metrics_of, stable_dan
+from stats.metrics import (
+    HAND_COUNTS,
+    METRICS,
+    METRICS_BY_NAME,
+    counts_of,
+    counts_of_seats,
+    metrics_of,
+    stable_dan,
+)
 from stats.models import PlayerSummary, RoundFact
 
 
@@ -38,6 +50,8 @@ class PlayerStats:
     #: The games and fact rows counted (for the tables and series built on the same choice).
     games: QuerySet[Game]
     facts: QuerySet[RoundFact]
+    #: The filters applied, as given and cleaned (``{"ruleset": "tenhou-4p", "last": 50}``).
+    filters: dict[str, Any] = field(default_factory=dict)
 
     @property
     def stable_dan(self) -> float | None:
@@ -72,14 +86,41 @@ def player_stats(
 
     :raises StatsFilterError: a bad filter value.
     """
+    chosen, filters = _chosen_games(user, player, params)
+    facts = RoundFact.objects.filter(player=player, game__in=chosen)
+    counts = counts_of(facts, GameSeat.objects.filter(player=player, game__in=chosen))
+    return PlayerStats(player, counts, metrics_of(counts), chosen, facts, filters)
+
+
+def _chosen_games(
+    user: User, player: Player, params: Mapping[str, Any] | None
+) -> tuple[QuerySet[Game], dict[str, Any]]:
+    """The player's counted games this user may see, narrowed by the filters (the choice of
+    every statistic, series and export), and the filters given, cleaned (numbers as numbers,
+    dates as ISO strings).
+
+    :raises StatsFilterError: a bad filter value.
+    """
     visible = counted_games(games_visible_to(user)).filter(seats__player=player)
     games = StatsFilter(params or {}, queryset=visible)
     if not games.is_valid():
         raise StatsFilterError(games.errors)
     chosen = Game.objects.filter(pk__in=games.qs.values("pk"))
-    facts = RoundFact.objects.filter(player=player, game__in=chosen)
-    counts = counts_of(facts, GameSeat.objects.filter(player=player, game__in=chosen))
-    return PlayerStats(player, counts, metrics_of(counts), chosen, facts)
+    given = {
+        name: _plain(value)
+        for name, value in games.form.cleaned_data.items()
+        if value is not None and value != ""
+    }
+    return chosen, given
+
+
+def _plain(value: Any) -> Any:
+    """A cleaned filter value as JSON has it (django-filter's numbers are Decimals)."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    return value
 
 
 def player_ids_with_facts_or_summary() -> list[int]:
@@ -117,3 +158,364 @@ def longest_dealer_streak(facts: QuerySet[RoundFact]) -> int:
         longest = max(longest, run)
         previous = (game_id, round_index)
     return longest
+
+
+# --- Time series ---------------------------------------------------------------------------
+
+#: The games a rolling figure of the series is taken over (the game itself and those before).
+DEFAULT_WINDOW = 20
+
+#: The metrics the series follows game by game, over the rolling window.
+SERIES_METRICS: tuple[str, ...] = (
+    "win_rate",
+    "deal_in_rate",
+    "riichi_rate",
+    "call_rate",
+    "average_placement",
+)
+
+#: The per-game counts of the series (a subset of :data:`stats.metrics.HAND_COUNTS`).
+_SERIES_HAND_COUNTS = ("hands", "wins", "deal_ins", "riichi_hands", "called_hands", "points")
+
+
+@dataclass(frozen=True)
+class GamePoint:
+    """One game of a player's series: the game, how it went for them, and the rolling figures
+    over it and the ``window - 1`` games before it."""
+
+    game_id: int
+    #: When the game was played (when it was uploaded, for a record without a date).
+    date: datetime.datetime
+    ruleset: str
+    players_count: int
+    placement: int | None
+    final_score: int | None
+    #: The player's score change over the game: the sum of their hands' deltas when the game
+    #: has fact rows (it verified), else final minus start score; ``None`` when neither is known.
+    points: int | None
+    hands: int
+    wins: int
+    deal_ins: int
+    riichi_hands: int
+    called_hands: int
+    #: :data:`SERIES_METRICS` over the window (``None`` without a denominator).
+    rolling: dict[str, float | None]
+
+
+@dataclass(frozen=True)
+class PlayerSeries:
+    player: Player
+    window: int
+    #: Oldest first.
+    games: list[GamePoint]
+    filters: dict[str, Any]
+
+
+def player_series(
+    user: User,
+    player: Player,
+    params: Mapping[str, Any] | None = None,
+    window: int = DEFAULT_WINDOW,
+) -> PlayerSeries:
+    """The player's games this user may see, filtered as :func:`player_stats` filters them, in
+    the order they were played, each with its result and the rolling :data:`SERIES_METRICS`
+    over the last ``window`` games (the rates per hand, as :data:`stats.metrics.METRICS`
+    defines them, so the last point of a series no longer than the window is the overall
+    figure).
+
+    :raises StatsFilterError: a bad filter value.
+    :raises ValueError: a window below 1.
+    """
+    if window < 1:
+        raise ValueError("the window must be at least 1 game")
+    chosen, filters = _chosen_games(user, player, params)
+    per_game = {
+        row.pop("game_id"): row
+        for row in RoundFact.objects.filter(player=player, game__in=chosen)
+        .order_by()
+        .values("game_id")
+        .annotate(**{name: HAND_COUNTS[name] for name in _SERIES_HAND_COUNTS})
+    }
+    seats = (
+        GameSeat.objects.filter(player=player, game__in=chosen)
+        .order_by()
+        .values(
+            "game_id",
+            "game__started_at",
+            "game__uploaded_at",
+            "game__ruleset",
+            "game__players_count",
+            "placement",
+            "final_score",
+            "start_score",
+        )
+    )
+    by_game = {seat["game_id"]: seat for seat in seats}  # one seat a game
+    ordered = sorted(by_game.values(), key=lambda seat: (_played(seat), seat["game_id"]))
+    recent: deque[dict[str, int]] = deque(maxlen=window)
+    points = []
+    for seat in ordered:
+        counts = per_game.get(seat["game_id"]) or dict.fromkeys(_SERIES_HAND_COUNTS, 0)
+        counts = {name: int(value or 0) for name, value in counts.items()}
+        placement, final = seat["placement"], seat["final_score"]
+        recent.append(
+            counts | {"games": int(placement is not None), "placement_total": placement or 0}
+        )
+        window_counts = {name: sum(game[name] for game in recent) for name in recent[0]}
+        if counts["hands"]:
+            result: int | None = counts["points"]
+        else:
+            result = None if final is None else final - seat["start_score"]
+        points.append(
+            GamePoint(
+                game_id=seat["game_id"],
+                date=_played(seat),
+                ruleset=seat["game__ruleset"],
+                players_count=seat["game__players_count"],
+                placement=placement,
+                final_score=final,
+                points=result,
+                hands=counts["hands"],
+                wins=counts["wins"],
+                deal_ins=counts["deal_ins"],
+                riichi_hands=counts["riichi_hands"],
+                called_hands=counts["called_hands"],
+                rolling={
+                    name: METRICS_BY_NAME[name].value(window_counts) for name in SERIES_METRICS
+                },
+            )
+        )
+    return PlayerSeries(player, window, points, filters)
+
+
+def _played(seat: Mapping[str, Any]) -> datetime.datetime:
+    played: datetime.datetime = seat["game__started_at"] or seat["game__uploaded_at"]
+    return played
+
+
+# --- Opponents and head-to-head ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Opponent:
+    player: Player
+    #: Games this user may see with both at the table.
+    games: int
+
+
+def player_opponents(user: User, player: Player, limit: int | None = None) -> list[Opponent]:
+    """The players this one shared a table with in the counted games this user may see (the
+    games their statistics come from), the most shared games first (then by name)."""
+    games = counted_games(games_visible_to(user)).filter(seats__player=player)
+    rows = (
+        GameSeat.objects.filter(game__in=games)
+        .exclude(player=player)
+        .values("player")
+        .annotate(games=Count("game", distinct=True))
+        .order_by("-games", "player__name", "player")
+    )
+    if limit is not None:
+        rows = rows[:limit]
+    counted = [(row["player"], row["games"]) for row in rows]
+    players = Player.objects.in_bulk([player_id for player_id, _ in counted])
+    return [Opponent(players[player_id], games) for player_id, games in counted]
+
+
+@dataclass(frozen=True)
+class SharedGame:
+    """A game both players of a head-to-head sat in."""
+
+    game_id: int
+    date: datetime.datetime
+    ruleset: str
+    a_placement: int | None
+    b_placement: int | None
+    a_final_score: int | None
+    b_final_score: int | None
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    a: Player
+    b: Player
+    #: Each one's statistics over their shared games (``opponent`` = the other).
+    a_stats: PlayerStats
+    b_stats: PlayerStats
+    #: The shared games, newest first.
+    games: list[SharedGame]
+    filters: dict[str, Any]
+
+    @property
+    def compared(self) -> int:
+        """Shared games where both placements are known."""
+        return sum(1 for g in self.games if g.a_placement and g.b_placement)
+
+    @property
+    def a_above(self) -> int:
+        """Shared games where ``a`` placed above (better than) ``b``."""
+        return sum(1 for g in self.games if _above(g.a_placement, g.b_placement))
+
+    @property
+    def b_above(self) -> int:
+        return sum(1 for g in self.games if _above(g.b_placement, g.a_placement))
+
+
+def _above(mine: int | None, theirs: int | None) -> bool:
+    return mine is not None and theirs is not None and mine < theirs
+
+
+def head_to_head(
+    user: User, a: Player, b: Player, params: Mapping[str, Any] | None = None
+) -> HeadToHead:
+    """Two players' shared games that this user may see (narrowed by the stats filters, any
+    ``opponent`` among them replaced by the other player), how often each placed above the
+    other, and each one's statistics in those games.
+
+    :raises StatsFilterError: a bad filter value, or ``a`` and ``b`` the same player.
+    """
+    if a.pk == b.pk:
+        raise StatsFilterError({"b": ["Choose two different players."]})
+    base = {name: params[name] for name in params or {} if name != "opponent"}
+    a_stats = player_stats(user, a, base | {"opponent": str(b.pk)})
+    b_stats = player_stats(user, b, base | {"opponent": str(a.pk)})
+    seats = (
+        GameSeat.objects.filter(game__in=a_stats.games, player__in=(a, b))
+        .order_by()
+        .values(
+            "game_id",
+            "player_id",
+            "placement",
+            "final_score",
+            "game__started_at",
+            "game__uploaded_at",
+            "game__ruleset",
+        )
+    )
+    by_game: dict[int, dict[int, Mapping[str, Any]]] = {}
+    for seat in seats:
+        by_game.setdefault(seat["game_id"], {}).setdefault(seat["player_id"], seat)
+    games = []
+    for game_id, pair in by_game.items():
+        if a.pk not in pair or b.pk not in pair:  # never, but a filter must not make it so
+            continue
+        mine, theirs = pair[a.pk], pair[b.pk]
+        games.append(
+            SharedGame(
+                game_id=game_id,
+                date=_played(mine),
+                ruleset=mine["game__ruleset"],
+                a_placement=mine["placement"],
+                b_placement=theirs["placement"],
+                a_final_score=mine["final_score"],
+                b_final_score=theirs["final_score"],
+            )
+        )
+    games.sort(key=lambda g: (g.date, g.game_id), reverse=True)
+    filters = {name: value for name, value in a_stats.filters.items() if name != "opponent"}
+    return HeadToHead(a, b, a_stats, b_stats, games, filters)
+
+
+# --- Leaderboard ---------------------------------------------------------------------------
+
+#: A leaderboard's default minimum of games (fewer games say little about a player).
+DEFAULT_MIN_GAMES = 10
+
+
+def leaderboard(metric: str, min_games: int = DEFAULT_MIN_GAMES) -> QuerySet[PlayerSummary]:
+    """The player summaries (public games only, so the same for everyone) with at least
+    ``min_games`` complete games and a value of the metric, best first: ascending for a
+    metric where lower is better (:attr:`~stats.metrics.Metric.lower_is_better`), else
+    descending; ties by more games, then by name. Each row is annotated with ``value``.
+
+    :raises StatsFilterError: an unknown metric or a negative ``min_games``.
+    """
+    chosen = METRICS_BY_NAME.get(metric)
+    errors: dict[str, list[str]] = {}
+    if chosen is None:
+        names = ", ".join(m.name for m in METRICS)
+        errors["metric"] = [f"Unknown metric {metric!r}: choose one of {names}."]
+    if min_games < 0:
+        errors["min_games"] = ["Ensure this value is greater than or equal to 0."]
+    if errors or chosen is None:
+        raise StatsFilterError(errors)
+    key = f"metrics__{chosen.name}"
+    order = F("value").asc() if chosen.lower_is_better else F("value").desc()
+    return (
+        PlayerSummary.objects.filter(games__gte=min_games, **{f"{key}__isnull": False})
+        .exclude(**{key: None})  # a JSON null: no denominator, no value
+        .annotate(value=Cast(KT(key), FloatField()))
+        .select_related("player")
+        .order_by(order, "-games", "player__name", "player_id")
+    )
+
+
+# --- CSV export ----------------------------------------------------------------------------
+
+#: The columns of a player's fact export: the game's, then the fact row's own.
+FACT_COLUMNS: tuple[str, ...] = (
+    "game_id",
+    "date",
+    "ruleset",
+    "players_count",
+    "round_index",
+    "round_name",
+    "seat",
+    "dealer",
+    "turns",
+    "outcome",
+    "won",
+    "tsumo",
+    "dealt_in",
+    "win_points",
+    "deal_in_points",
+    "han",
+    "fu",
+    "yaku",
+    "ura",
+    "ippatsu",
+    "win_turn",
+    "riichi",
+    "riichi_turn",
+    "riichi_chasing",
+    "riichi_wait_kinds",
+    "calls",
+    "open_hand",
+    "tenpai_at_draw",
+    "dealt_in_to",
+    "delta",
+    "score_after",
+)
+
+_GAME_COLUMNS = {
+    "date": "game__started_at",
+    "ruleset": "game__ruleset",
+    "players_count": "game__players_count",
+}
+
+
+def player_fact_rows(
+    user: User, player: Player, params: Mapping[str, Any] | None = None
+) -> Iterator[tuple[Any, ...]]:
+    """The fact rows of the player's games this user may see, filtered as :func:`player_stats`
+    filters them, one tuple a hand in :data:`FACT_COLUMNS` order (the date in ISO 8601, the
+    yaku space-separated, booleans as ``True``/``False``, an unknown as ``None``), game by game
+    in the order they were played. The filters are checked at once; the rows are read lazily.
+
+    :raises StatsFilterError: a bad filter value.
+    """
+    chosen, _ = _chosen_games(user, player, params)
+    facts = (
+        RoundFact.objects.filter(player=player, game__in=chosen)
+        .order_by("game__started_at", "game__uploaded_at", "game_id", "round_index", "seat")
+        .values_list(*(_GAME_COLUMNS.get(name, name) for name in FACT_COLUMNS))
+    )
+    return _fact_rows(facts)
+
+
+def _fact_rows(facts: QuerySet[RoundFact, tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
+    date, yaku = FACT_COLUMNS.index("date"), FACT_COLUMNS.index("yaku")
+    for row in facts.iterator(chunk_size=2000):
+        values = list(row)
+        values[date] = values[date].isoformat() if values[date] else None
+        values[yaku] = " ".join(values[yaku])
+        yield tuple(values)

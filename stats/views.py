@@ -1,4 +1,204 @@
-"""Views of the stats app. None yet.
+"""Pages of the stats app: a player's statistics, two players compared, the leaderboard.
 
-A view stays thin: validate the input, call one service or selector, render or serialize.
+A view stays thin: validate the input, call the selectors, render. A bad filter value is shown
+on the form (status 400), never silently dropped: a page that ignored it would look filtered.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+from mjlogs import selectors as game_selectors
+from mjlogs.models import Game, Player
+from mjlogs.selectors import User
+from mjlogs.views.common import paginate
+from stats import selectors
+from stats.filters import StatsFilter
+from stats.forms import CompareForm, LeaderboardForm
+from stats.metrics import DENOMINATOR_LABELS, METRIC_GROUPS, METRICS_BY_NAME
+
+#: The filters the player page's form offers (the API takes every StatsFilter parameter).
+PAGE_FILTERS = ("players", "length", "ruleset", "since", "until", "last", "opponent")
+
+#: Recent games listed on the player page, and opponents offered for a comparison.
+RECENT_GAMES = 20
+OPPONENTS = 10
+
+
+def _player(user: User, player_id: int) -> Player:
+    try:
+        return game_selectors.player_get(user, player_id)
+    except Player.DoesNotExist:
+        raise Http404("no such player") from None
+
+
+def _filter_form(user: User, player: Player, params: Any) -> StatsFilter:
+    """The stats filters bound to the query string, for the form: dates as date inputs, the
+    opponent as a choice among the players met."""
+    bound = StatsFilter(params, queryset=Game.objects.none())
+    fields = bound.form.fields
+    for name in ("since", "until"):
+        fields[name].widget.input_type = "date"
+    for name in ("players", "length", "ruleset"):
+        fields[name].empty_label = "Any"
+        fields[name].choices = list(fields[name].choices)[1:]  # re-wrapped with "Any" first
+    choices = [("", "Anyone")] + [
+        (str(o.player.pk), f"{o.player.name} ({o.games} game{'s' if o.games != 1 else ''})")
+        for o in selectors.player_opponents(user, player)
+    ]
+    fields["opponent"].widget = forms.Select(choices=choices)
+    fields["opponent"].help_text = "Only games with this player at the table."
+    bound.is_valid()  # fills the form's errors
+    return bound
+
+
+def metric_groups(stats: selectors.PlayerStats) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The page's tables: each group with its metrics' labels, values and denominators."""
+    return [
+        (
+            group,
+            [
+                {
+                    "name": name,
+                    "label": METRICS_BY_NAME[name].label,
+                    "value": stats.metrics[name],
+                    "n": stats.counts[METRICS_BY_NAME[name].denominator],
+                    "of": DENOMINATOR_LABELS[METRICS_BY_NAME[name].denominator],
+                }
+                for name in names
+            ],
+        )
+        for group, names in METRIC_GROUPS
+    ]
+
+
+def chart_data(series: selectors.PlayerSeries) -> dict[str, Any]:
+    """What the charts draw (``json_script``): one entry a game, oldest first."""
+    total = 0
+    cumulative = []
+    for point in series.games:
+        total += point.points or 0
+        cumulative.append(total)
+    return {
+        "window": series.window,
+        "games": [point.game_id for point in series.games],
+        "dates": [point.date.date().isoformat() for point in series.games],
+        "placement": [point.placement for point in series.games],
+        "players": max((point.players_count for point in series.games), default=4),
+        "rolling": {
+            name: [point.rolling[name] for point in series.games]
+            for name in selectors.SERIES_METRICS
+        },
+        "points": cumulative,
+    }
+
+
+@require_safe
+def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's statistics over the games this visitor may see, filtered by the query
+    string: the grouped metrics with each denominator, yaku, han, charts, recent games."""
+    player = _player(request.user, player_id)
+    filters = _filter_form(request.user, player, request.GET)
+    context: dict[str, Any] = {
+        "player": player,
+        "filter": filters,
+        "filter_fields": [filters.form[name] for name in PAGE_FILTERS],
+    }
+    try:
+        stats = selectors.player_stats(request.user, player, request.GET)
+        series = selectors.player_series(request.user, player, request.GET)
+    except selectors.StatsFilterError:
+        return render(request, "stats/player_stats.html", context, status=400)
+    wins = stats.counts["wins"]
+    context |= {
+        "stats": stats,
+        "groups": metric_groups(stats),
+        "yaku": stats.yaku,
+        "han": sorted(stats.han.items()),
+        "wins": wins,
+        "stable_dan": stats.stable_dan,
+        "dealer_streak": stats.longest_dealer_streak,
+        "series": series,
+        "charts": chart_data(series),
+        "recent": list(reversed(series.games[-RECENT_GAMES:])),
+        "opponents": selectors.player_opponents(request.user, player, limit=OPPONENTS),
+        "query": request.GET.urlencode(),
+    }
+    return render(request, "stats/player_stats.html", context)
+
+
+@require_safe
+def compare(request: HttpRequest) -> HttpResponse:
+    """Two players side by side (all their games, then their shared games) and their
+    head-to-head record; ``?a=<id>&b=<id>``."""
+    a_id, b_id = request.GET.get("a", "").strip(), request.GET.get("b", "").strip()
+    complete = bool(a_id and b_id)
+    form = CompareForm(request.GET) if complete else CompareForm(initial={"a": a_id or None})
+    context: dict[str, Any] = {"form": form}
+    if a_id.isdigit():
+        # The second player is chosen among those the first has played with.
+        opponents = selectors.player_opponents(request.user, _player(request.user, int(a_id)))
+        if opponents:
+            form.fields["b"].widget = forms.Select(
+                choices=[("", "Choose a player")]
+                + [(str(o.player.pk), f"{o.player.name} ({o.games} shared)") for o in opponents]
+            )
+    if not complete:
+        return render(request, "stats/compare.html", context)
+    if not form.is_valid():
+        return render(request, "stats/compare.html", context, status=400)
+    a = _player(request.user, form.cleaned_data["a"])
+    b = _player(request.user, form.cleaned_data["b"])
+    record = selectors.head_to_head(request.user, a, b)
+    a_all = selectors.player_stats(request.user, a)
+    b_all = selectors.player_stats(request.user, b)
+    rows = [
+        (
+            group,
+            [
+                {
+                    "name": name,
+                    "label": METRICS_BY_NAME[name].label,
+                    "values": [
+                        (stats.metrics[name], stats.counts[METRICS_BY_NAME[name].denominator])
+                        for stats in (a_all, b_all, record.a_stats, record.b_stats)
+                    ],
+                    "of": DENOMINATOR_LABELS[METRICS_BY_NAME[name].denominator],
+                }
+                for name in names
+            ],
+        )
+        for group, names in METRIC_GROUPS
+    ]
+    context |= {
+        "a": a,
+        "b": b,
+        "record": record,
+        "dans": [s.stable_dan for s in (a_all, b_all, record.a_stats, record.b_stats)],
+        "groups": rows,
+        "recent": record.games[:RECENT_GAMES],
+    }
+    return render(request, "stats/compare.html", context)
+
+
+@require_safe
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """Players ranked by a metric over their public games; ``?metric=&min_games=``."""
+    form = LeaderboardForm(request.GET)
+    if not form.is_valid():
+        return render(request, "stats/leaderboard.html", {"form": form}, status=400)
+    metric = METRICS_BY_NAME[form.cleaned_data["metric"]]
+    rows = selectors.leaderboard(metric.name, form.cleaned_data["min_games"])
+    context = {
+        "form": form,
+        "metric": metric,
+        "min_games": form.cleaned_data["min_games"],
+        "per": DENOMINATOR_LABELS[metric.denominator],
+        "page": paginate(request, rows),
+    }
+    return render(request, "stats/leaderboard.html", context)

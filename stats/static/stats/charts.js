@@ -1,0 +1,141 @@
+/* The player statistics page's charts (Chart.js, vendored): placement game by game with the
+   rolling average, the rolling rates, and the points added up. The page gives the data in the
+   JSON script #stats-series (stats.views.chart_data); when every chart is drawn,
+   #charts gets data-drawn="3". */
+(function () {
+  "use strict";
+
+  const source = document.getElementById("stats-series");
+  const box = document.getElementById("charts");
+  if (!source || !box || typeof Chart === "undefined") {
+    return;
+  }
+  const data = JSON.parse(source.textContent);
+  const labels = data.dates.map(function (date, index) {
+    return "#" + (index + 1) + " · " + date;
+  });
+  const colours = {
+    ink: "#1d2330",
+    accent: "#b3261e",
+    win: "#2e7d32",
+    dealIn: "#b3261e",
+    riichi: "#1565c0",
+    call: "#c77700",
+  };
+  const common = {
+    animation: false,
+    responsive: true,
+    maintainAspectRatio: false,
+    interaction: { mode: "index", intersect: false },
+    plugins: { legend: { position: "bottom" } },
+    // Clicking a game opens its page.
+    onClick: function (event, elements) {
+      if (elements.length && box.dataset.gameUrl) {
+        const id = data.games[elements[0].index];
+        window.location.href = box.dataset.gameUrl.replace(/\/0\/$/, "/" + id + "/");
+      }
+    },
+    scales: {
+      x: { ticks: { maxTicksLimit: 8, autoSkip: true } },
+    },
+  };
+
+  function percent(values) {
+    return values.map(function (value) {
+      return value === null ? null : Math.round(value * 1000) / 10;
+    });
+  }
+
+  function options(extra) {
+    return Object.assign({}, common, extra, {
+      scales: Object.assign({}, common.scales, extra.scales || {}),
+    });
+  }
+
+  const charts = [];
+
+  charts.push(new Chart(document.getElementById("chart-placement"), {
+    type: "line",
+    data: {
+      labels: labels,
+      datasets: [
+        {
+          label: "Placement",
+          data: data.placement,
+          showLine: false,
+          pointRadius: 3,
+          borderColor: colours.ink,
+          backgroundColor: colours.ink,
+        },
+        {
+          label: "Average placement (last " + data.window + ")",
+          data: data.rolling.average_placement,
+          borderColor: colours.accent,
+          backgroundColor: colours.accent,
+          pointRadius: 0,
+          borderWidth: 2,
+          spanGaps: true,
+        },
+      ],
+    },
+    options: options({
+      scales: {
+        y: {
+          reverse: true,
+          min: 1,
+          max: data.players,
+          ticks: { stepSize: 1 },
+          title: { display: true, text: "Place" },
+        },
+      },
+    }),
+  }));
+
+  const rates = [
+    ["Win", "win_rate", colours.win],
+    ["Deal-in", "deal_in_rate", colours.dealIn],
+    ["Riichi", "riichi_rate", colours.riichi],
+    ["Call", "call_rate", colours.call],
+  ];
+  charts.push(new Chart(document.getElementById("chart-rates"), {
+    type: "line",
+    data: {
+      labels: labels,
+      datasets: rates.map(function (rate) {
+        return {
+          label: rate[0] + " %",
+          data: percent(data.rolling[rate[1]]),
+          borderColor: rate[2],
+          backgroundColor: rate[2],
+          pointRadius: 0,
+          borderWidth: 2,
+          spanGaps: true,
+        };
+      }),
+    },
+    options: options({
+      scales: { y: { min: 0, title: { display: true, text: "% of hands" } } },
+    }),
+  }));
+
+  charts.push(new Chart(document.getElementById("chart-points"), {
+    type: "line",
+    data: {
+      labels: labels,
+      datasets: [
+        {
+          label: "Points",
+          data: data.points,
+          borderColor: colours.ink,
+          backgroundColor: "rgba(29, 35, 48, 0.08)",
+          fill: true,
+          pointRadius: 0,
+          borderWidth: 2,
+        },
+      ],
+    },
+    options: options({ scales: { y: { title: { display: true, text: "Points" } } } }),
+  }));
+
+  box.dataset.drawn = String(charts.length);
+})();
