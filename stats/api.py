@@ -61,6 +61,12 @@ class HanCountSerializer(serializers.Serializer):
     wins = serializers.IntegerField()
 
 
+class RatingSerializer(serializers.Serializer):
+    players_count = serializers.IntegerField()
+    rating = serializers.FloatField()
+    games = serializers.IntegerField(help_text="Rated games in this mode.")
+
+
 class PlayerStatsSerializer(serializers.Serializer):
     player = PlayerRefSerializer()
     filters = serializers.DictField(help_text="The filters applied, as understood.")
@@ -74,6 +80,9 @@ class PlayerStatsSerializer(serializers.Serializer):
     stable_dan = serializers.FloatField(
         allow_null=True,
         help_text="Tenhou's stable dan over the 4-player games; null without a 4th.",
+    )
+    ratings = RatingSerializer(
+        many=True, help_text="Current Tenhou R per mode, over all public games (no filters)."
     )
 
 
@@ -111,6 +120,10 @@ def stats_data(stats: selectors.PlayerStats) -> dict[str, Any]:
         "han": [{"han": han, "wins": wins} for han, wins in stats.han.items()],
         "longest_dealer_streak": stats.longest_dealer_streak,
         "stable_dan": stats.stable_dan,
+        "ratings": [
+            {"players_count": mode, "rating": change.rating_after, "games": change.games_before + 1}
+            for mode, change in sorted(stats.ratings.items())
+        ],
     }
 
 

@@ -31,7 +31,7 @@ from stats.metrics import (
     metrics_of,
     stable_dan,
 )
-from stats.models import PlayerSummary, RoundFact
+from stats.models import PlayerSummary, RatingChange, RoundFact
 
 
 class StatsFilterError(ValueError):
@@ -60,6 +60,12 @@ class PlayerStats:
         return stable_dan(counts_of_seats(seats.filter(game__players_count=4)))
 
     @property
+    def ratings(self) -> dict[int, RatingChange]:
+        """The player's current Tenhou R by mode (3 or 4 players): their last rating change.
+        Ratings are one timeline over all public verified games; filters do not apply."""
+        return player_ratings(self.player)
+
+    @property
     def yaku(self) -> list[tuple[str, int]]:
         return yaku_frequencies(self.facts)
 
@@ -70,6 +76,19 @@ class PlayerStats:
     @property
     def longest_dealer_streak(self) -> int:
         return longest_dealer_streak(self.facts)
+
+
+def player_ratings(player: Player) -> dict[int, RatingChange]:
+    """The player's last rating change in each mode (3 or 4 players) they were rated in."""
+    latest = RatingChange.objects.filter(player=player).order_by(
+        "players_count", "-played_at", "-game_id"
+    )
+    ratings: dict[int, RatingChange] = {}
+    for change in latest:
+        ratings.setdefault(change.players_count, change)
+        if len(ratings) == 2:
+            break
+    return ratings
 
 
 def counted_games(games: QuerySet[Game]) -> QuerySet[Game]:

@@ -122,6 +122,7 @@ def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
         "han": sorted(stats.han.items()),
         "wins": wins,
         "stable_dan": stats.stable_dan,
+        "ratings": sorted(stats.ratings.items()),
         "dealer_streak": stats.longest_dealer_streak,
         "series": series,
         "charts": chart_data(series),

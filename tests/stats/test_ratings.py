@@ -101,3 +101,33 @@ def test_a_game_with_one_name_in_two_seats_is_not_rated(
         (outcome,) = import_file("g.json", json.dumps(document).encode())
     assert Game.objects.filter(pk=outcome.game_id, verification__verdict="verified").exists()
     assert not RatingChange.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_stats_show_the_current_rating(django_capture_on_commit_callbacks: Any) -> None:
+    from django.contrib.auth.models import AnonymousUser
+    from rest_framework.test import APIClient
+
+    from mjlogs.models import GameSeat, Player
+    from stats.selectors import player_stats
+
+    games = [
+        stored(django_capture_on_commit_callbacks, seed, day) for seed, day in ((1, 3), (6, 4))
+    ]
+    ben = Player.objects.get(name="Ben")
+    # The same two games rated by the formula alone, in time order.
+    tables = [
+        RatedGame(g.pk, tuple(GameSeat.objects.filter(game=g).order_by("seat").values_list(
+            "player_id", "placement")))
+        for g in games
+    ]  # fmt: skip
+    expected = [c.after for c in rate(tables, {}) if c.player_id == ben.pk][-1]
+    current = player_stats(AnonymousUser(), ben).ratings[4]
+    assert (current.rating_after, current.games_before + 1) == (
+        pytest.approx(expected.rating),
+        expected.games,
+    )
+    body = APIClient().get(f"/api/players/{ben.pk}/stats/").json()
+    assert body["ratings"] == [
+        {"players_count": 4, "rating": pytest.approx(expected.rating), "games": expected.games}
+    ]
