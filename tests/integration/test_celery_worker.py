@@ -1,6 +1,7 @@
-"""A real Celery worker consumes the verification tasks from Redis: games imported by the
-command line (another process) are verified by the worker (a third), which writes each verdict
-once; re-verifying through the broker leaves the same rows (the tasks are idempotent)."""
+"""A real Celery worker consumes the verification and statistics tasks from Redis: games
+imported by the command line (another process) are verified by the worker (a third), which
+writes each verdict once; re-verifying through the broker leaves the same rows (the tasks are
+idempotent); the statistics the verifications queued equal a rebuild through the broker."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +18,7 @@ from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs.models import Game
 from replay.models import Verdict, Verification
+from stats.models import PlayerSummary, RatingChange
 from tests.integration.conftest import ROOT, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -83,3 +86,24 @@ def test_a_worker_verifies_imported_games_from_redis(
     wait_for(all_verified_again, timeout=120, what="the second verification", log=celery_worker)
     assert Verification.objects.count() == 4
     assert verdicts_by_file() == verdicts
+
+    # The verifications queued the statistics tasks: the four players' summaries and the
+    # ratings of the three verified games. A rebuild through the broker gives the same.
+    def statistics() -> tuple[dict[int, Any], list[tuple[Any, ...]]]:
+        summaries = {s.player_id: (s.games, s.counts) for s in PlayerSummary.objects.all()}
+        ratings = RatingChange.objects.order_by("game_id", "player_id")
+        return summaries, list(ratings.values_list("game_id", "player_id", "rating_after"))
+
+    def statistics_done() -> bool:
+        summaries, ratings = statistics()
+        return len(ratings) == 12 and sum(games for games, _ in summaries.values()) == 12
+
+    wait_for(statistics_done, timeout=120, what="the statistics tasks", log=celery_worker)
+    incremental = statistics()
+    PlayerSummary.objects.all().delete()
+    RatingChange.objects.all().delete()
+    rebuilt = manage(service_env, "recompute_stats", "--quiet", "--chunk", "1")
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert "4 players queued for recomputation in 4 tasks" in rebuilt.stdout
+    wait_for(statistics_done, timeout=120, what="the rebuild", log=celery_worker)
+    assert statistics() == incremental

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -81,3 +82,23 @@ def test_the_corpus_stores_every_distinct_game_once_and_every_complete_game_veri
         not_verified.values_list("game__source_id", "message")
     )
     assert Verification.objects.filter(verdict=Verdict.VERIFIED).count() >= stored - 2
+    # Statistics: the summaries and ratings kept up to date game by game during the import
+    # equal a rebuild from scratch.
+    from stats.models import PlayerSummary, RatingChange
+
+    def snapshot() -> tuple[dict[int, Any], list[tuple[Any, ...]]]:
+        summaries = {s.player_id: (s.games, s.hands, s.counts, s.metrics) for s in
+                     PlayerSummary.objects.all()}  # fmt: skip
+        ratings = list(
+            RatingChange.objects.order_by("played_at", "game_id", "player_id").values_list(
+                "game_id", "player_id", "games_before", "rating_before", "rating_after"
+            )
+        )
+        return summaries, ratings
+
+    incremental = snapshot()
+    assert len(incremental[0]) > 50 and len(incremental[1]) > 200
+    PlayerSummary.objects.all().delete()
+    RatingChange.objects.all().delete()
+    call_command("recompute_stats", "--quiet", stdout=io.StringIO())
+    assert snapshot() == incremental
