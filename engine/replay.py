@@ -29,11 +29,10 @@ from engine.events import (
     Win,
 )
 from engine.game_flow import RoundPosition, final_scores, first_position, placements
-from engine.hand.melds import MeldType
 from engine.rules.presets import with_overrides
 from engine.rules.ruleset import Ruleset
 from engine.state import GameState, HandResult, Phase, WinResult
-from engine.tiles import format_tiles
+from engine.tiles import FOREIGN_SHIFT, Tile, format_tiles
 
 #: Dora-like entries: Tenhou folds north extraction (kita) into ``dora``, so they are compared as
 #: one sum.
@@ -379,21 +378,30 @@ class _Replay:
 
     def _play(self, round_: Round, state: GameState) -> bool:
         """Apply the hand's events; whether the hand reached its end."""
-        push = state.push
-        for number, event in enumerate(round_.events):
-            problem = push(event)
-            if problem is not None:
-                self.differ(Verdict.ILLEGAL_ACTION, number, "action", problem, _event_words(event))
-                self.events += number
-                return False
-        self.events += len(round_.events)
+        events = round_.events
+        refused = state.push_events(events)
+        if refused is not None:
+            number, problem = refused
+            self.differ(
+                Verdict.ILLEGAL_ACTION, number, "action", problem, _event_words(events[number])
+            )
+            self.events += number
+            return False
+        self.events += len(events)
         return state.phase is Phase.OVER or state.phase is Phase.WON
 
     def _compare_wins(self, round_: Round, result: HandResult, state: GameState) -> None:
         """Compare each recorded win with the engine's, once the hand is settled (the sticks of
         a multiple ron may move to another winner at the end)."""
+        events = round_.events
+        # Start at the first win, found by a scan in C (most events are draws and discards).
+        try:
+            first = list(map(type, events)).index(Win)
+        except ValueError:
+            return
         wins = iter(result.wins)
-        for number, event in enumerate(round_.events):
+        for number in range(first, len(events)):
+            event = events[number]
             if type(event) is Win:
                 computed = next(wins)
                 if event.recorded is not None:
@@ -415,7 +423,7 @@ class _Replay:
             mine = state.seats[computed.seat].tiles()
             if not event.tsumo:
                 mine.append(event.tile)
-            if sorted(mine) != sorted(recorded.hand):
+            if not _same_tiles(mine, recorded.hand):
                 checks.append(
                     (
                         "winning hand",
@@ -480,6 +488,24 @@ class _Replay:
                 "none",
                 list(end.recorded_deltas),
             )
+
+
+def _same_tiles(mine: list[Tile], theirs: tuple[Tile, ...]) -> bool:
+    """Whether two lists hold the same tiles, in any order: ``sorted(mine) ==
+    sorted(theirs)``, without sorting when every tile is of the standard layout. The sum of the
+    tiles' packed counts (:data:`engine.tiles.PACKED_BYTES`) then counts each kind and its red
+    fives, which is what tells such tiles apart (fewer than 256 tiles carry no byte over)."""
+    if len(mine) > 255 or len(theirs) > 255:
+        return sorted(mine) == sorted(theirs)
+    packed = 0
+    for tile in mine:
+        packed += tile.packed
+    other = 0
+    for tile in theirs:
+        other += tile.packed
+    if (packed | other) >> FOREIGN_SHIFT:  # a tile of another layout: compare the tiles
+        return sorted(mine) == sorted(theirs)
+    return packed == other
 
 
 def _position_of(round_: Round) -> RoundPosition:
@@ -565,8 +591,9 @@ class _FactTracker:
 
     def __init__(self, index: int, round_: Round, state: GameState) -> None:
         self.state = state
+        name, dealer = round_.name, round_.dealer
         self.facts = [
-            RoundFact(round=index, round_name=round_.name, seat=seat, dealer=seat == round_.dealer)
+            RoundFact(round=index, round_name=name, seat=seat, dealer=seat == dealer)
             for seat in range(state.players)
         ]
         self.start_scores = list(round_.scores)
@@ -575,8 +602,8 @@ class _FactTracker:
         for fact in self.facts:
             seat = fact.seat
             data = state.seats[seat]
-            fact.open_hand = any(m.type is not MeldType.ANKAN for m in data.melds)
-            fact.calls = sum(source is not None for source in data.meld_sources)
+            fact.open_hand = data.open
+            fact.calls = len(data.meld_sources) - data.meld_sources.count(None)
             fact.turns = data.draws
             if data.riichi:
                 fact.riichi = True

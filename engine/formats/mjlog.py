@@ -67,26 +67,31 @@ _Attrs: TypeAlias = dict[str, str]
 _TILES_RED: Final = tuple(tile_from_tenhou136(i, red_fives=True) for i in range(136))
 _TILES_PLAIN: Final = tuple(tile_from_tenhou136(i, red_fives=False) for i in range(136))
 
-#: Every draw and discard tag (``T23``, ``D124``) -> (is a draw, seat, tile id). One dict look-up
-#: per tag instead of parsing its name: these are nine tags in ten.
-_MOVES: Final[dict[str, tuple[bool, int, int]]] = {
-    f"{letter}{tile_id}": (is_draw, seat, tile_id)
+#: Every draw and discard tag (``T23``, ``D124``) -> (is a draw, seat, tile id, seat * 136 + tile
+#: id: the index of its event in :class:`_MoveEvents`). One dict look-up per tag instead of
+#: parsing its name: these are nine tags in ten.
+_MOVES: Final[dict[str, tuple[bool, int, int, int]]] = {
+    f"{letter}{tile_id}": (is_draw, seat, tile_id, seat * 136 + tile_id)
     for letters, is_draw in (("TUVW", True), ("DEFG", False))
     for seat, letter in enumerate(letters)
     for tile_id in range(136)
 }
+#: The moves of seats 0-2 only, for 3-player games (a move by seat 3 is not one of them).
+_MOVES_3: Final = {name: move for name, move in _MOVES.items() if move[1] < 3}
 _MOVE_LETTERS: Final = "TUVWDEFG"
 
 
 class _MoveEvents:
     """The Draw and Discard events of one tile set, each made on first use and then shared:
     events are frozen values, so a game's thousands of moves can point at a few hundred objects
-    instead of building one each (the largest cost of reading a log)."""
+    instead of building one each (the largest cost of reading a log). Also the tiles by the
+    text of their id, for reading lists of ids (see :meth:`_GameReader._tiles`)."""
 
-    __slots__ = ("discards", "draws", "tiles")
+    __slots__ = ("by_text", "discards", "draws", "tiles")
 
     def __init__(self, tiles: tuple[Tile, ...]) -> None:
         self.tiles = tiles
+        self.by_text = {str(tile_id): tile for tile_id, tile in enumerate(tiles)}
         #: Index ``seat * 136 + tile id``.
         self.draws: list[Draw | None] = [None] * (4 * 136)
         #: Index ``(seat * 136 + tile id) * 2 + tsumogiri``.
@@ -231,7 +236,7 @@ def _ints(attrs: _Attrs, key: str, at_least: int = 0) -> list[int]:
     """A comma-separated list of integers (empty text is an empty list)."""
     text = _attr(attrs, key)
     try:
-        values = [int(part) for part in text.split(",")] if text else []
+        values = list(map(int, text.split(","))) if text else []
     except ValueError:
         raise _TagError(f"attribute {key}={_short(text)} is not a list of integers") from None
     if len(values) < at_least:
@@ -298,16 +303,24 @@ def _to_utf8(data: bytes) -> bytes:
         raise MalformedLogError(f"bad UTF-16 text ({error})") from None
 
 
-def _elements(data: bytes) -> list[tuple[str, _Attrs]]:
-    """Every element's (name, attributes) in document order, with expat refusing DTDs."""
+def _elements(data: bytes) -> tuple[list[str], list[_Attrs]]:
+    """Every element's name, and its attributes, in document order, with expat refusing DTDs.
+    (Two lists rather than one of pairs: no pair to build, nor for the garbage collector to
+    track, per element.)"""
     parser = expat.ParserCreate(encoding="UTF-8")  # overrides the declaration: we transcoded
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     parser.StartDoctypeDeclHandler = _refuse_dtd
     parser.EntityDeclHandler = _refuse_dtd
     parser.ExternalEntityRefHandler = _refuse_dtd
-    elements: list[tuple[str, _Attrs]] = []
-    append = elements.append
-    parser.StartElementHandler = lambda name, attrs: append((name, attrs))
+    names: list[str] = []
+    attributes: list[_Attrs] = []
+    add_name, add_attributes = names.append, attributes.append
+
+    def start(name: str, attrs: _Attrs) -> None:
+        add_name(name)
+        add_attributes(attrs)
+
+    parser.StartElementHandler = start
     try:
         parser.Parse(_to_utf8(data), True)
     except expat.ExpatError as error:
@@ -315,7 +328,7 @@ def _elements(data: bytes) -> list[tuple[str, _Attrs]]:
             f"not well-formed XML ({expat.ErrorString(error.code)})",
             f"line {error.lineno}, column {error.offset}",
         ) from None
-    return elements
+    return names, attributes
 
 
 def _xml_text_start(data: bytes) -> str:
@@ -391,23 +404,29 @@ class _GameReader:
 
     # -- driving --------------------------------------------------------------------------------
 
-    def read(self, elements: list[tuple[str, _Attrs]]) -> Game:
-        if not elements or elements[0][0] != "mjloggm":
-            root = elements[0][0] if elements else "nothing"
+    def read(self, names: list[str], attributes: list[_Attrs]) -> Game:
+        if not names or names[0] != "mjloggm":
+            root = names[0] if names else "nothing"
             raise MalformedLogError(f"not an mjlog: the root element is <{root}>, not <mjloggm>")
         moves = _MOVES
-        for index in range(1, len(elements)):
-            name, attrs = elements[index]
+        index, count = 1, len(names)
+        while index < count:
+            name = names[index]
             try:
                 move = moves.get(name)
                 if move is not None:
-                    self._move(*move)
-                elif name[0] in _MOVE_LETTERS and name[1:].isascii() and name[1:].isdigit():
+                    end = self._moves(names, index)
+                    if end == index:  # the run stops at its first move: a bad one
+                        self._bad_move(move[0], move[1])
+                    index = end
+                    continue
+                if name[0] in _MOVE_LETTERS and name[1:].isascii() and name[1:].isdigit():
                     self._odd_move(name)
                 else:
-                    self._tag(name, attrs)
+                    self._tag(name, attributes[index])
             except _TagError as error:
                 raise MalformedLogError(str(error), self._where(index, name)) from None
+            index += 1
         if self.in_round:
             self._close_round()
         return self._game()
@@ -553,10 +572,10 @@ class _GameReader:
         tiles = self.tiles
         hands = []
         for seat in range(players):
-            ids = _tile_ids(attrs, f"hai{seat}")
-            if len(ids) != 13:
-                raise _TagError(f"hai{seat} has {len(ids)} tiles, expected 13")
-            hands.append(tuple(tiles[i] for i in ids))
+            hand = self._tiles(attrs, f"hai{seat}")
+            if len(hand) != 13:
+                raise _TagError(f"hai{seat} has {len(hand)} tiles, expected 13")
+            hands.append(hand)
         self.start = _RoundStart(
             round_index, honba, sticks, dealer, scores, tuple(hands), tiles[dora]
         )
@@ -586,29 +605,52 @@ class _GameReader:
         )
         self.in_round = False
 
-    def _move(self, is_draw: bool, seat: int, tile_id: int) -> None:
-        if not self.in_round or self.ended or seat >= self.players:
-            self._bad_move(is_draw, seat)
+    def _moves(self, names: list[str], start: int) -> int:
+        """Read the draws and discards from ``names[start]`` on, up to the first other tag
+        or the first bad move (by a seat the game does not have, or out of play: for
+        :meth:`_bad_move` to word): the index where it stopped.
+
+        Nine tags in ten are moves, so this is the hot loop of reading a log. Within a run of
+        moves the reader's state is kept in locals: only other tags change it (a new round, its
+        end) or read the last discard (calls, wins, draws), which is stored when the run ends.
+        """
+        if not self.in_round or self.ended:
+            return start
+        moves = _MOVES if self.players == 4 else _MOVES_3
         shared = self.move_events
-        key = seat * 136 + tile_id
-        if is_draw:
-            draw = shared.draws[key]
-            if draw is None:
-                draw = shared.draws[key] = Draw(seat, shared.tiles[tile_id])
-            self.events.append(draw)
-            self.last_draw[seat] = tile_id
-            return
-        tsumogiri = self.last_draw[seat] == tile_id
-        key = 2 * key + tsumogiri
-        discard = shared.discards[key]
-        if discard is None:
-            discard = shared.discards[key] = Discard(seat, shared.tiles[tile_id], tsumogiri)
-        self.events.append(discard)
-        self.last_draw[seat] = -1
-        self.offer_seat = self.discard_seat = seat
-        self.offer_tile = self.discard_tile = tile_id
-        if self.nagashi[seat] is not False:
-            self.nagashi[seat] = tile_id in _YAOCHUU_IDS
+        draws, discards, tiles = shared.draws, shared.discards, shared.tiles
+        append = self.events.append
+        last_draw = self.last_draw
+        nagashi = self.nagashi
+        discard_seat = discard_tile = -1
+        for index in range(start, len(names)):
+            move = moves.get(names[index])
+            if move is None:
+                break
+            is_draw, seat, tile_id, key = move
+            if is_draw:
+                draw = draws[key]
+                if draw is None:
+                    draw = draws[key] = Draw(seat, tiles[tile_id])
+                append(draw)
+                last_draw[seat] = tile_id
+            else:
+                tsumogiri = last_draw[seat] == tile_id
+                key = 2 * key + tsumogiri
+                discard = discards[key]
+                if discard is None:
+                    discard = discards[key] = Discard(seat, tiles[tile_id], tsumogiri)
+                append(discard)
+                last_draw[seat] = -1
+                discard_seat, discard_tile = seat, tile_id
+                if nagashi[seat] is not False:
+                    nagashi[seat] = tile_id in _YAOCHUU_IDS
+        else:
+            index = len(names)  # (every name from start on was a move)
+        if discard_seat >= 0:  # the last discard, the tile a call or a ron can take
+            self.offer_seat = self.discard_seat = discard_seat
+            self.offer_tile = self.discard_tile = discard_tile
+        return index
 
     def _bad_move(self, is_draw: bool, seat: int) -> NoReturn:
         what = "draw" if is_draw else "discard"
@@ -623,13 +665,27 @@ class _GameReader:
         if tile_id >= 136:
             raise _TagError(f"tile id {tile_id} in <{name}>; ids are 0-135")
         letter = _MOVE_LETTERS.index(name[0])
-        self._move(letter < 4, letter % 4, tile_id)
+        if not self._moves([f"{name[0]}{tile_id}"], 0):  # as if written plainly
+            self._bad_move(letter < 4, letter % 4)
 
     def _tile(self, attrs: _Attrs, key: str) -> int:
         tile_id = _int(attrs, key)
         if not 0 <= tile_id < 136:
             raise _TagError(f"attribute {key}={tile_id} is not a tile id (0-135)")
         return tile_id
+
+    def _tiles(self, attrs: _Attrs, key: str) -> tuple[Tile, ...]:
+        """The tiles of a list of tile ids (:func:`_tile_ids`).
+
+        The usual text, ids written plainly (``12,40,135``), is read by a look-up per id; any
+        other (a missing attribute, an empty list, a bad id, ``007``) falls to :func:`_tile_ids`,
+        which reads it or words what is wrong, as it did for every list before.
+        """
+        by_text = self.move_events.by_text
+        try:
+            return tuple([by_text[text] for text in attrs[key].split(",")])
+        except KeyError:
+            return tuple(self.tiles[i] for i in _tile_ids(attrs, key))
 
     def _seat(self, attrs: _Attrs, key: str) -> int:
         seat = _int(attrs, key)
@@ -738,7 +794,7 @@ class _GameReader:
         if limit == "yakuman" and yakuman:
             limit = self._yakuman_limit(seat, from_seat, points)
         liable = self._seat(attrs, "paoWho") if "paoWho" in attrs else None
-        hand = tuple(self.tiles[i] for i in _tile_ids(attrs, "hai"))
+        hand = self._tiles(attrs, "hai")
         for ura in _tile_ids(attrs, "doraHaiUra") if "doraHaiUra" in attrs else ():
             if ura not in self.ura:
                 self.ura.append(ura)
@@ -860,7 +916,7 @@ def read_mjlog(data: bytes, log_id: str | None = None) -> Game:
 
     :raises MalformedLogError: anything that is not a readable mjlog, naming the place.
     """
-    return _GameReader(log_id).read(_elements(decompress(data)))
+    return _GameReader(log_id).read(*_elements(decompress(data)))
 
 
 def read(data: bytes) -> list[Game]:

@@ -48,8 +48,7 @@ class Meld:
         kinds = sorted(tile.kind for tile in self.tiles)
         object.__setattr__(self, "kind", kinds[0] if kinds else -1)
         object.__setattr__(self, "packed", sum(tile.packed for tile in self.tiles))
-        described = f"{self.type.value} {format_tiles(self.tiles)}"
-        if self.type is MeldType.CHI:
+        if self.type is CHI:
             suit = self.tiles[0].suit if self.tiles else ""
             if (
                 len(kinds) != 3
@@ -57,13 +56,20 @@ class Meld:
                 or any(tile.suit != suit for tile in self.tiles)
                 or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2]
             ):
-                raise InvalidHandError(f"{described}: a chi is three consecutive tiles of one suit")
+                raise InvalidHandError(
+                    f"{self._described()}: a chi is three consecutive tiles of one suit"
+                )
         else:
             size = 4 if self.type in _KANS else 3
             if len(kinds) != size or len(set(kinds)) != 1:
                 raise InvalidHandError(
-                    f"{described}: a {self.type.value} is {size} identical tiles"
+                    f"{self._described()}: a {self.type.value} is {size} identical tiles"
                 )
+
+    def _described(self) -> str:
+        """The meld in words, for a refusal (built only then: a replay makes thousands of
+        valid melds)."""
+        return f"{self.type.value} {format_tiles(self.tiles)}"
 
     @classmethod
     def parse(cls, meld_type: str, tiles: str) -> Meld:

@@ -17,7 +17,7 @@ from engine.game_flow import RoundPosition
 from engine.hand.shanten import shanten
 from engine.rules.ruleset import Ruleset
 from engine.state.results import HandResult, Phase, WinResult
-from engine.state.seat import _Seat, hand_waits
+from engine.state.seat import _WAITS_MEMO, _Seat
 from engine.tiles import DRAGONS, EAST, SANMA_MISSING, WIND_LETTERS, WINDS, YAOCHUU, Tile
 
 _YAOCHUU = frozenset(YAOCHUU)
@@ -147,11 +147,7 @@ class _StateBase:
         return problem
 
     def _hand(self, seat: int) -> tuple[bool, frozenset[int]]:
-        data = self.seats[seat]
-        cached = data.hand_cache
-        if cached is None:
-            cached = data.hand_cache = hand_waits(data.counts)
-        return cached
+        return self.seats[seat].hand()
 
     def _near(self, seat: int) -> bool:
         """Whether the seat's 3n+1-tile hand is one tile from complete (shanten 0)."""
@@ -182,13 +178,15 @@ class _StateBase:
         """Nobody (else) ronned ``tile``: whoever waited on it is furiten for now (for the rest
         of the hand when in riichi)."""
         kind = tile.kind
+        seats = self.seats
+        skipped = seats[skip] if 0 <= skip < len(seats) else None  # (by identity: no enumerate)
         # Runs after every discard: the seats' cached waits are read directly.
-        for seat, data in enumerate(self.seats):
-            if seat == skip:
+        for data in seats:
+            if data is skipped:
                 continue
             cached = data.hand_cache
-            if cached is None:
-                cached = data.hand_cache = hand_waits(data.counts)
+            if cached is None:  # data.hand(), without a call when the memo knows the hand
+                cached = data.hand_cache = _WAITS_MEMO.get(data.key) or data.hand()
             if kind in cached[1]:
                 if data.riichi:
                     data.riichi_furiten = True

@@ -33,7 +33,8 @@ class _Calls(_StateBase):
             return "a player cannot call their own discard"
         if event.from_seat != discarder:
             return f"the last discard is seat {discarder}'s, not seat {event.from_seat}'s"
-        if tile != self.last_discard:
+        last = self.last_discard
+        if tile is not last and tile != last:  # (``is``: a shortcut, tiles are shared)
             return f"the last discard is {self.last_discard}, not {tile}"
         if self.tiles_left <= 0:
             return "the last discard of the hand cannot be called, only ronned"
@@ -72,7 +73,9 @@ class _Calls(_StateBase):
             remaining = list(data.counts)
             for t in consumed:
                 remaining[t.kind] -= 1
-            if not any(c and k not in forbidden for k, c in enumerate(remaining)):
+            # No count is negative (the seat holds what the call takes), so no kind outside
+            # ``forbidden`` has a tile left exactly when the forbidden kinds hold them all.
+            if sum(remaining) == sum(remaining[k] for k in forbidden):
                 return "after this call every tile left would be a swap call (kuikae)"
         return None
 

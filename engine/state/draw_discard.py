@@ -124,6 +124,23 @@ class _DrawDiscard(_StateBase):
             return f"the riichi discard {tile} does not leave seat {event.seat} tenpai"
         return None
 
+    def _first_discard(self, tile: Tile) -> None:
+        """A discard of the first go-around (``discards_made`` counts it): four of the same
+        wind abort the hand, and the last seat's discard ends the go-around."""
+        if self.discards_made > self.players:
+            return
+        self.first_discards.append(tile)
+        if (
+            self.discards_made == 4
+            and self.players == 4
+            and self.ruleset.suufon_renda
+            and tile.kind in _WINDS
+            and all(first.kind == tile.kind for first in self.first_discards)
+        ):
+            self.forced_abort = AbortKind.FOUR_WINDS
+        if self.discards_made == self.players:  # every seat has had its first turn
+            self.first_turn = False
+
     def _tenpai_without(self, seat: int, tile: Tile) -> bool:
         """Whether the seat's hand is tenpai once ``tile`` leaves it (a riichi discard)."""
         data = self.seats[seat]
@@ -152,18 +169,8 @@ class _DrawDiscard(_StateBase):
         self.rinshan = False
         self.phase = Phase.CLAIM
         self.discards_made += 1
-        if self.first_turn and self.discards_made <= self.players:
-            self.first_discards.append(tile)
-            if (
-                self.discards_made == 4
-                and self.players == 4
-                and self.ruleset.suufon_renda
-                and tile.kind in _WINDS
-                and all(first.kind == tile.kind for first in self.first_discards)
-            ):
-                self.forced_abort = AbortKind.FOUR_WINDS
-            if self.discards_made == self.players:  # every seat has had its first turn
-                self.first_turn = False
+        if self.first_turn:
+            self._first_discard(tile)
         if self.four_kans_next:
             self.four_kans_next = False
             self.forced_abort = AbortKind.FOUR_KANS

@@ -1,15 +1,16 @@
 """The :class:`GameState` class: starting and ending hands, checking and applying events.
 
 It puts the parts of the state machine together (one mixin per concept, see :mod:`engine.state`)
-and maps each event type to its check and its applier. :meth:`GameState.push`, the replayer's
-loop, lives here with the fast paths of the common draw and discard (``_plain_draw``,
-``_plain_discard``): plain methods that check and apply in one pass, kept so for the replayer's
-speed.
+and maps each event type to its check and its applier. :meth:`GameState.push` and
+:meth:`GameState.push_events` (the replayer's loop) live here with the fast paths of the common
+draw and discard (``_plain_draw``, ``_plain_discard``): plain methods that check and apply in one
+pass, kept so for the replayer's speed, as is the deal of a hand in one sum per hand
+(``_deal_at_once``) when no tile breaks a limit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.errors import IllegalActionError
@@ -41,11 +42,25 @@ from engine.state.calls import _Calls
 from engine.state.draw_discard import _DrawDiscard
 from engine.state.hand_ends import _HandEnds
 from engine.state.legal import _LegalActions
-from engine.state.results import HandResult, Phase
+from engine.state.results import PHASE_ACT, PHASE_CLAIM, HandResult, Phase
 from engine.state.riichi import _Riichi
-from engine.state.seat import _Seat
+from engine.state.seat import _WAITS_MEMO, _Seat
 from engine.state.wins import _Wins
-from engine.tiles import EAST, KINDS, Tile
+from engine.tiles import (
+    EAST,
+    FOREIGN_SHIFT,
+    KINDS,
+    PACKED_BYTES,
+    RED_BYTE,
+    SANMA_MISSING,
+    Tile,
+)
+
+#: No kinds: what ``forbidden`` holds when no swap call is pending (``frozenset()`` is equal, and
+#: empty sets are all alike, but a constant costs no call).
+_NO_KINDS: frozenset[int] = frozenset()
+#: The kind bytes of packed counts (the red-five bytes above them left out).
+_KIND_BYTES = (1 << 8 * KINDS) - 1
 
 
 class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
@@ -121,27 +136,8 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         self.round_wind = EAST + round_.wind
         self.scores = list(round_.scores)
         self.sticks = round_.sticks
-        self.seats = [_Seat([0] * KINDS, [0, 0, 0]) for _ in range(players)]
-        # Tiles seen in this hand (hands, indicators, draws), to refuse a fifth copy.
-        self.seen = [0] * KINDS
-        self.seen_red = [0, 0, 0]
-        for index, hand in enumerate(round_.hands):
-            if len(hand) != 13:
-                raise IllegalActionError(f"seat {index} is dealt {len(hand)} tiles, not 13")
-            for tile in hand:
-                problem = self._see(tile)
-                if problem:
-                    raise IllegalActionError(f"seat {index}'s starting hand: {problem}")
-                self.seats[index].add(tile)
-        if len(round_.dora_indicators) != 1:
-            raise IllegalActionError(
-                f"a hand starts with one dora indicator, the record has "
-                f"{len(round_.dora_indicators)}"
-            )
-        for tile in (*round_.dora_indicators, *round_.ura_indicators):
-            problem = self._see(tile)
-            if problem:
-                raise IllegalActionError(f"dora indicators: {problem}")
+        if not self._deal_at_once(round_):
+            self._deal(round_)
         self.dora_indicators: list[Tile] = list(round_.dora_indicators)
         self.ura_indicators = round_.ura_indicators
         self.wall: Wall | None = round_.wall
@@ -176,6 +172,74 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         self.four_kans_next = False
         self.result: HandResult | None = None
         self.win_events: list[Win] = []
+
+    def _deal(self, round_: Round) -> None:
+        """Deal the hands and show the indicators tile by tile, refusing the first tile that
+        breaks a limit (see :meth:`_tile_problem`)."""
+        self.seats = [_Seat([0] * KINDS, [0, 0, 0]) for _ in range(self.players)]
+        # Tiles seen in this hand (hands, indicators, draws), to refuse a fifth copy.
+        self.seen = [0] * KINDS
+        self.seen_red = [0, 0, 0]
+        for index, hand in enumerate(round_.hands):
+            if len(hand) != 13:
+                raise IllegalActionError(f"seat {index} is dealt {len(hand)} tiles, not 13")
+            for tile in hand:
+                problem = self._see(tile)
+                if problem:
+                    raise IllegalActionError(f"seat {index}'s starting hand: {problem}")
+                self.seats[index].add(tile)
+        if len(round_.dora_indicators) != 1:
+            raise IllegalActionError(
+                f"a hand starts with one dora indicator, the record has "
+                f"{len(round_.dora_indicators)}"
+            )
+        for tile in (*round_.dora_indicators, *round_.ura_indicators):
+            problem = self._see(tile)
+            if problem:
+                raise IllegalActionError(f"dora indicators: {problem}")
+
+    def _deal_at_once(self, round_: Round) -> bool:
+        """:meth:`_deal` by sums of packed counts (:data:`engine.tiles.PACKED_BYTES`), when it
+        would refuse nothing; ``False``, having changed nothing, when it might.
+
+        The same state comes out: each seat's counts, red fives and key, and the tiles seen.
+        The checks of :meth:`_tile_problem` compare counts that only grow (of a kind, of its red
+        or plain fives) with a limit, so the tile-by-tile deal refuses nothing exactly when the
+        final counts are within the limits, and no tile is foreign to the layout or the rule set.
+        """
+        if len(round_.dora_indicators) != 1:
+            return False
+        packs = []
+        total = 0
+        for hand in round_.hands:
+            if len(hand) != 13:
+                return False
+            packed = 0
+            for tile in hand:
+                packed += tile.packed
+            packs.append(packed)
+            total += packed
+        for tile in (*round_.dora_indicators, *round_.ura_indicators):
+            total += tile.packed
+        if total >> FOREIGN_SHIFT:  # a tile outside the standard layout
+            return False
+        seen = total.to_bytes(PACKED_BYTES, "little")
+        if max(seen[:KINDS]) > 4:
+            return False
+        if self.three_player and any(seen[kind] for kind in SANMA_MISSING):
+            return False
+        for suit, reds in enumerate(self.ruleset.red_fives):
+            red = seen[RED_BYTE + suit]
+            if red > reds or seen[9 * suit + 4] - red > 4 - reds:
+                return False
+        self.seen = list(seen[:KINDS])
+        self.seen_red = list(seen[RED_BYTE:])
+        self.seats = []
+        for packed in packs:
+            counts = packed.to_bytes(PACKED_BYTES, "little")
+            key = packed & _KIND_BYTES  # the kind bytes: the seat's key
+            self.seats.append(_Seat(list(counts[:KINDS]), list(counts[RED_BYTE:]), key=key))
+        return True
 
     def end_round(self) -> RoundPosition | None:
         """Settle the finished hand's points and return the next hand's position, or ``None``
@@ -229,7 +293,7 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
             raise IllegalActionError(problem)
 
     def push(self, event: Event) -> str | None:
-        """Check an event and apply it if legal, in one step (the replayer's loop).
+        """Check an event and apply it if legal, in one step.
 
         Returns ``None`` when the event was applied, else why it is illegal (nothing changed).
         """
@@ -239,6 +303,31 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
                 return None
         elif kind is Discard and self._plain_discard(event):  # type: ignore[arg-type]
             return None
+        return self._push_checked(kind, event)
+
+    def push_events(self, events: Iterable[Event]) -> tuple[int, str] | None:
+        """:meth:`push` each event in turn (the replayer's loop), stopping at the first illegal
+        one: its index and why it is illegal, or ``None`` when every event was applied.
+
+        The loop is :meth:`push` written out, to save a call per event: the fast paths first,
+        then the general check and applier for whatever they leave.
+        """
+        plain_draw = self._plain_draw
+        plain_discard = self._plain_discard
+        for index, event in enumerate(events):
+            kind = type(event)
+            if kind is Draw:
+                if plain_draw(event):  # type: ignore[arg-type]
+                    continue
+            elif kind is Discard and plain_discard(event):  # type: ignore[arg-type]
+                continue
+            problem = self._push_checked(kind, event)
+            if problem is not None:
+                return index, problem
+        return None
+
+    def _push_checked(self, kind: type, event: Event) -> str | None:
+        """:meth:`push` by the general check and applier of the event's type."""
         check = self._checks.get(kind)
         if check is None:
             return f"unknown event {event!r}"
@@ -248,15 +337,14 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         return problem
 
     def _plain_discard(self, event: Discard) -> bool:
-        """The common discard, checked and applied in one pass: after the first go-around, with
-        no swap-call limit or kan business pending, by a player not in riichi or discarding
-        the drawn tile in riichi. Returns ``False`` (having changed nothing) for any other
-        case, which the general check then words."""
+        """The common discard, checked and applied in one pass: with no swap-call limit or kan
+        business pending, by a player not in riichi or discarding the drawn tile in riichi.
+        Returns ``False`` (having changed nothing) for any other case, which the general check
+        then words."""
         seat = event.seat
         if (
-            self.phase is not Phase.ACT
+            self.phase is not PHASE_ACT
             or seat != self.turn
-            or self.first_turn
             or self.dora_due
             or self.dora_after_discard
             or self.four_kans_next
@@ -264,11 +352,15 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
             return False
         data = self.seats[seat]
         tile = event.tile
-        if data.forbidden or not data.holds(tile):
+        if data.forbidden:
             return False
-        if (event.tsumogiri or data.riichi) and tile != self.last_draw:
+        # ``is`` first: tiles are shared objects, and equal when identical, so this is only a
+        # shortcut of ``!=`` (a generated dataclass method, slow to call).
+        last = self.last_draw
+        if (event.tsumogiri or data.riichi) and tile is not last and tile != last:
             return False
-        data.remove(tile)
+        if not data.take(tile):  # (the last check: it removes the tile when held)
+            return False
         data.ippatsu = False  # (only a riichi player has it: their next discard ends it)
         data.river.append(tile)
         data.river_called.append(False)
@@ -276,8 +368,10 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         self.last_discarder = seat
         self.last_draw = None
         self.rinshan = False
-        self.phase = Phase.CLAIM
+        self.phase = PHASE_CLAIM
         self.discards_made += 1
+        if self.first_turn:
+            self._first_discard(tile)
         return True
 
     def _plain_draw(self, event: Draw) -> bool:
@@ -285,7 +379,7 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         nobody claimed, with nothing else due and no wall to follow. Returns ``False`` (having
         changed nothing) for any other case, which the general check then handles."""
         if (
-            self.phase is not Phase.CLAIM
+            self.phase is not PHASE_CLAIM
             or self.pending_riichi is not None
             or self.forced_abort is not None
             or self.dora_due
@@ -294,23 +388,40 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         ):
             return False
         seat = event.seat
-        if seat != (self.last_discarder + 1) % self.players:
+        discarder = self.last_discarder
+        if seat != (discarder + 1) % self.players:
             return False
         tile = event.tile
         kind = tile.kind
         seen = self.seen
-        # Only a tile near a limit (a fourth copy, a five, a sanma gap) can break one.
-        if (
-            seen[kind] >= 3 or kind < 0 or (kind < EAST and kind % 9 == 4) or self.three_player
-        ) and self._tile_problem(tile) is not None:
-            return False  # the full check words it
+        # What _tile_problem checks: for any tile but a five (red fives have limits of their
+        # own), a foreign one or a sanma one, that is only whether a fifth copy would be seen.
+        if kind < 0 or self.three_player or (kind < EAST and kind % 9 == 4):
+            if self._tile_problem(tile) is not None:
+                return False  # the full check words it
+        elif seen[kind] >= 4:
+            return False
         last = self.last_discard
         assert last is not None
-        self._pass_claims(last, self.last_discarder)
+        # _pass_claims(last, discarder), written out: nobody ronned the discard.
+        last_kind = last.kind
+        seats = self.seats
+        passed = seats[discarder]
+        for other in seats:
+            if other is passed:
+                continue
+            waits = other.hand_cache
+            if waits is None:
+                waits = other.hand_cache = _WAITS_MEMO.get(other.key) or other.hand()
+            if last_kind in waits[1]:
+                if other.riichi:
+                    other.riichi_furiten = True
+                else:
+                    other.temporary_furiten = True
         seen[kind] += 1
         if tile.red:
             self.seen_red[kind // 9] += 1
-        data = self.seats[seat]
+        data = seats[seat]
         data.add(tile)
         data.draws += 1
         if not data.riichi:
@@ -320,8 +431,8 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         self.replacement = False
         self.last_draw = tile
         self.turn = seat
-        self.phase = Phase.ACT
-        data.forbidden = frozenset()
+        self.phase = PHASE_ACT
+        data.forbidden = _NO_KINDS
         return True
 
     def apply_unchecked(self, event: Event) -> None:

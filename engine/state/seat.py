@@ -4,6 +4,10 @@ A seat keeps its concealed tiles as counts by kind (red fives counted apart), wi
 river and riichi flags. The functions here read such counts, not the game: whether a seat holds
 some tiles at once (:func:`_can_hold`), its copies of one kind (:func:`_copies`) and the waits of
 a hand (:func:`hand_waits`, memoized for the whole process because hands repeat so often).
+
+A seat also keeps its counts packed in one integer (:attr:`_Seat.key`, a byte per kind), updated
+with ``counts`` by :meth:`_Seat.add` and :meth:`_Seat.remove`: the memo key of its waits, which
+costs one look-up instead of turning 34 counts into bytes after every discard.
 """
 
 from __future__ import annotations
@@ -12,12 +16,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.hand.decompose import candidate_kinds
-from engine.hand.melds import Meld, MeldType
+from engine.hand.melds import ANKAN, Meld
 from engine.hand.shanten import shanten
 from engine.tiles import EAST, KINDS, Tile
 
 _PLAIN_TILES = tuple(Tile.from_kind(kind) for kind in range(KINDS))
 _RED_TILES = tuple(Tile.from_kind(9 * suit + 4, red=True) for suit in range(3))
+#: One tile of each kind in :attr:`_Seat.key`: byte ``kind``. Indexed exactly like ``counts``
+#: (by ``tile.kind``), so the key always moves with the counts.
+_KEY_UNIT = tuple(1 << 8 * kind for kind in range(KINDS))
 
 
 @dataclass(slots=True)
@@ -55,10 +62,15 @@ class _Seat:
     #: Shanten-0 flag and waits of the concealed hand (see :func:`hand_waits`), computed when
     #: needed (``None``: the hand changed since).
     hand_cache: tuple[bool, frozenset[int]] | None = None
+    #: ``counts`` packed, byte ``k`` holding ``counts[k]`` (what ``int.from_bytes(bytes(counts),
+    #: "little")`` gives): the key of the waits memo. Counts stay within 0-4 (a tile enters a
+    #: hand only past the fifth-copy check, and leaves it only when held), so bytes never carry
+    #: into each other and equal keys mean equal counts.
+    key: int = 0
 
     @property
     def open(self) -> bool:
-        return any(meld.type is not MeldType.ANKAN for meld in self.melds)
+        return any(meld.type is not ANKAN for meld in self.melds)
 
     def holds(self, tile: Tile) -> bool:
         kind = tile.kind
@@ -70,16 +82,47 @@ class _Seat:
         return plain > 0
 
     def add(self, tile: Tile) -> None:
-        self.counts[tile.kind] += 1
+        kind = tile.kind
+        self.counts[kind] += 1
+        self.key += _KEY_UNIT[kind]
         if tile.red:
-            self.reds[tile.kind // 9] += 1
+            self.reds[kind // 9] += 1
         self.hand_cache = None
 
     def remove(self, tile: Tile) -> None:
-        self.counts[tile.kind] -= 1
+        kind = tile.kind
+        self.counts[kind] -= 1
+        self.key -= _KEY_UNIT[kind]
         if tile.red:
-            self.reds[tile.kind // 9] -= 1
+            self.reds[kind // 9] -= 1
         self.hand_cache = None
+
+    def take(self, tile: Tile) -> bool:
+        """Remove the tile if the seat holds it (:meth:`holds`, then :meth:`remove`, in one
+        call); whether it did."""
+        kind = tile.kind
+        counts = self.counts
+        if tile.red:
+            if self.reds[kind // 9] <= 0:
+                return False
+            self.reds[kind // 9] -= 1
+        else:
+            plain = counts[kind]
+            if kind < EAST and kind % 9 == 4:
+                plain -= self.reds[kind // 9]
+            if plain <= 0:
+                return False
+        counts[kind] -= 1
+        self.key -= _KEY_UNIT[kind]
+        self.hand_cache = None
+        return True
+
+    def hand(self) -> tuple[bool, frozenset[int]]:
+        """The concealed hand's :func:`hand_waits`, cached until the hand changes."""
+        cached = self.hand_cache
+        if cached is None:
+            cached = self.hand_cache = _WAITS_MEMO.get(self.key) or _waits(self.key, self.counts)
+        return cached
 
     def tiles(self) -> list[Tile]:
         """The concealed tiles, sorted, red fives as red tiles."""
@@ -113,17 +156,23 @@ def _can_hold(seat: _Seat, tiles: Iterable[Tile]) -> bool:
     return True
 
 
-#: Waits by hand (34 counts as bytes). Hands repeat a lot (a tsumogiri leaves the hand as it
-#: was), so a game asks each distinct hand once. Cleared when it grows past the bound.
-_WAITS_MEMO: dict[bytes, tuple[bool, frozenset[int]]] = {}
+#: Waits by hand (34 counts packed as in :attr:`_Seat.key`). Hands repeat a lot (a tsumogiri
+#: leaves the hand as it was), so a game asks each distinct hand once. Cleared when it grows past
+#: the bound.
+_WAITS_MEMO: dict[int, tuple[bool, frozenset[int]]] = {}
 _WAITS_MEMO_BOUND = 200_000
+_ANSWERS: dict[tuple[bool, frozenset[int]], tuple[bool, frozenset[int]]] = {}
 
 
 def hand_waits(counts: list[int]) -> tuple[bool, frozenset[int]]:
     """Whether a 3n+1-tile hand (34 counts) is one tile from complete, and the kinds that
     complete it. A kind the hand holds four times is never a wait (there is no fifth copy), so a
     hand can be one tile from complete yet wait on nothing."""
-    key = bytes(counts)
+    return _waits(int.from_bytes(bytes(counts), "little"), counts)
+
+
+def _waits(key: int, counts: list[int]) -> tuple[bool, frozenset[int]]:
+    """:func:`hand_waits` of ``counts``, whose packed form is ``key``."""
     found = _WAITS_MEMO.get(key)
     if found is not None:
         return found
@@ -142,7 +191,12 @@ def hand_waits(counts: list[int]) -> tuple[bool, frozenset[int]]:
         waits = frozenset(found_kinds)
     if len(_WAITS_MEMO) >= _WAITS_MEMO_BOUND:
         _WAITS_MEMO.clear()
-    found = _WAITS_MEMO[key] = (near, waits)
+        _ANSWERS.clear()
+    # Equal answers share one object: a few hundred instead of one each (most hands wait on
+    # nothing, and every empty frozenset is an object of its own), a lighter memo to keep in
+    # memory and in the CPU's caches.
+    found = (near, waits)
+    found = _WAITS_MEMO[key] = _ANSWERS.setdefault(found, found)
     return found
 
 
