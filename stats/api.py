@@ -147,6 +147,9 @@ class GamePointSerializer(serializers.Serializer):
         help_text="win_rate, deal_in_rate, riichi_rate, call_rate and average_placement over "
         "this game and the window - 1 before it.",
     )
+    rating = serializers.FloatField(
+        allow_null=True, help_text="Tenhou R after the game in its mode; null if not rated."
+    )
 
 
 class PlayerSeriesSerializer(serializers.Serializer):

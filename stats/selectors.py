@@ -219,6 +219,9 @@ class GamePoint:
     called_hands: int
     #: :data:`SERIES_METRICS` over the window (``None`` without a denominator).
     rolling: dict[str, float | None]
+    #: The player's Tenhou R after this game in its mode (``None``: the game is not rated,
+    #: being private, unfinished or unverified).
+    rating: float | None = None
 
 
 @dataclass(frozen=True)
@@ -270,6 +273,11 @@ def player_series(
         )
     )
     by_game = {seat["game_id"]: seat for seat in seats}  # one seat a game
+    ratings = dict(
+        RatingChange.objects.filter(player=player, game__in=chosen).values_list(
+            "game_id", "rating_after"
+        )
+    )
     ordered = sorted(by_game.values(), key=lambda seat: (_played(seat), seat["game_id"]))
     recent: deque[dict[str, int]] = deque(maxlen=window)
     points = []
@@ -302,6 +310,7 @@ def player_series(
                 rolling={
                     name: METRICS_BY_NAME[name].value(window_counts) for name in SERIES_METRICS
                 },
+                rating=ratings.get(seat["game_id"]),
             )
         )
     return PlayerSeries(player, window, points, filters)

@@ -95,6 +95,7 @@ def chart_data(series: selectors.PlayerSeries) -> dict[str, Any]:
             for name in selectors.SERIES_METRICS
         },
         "points": cumulative,
+        "rating": [point.rating for point in series.games],
     }
 
 

@@ -1,4 +1,4 @@
-"""The player statistics page in a real browser: the three charts are drawn (their canvases
+"""The player statistics page in a real browser: the four charts are drawn (their canvases
 have painted pixels), and every figure of the tables is the selector's, as a person reads it.
 The hand-computed world of ``tests/stats/stats_data.py`` gives the games."""
 
@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from stats.selectors import player_stats
+from stats.services import ratings_recompute
 from stats.templatetags.stats_pages import metric_display
 from tests.browser.conftest import screenshot
 from tests.stats.stats_data import World, build_world
@@ -31,7 +32,9 @@ PAINTED = """(id) => {
 
 @pytest.fixture
 def world(transactional_db: None) -> World:
-    return build_world()
+    built = build_world()
+    ratings_recompute()  # the world's games are stored directly: rate them as the tasks would
+    return built
 
 
 def test_the_stats_page_draws_its_charts_and_shows_the_selectors_figures(
@@ -39,8 +42,8 @@ def test_the_stats_page_draws_its_charts_and_shows_the_selectors_figures(
 ) -> None:
     ann = world.players["Ann"]
     page.goto(f"{live_server.url}/stats/players/{ann.pk}/")
-    page.wait_for_selector('#charts[data-drawn="3"]')
-    for chart in ("chart-placement", "chart-rates", "chart-points"):
+    page.wait_for_selector('#charts[data-drawn="4"]')
+    for chart in ("chart-placement", "chart-rates", "chart-points", "chart-rating"):
         drawn = page.evaluate(PAINTED, chart)
         assert drawn["width"] > 100 and drawn["height"] > 100, chart
         assert drawn["painted"] > 500, chart  # axes, labels, lines and points
@@ -63,6 +66,6 @@ def test_the_stats_page_draws_its_charts_and_shows_the_selectors_figures(
     page.select_option("#id_opponent", str(world.id("Eve")))
     page.click("form.filters button[type=submit]")
     page.wait_for_url(f"**/stats/players/{ann.pk}/?*opponent={world.id('Eve')}*")
-    page.wait_for_selector('#charts[data-drawn="3"]')
+    page.wait_for_selector('#charts[data-drawn="4"]')
     assert page.locator('[data-count="hands"]').inner_text() == "4"
     assert page.locator(".recent-games tbody tr").count() == 2

@@ -109,7 +109,7 @@ def test_the_stats_show_the_current_rating(django_capture_on_commit_callbacks: A
     from rest_framework.test import APIClient
 
     from mjlogs.models import GameSeat, Player
-    from stats.selectors import player_stats
+    from stats.selectors import player_series, player_stats
 
     games = [
         stored(django_capture_on_commit_callbacks, seed, day) for seed, day in ((1, 3), (6, 4))
@@ -127,6 +127,8 @@ def test_the_stats_show_the_current_rating(django_capture_on_commit_callbacks: A
         pytest.approx(expected.rating),
         expected.games,
     )
+    series = player_series(AnonymousUser(), ben)
+    assert [point.rating for point in series.games][-1] == pytest.approx(expected.rating)
     body = APIClient().get(f"/api/players/{ben.pk}/stats/").json()
     assert body["ratings"] == [
         {"players_count": 4, "rating": pytest.approx(expected.rating), "games": expected.games}

@@ -137,5 +137,24 @@
     options: options({ scales: { y: { title: { display: true, text: "Points" } } } }),
   }));
 
+  charts.push(new Chart(document.getElementById("chart-rating"), {
+    type: "line",
+    data: {
+      labels: labels,
+      datasets: [
+        {
+          label: "R",
+          data: data.rating,
+          borderColor: colours.accent,
+          backgroundColor: colours.accent,
+          pointRadius: 2,
+          borderWidth: 2,
+          spanGaps: true,
+        },
+      ],
+    },
+    options: options({ scales: { y: { title: { display: true, text: "R" } } } }),
+  }));
+
   box.dataset.drawn = String(charts.length);
 })();
