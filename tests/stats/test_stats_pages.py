@@ -65,6 +65,7 @@ def test_the_player_page_shows_every_figure_with_its_denominator(world: World) -
     assert 'data-yaku="tanyao">2<' in html and 'data-yaku="pinfu">1<' in html
     assert 'data-han="3">2<' in html
     assert 'data-figure="longest_dealer_streak">1 hand<' in html
+    assert f'data-figure="yakuman_wins">{stats.counts["yakuman_wins"]}<' in html
 
 
 def test_the_charts_data_and_recent_games(world: World) -> None:
