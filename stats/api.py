@@ -258,6 +258,11 @@ class LeaderboardQuerySerializer(serializers.Serializer):
         default=selectors.DEFAULT_MIN_GAMES,
         help_text="Only players with at least this many complete public games.",
     )
+    players = serializers.ChoiceField(choices=("3", "4"), required=False)
+    length = serializers.ChoiceField(choices=("east", "east_south"), required=False)
+    ruleset = serializers.CharField(required=False, help_text="A rule set preset.")
+    since = serializers.DateField(required=False, help_text="Games played on or after.")
+    until = serializers.DateField(required=False, help_text="Games played on or before.")
 
 
 def _player(request: Request, player_id: int) -> Player:
@@ -484,7 +489,7 @@ class LeaderboardView(GenericAPIView):  # type: ignore[type-arg]
         query.is_valid(raise_exception=True)
         metric, min_games = query.validated_data["metric"], query.validated_data["min_games"]
         try:
-            rows = selectors.leaderboard(metric, min_games)
+            rows = selectors.leaderboard(metric, min_games, request.query_params)
         except selectors.StatsFilterError as error:
             raise _refused(error) from None
         paginator = self.paginator

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
+from stats.filters import StatsFilter
 from stats.metrics import METRIC_GROUPS, METRICS_BY_NAME
-from stats.selectors import DEFAULT_MIN_GAMES
+from stats.selectors import DEFAULT_MIN_GAMES, LEADERBOARD_FILTERS
 
 
 class CompareForm(forms.Form):
@@ -29,6 +32,13 @@ def _metric_choices() -> list[tuple[str, list[tuple[str, str]]]]:
 class LeaderboardForm(forms.Form):
     metric = forms.ChoiceField(choices=_metric_choices, label="Ranked by", required=False)
     min_games = forms.IntegerField(min_value=0, label="At least this many games", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The game filters a leaderboard takes, as the statistics filter defines them (the
+        # selector validates them again with it).
+        for name in LEADERBOARD_FILTERS:
+            self.fields[name] = StatsFilter().form.fields[name]
 
     def clean_metric(self) -> str:
         return self.cleaned_data.get("metric") or "average_placement"

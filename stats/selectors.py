@@ -18,11 +18,12 @@ from django.db.models import Count, F, FloatField, QuerySet
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
-from mjlogs.models import Game, GameSeat, Player
+from mjlogs.models import Game, GameSeat, Player, Visibility
 from mjlogs.selectors import User, games_visible_to
 from replay.models import Verdict
 from stats.filters import StatsFilter
 from stats.metrics import (
+    GAME_COUNTS,
     HAND_COUNTS,
     METRICS,
     METRICS_BY_NAME,
@@ -449,7 +450,70 @@ def head_to_head(
 DEFAULT_MIN_GAMES = 10
 
 
-def leaderboard(metric: str, min_games: int = DEFAULT_MIN_GAMES) -> QuerySet[PlayerSummary]:
+#: The filters a leaderboard takes (the others choose among one player's games).
+LEADERBOARD_FILTERS = ("players", "length", "ruleset", "since", "until")
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    """A leaderboard row computed from the rows of the filtered games (what a
+    :class:`~stats.models.PlayerSummary` holds for all games)."""
+
+    player: Player
+    value: float
+    games: int
+    hands: int
+
+
+def leaderboard(
+    metric: str,
+    min_games: int = DEFAULT_MIN_GAMES,
+    params: Mapping[str, Any] | None = None,
+) -> QuerySet[PlayerSummary] | list[LeaderRow]:
+    """Players ranked by a metric over their public verified games, as :func:`_leaderboard`
+    orders them: from the kept summaries without filters, else computed from the rows of
+    the games the filters (:data:`LEADERBOARD_FILTERS`) choose, one grouped query each for
+    hands and seats. Both give the same rows for the same games.
+
+    :raises StatsFilterError: an unknown metric, a negative ``min_games``, a bad filter.
+    """
+    chosen_filters = {
+        name: value for name, value in (params or {}).items()
+        if name in LEADERBOARD_FILTERS and value not in ("", None)
+    }  # fmt: skip
+    summaries = _leaderboard(metric, min_games)
+    if not chosen_filters:
+        return summaries
+    games = StatsFilter(chosen_filters, queryset=counted_games(Game.objects.filter(
+        visibility=Visibility.PUBLIC)))  # fmt: skip
+    if not games.is_valid():
+        raise StatsFilterError(games.errors)
+    chosen = Game.objects.filter(pk__in=games.qs.values("pk"))
+    counts: dict[int, dict[str, int]] = {}
+    hand_rows = RoundFact.objects.filter(game__in=chosen).values("player").annotate(**HAND_COUNTS)
+    seat_rows = (
+        GameSeat.objects.filter(game__in=chosen, placement__isnull=False)
+        .values("player")
+        .annotate(**GAME_COUNTS)
+    )
+    empty = dict.fromkeys([*HAND_COUNTS, *GAME_COUNTS], 0)
+    for row in [*hand_rows, *seat_rows]:
+        player = row.pop("player")
+        counts.setdefault(player, dict(empty)).update(
+            {name: int(value or 0) for name, value in row.items()}
+        )
+    definition = METRICS_BY_NAME[metric]
+    players = Player.objects.in_bulk(counts)
+    rows = [
+        LeaderRow(players[pk], value, tally["games"], tally["hands"])
+        for pk, tally in counts.items()
+        if tally["games"] >= min_games and (value := definition.value(tally)) is not None
+    ]
+    sign = 1 if definition.lower_is_better else -1
+    return sorted(rows, key=lambda r: (sign * r.value, -r.games, r.player.name, r.player.pk))
+
+
+def _leaderboard(metric: str, min_games: int = DEFAULT_MIN_GAMES) -> QuerySet[PlayerSummary]:
     """The player summaries (public games only, so the same for everyone) with at least
     ``min_games`` complete games and a value of the metric, best first: ascending for a
     metric where lower is better (:attr:`~stats.metrics.Metric.lower_is_better`), else

@@ -195,7 +195,12 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "stats/leaderboard.html", {"form": form}, status=400)
     metric = METRICS_BY_NAME[form.cleaned_data["metric"]]
-    rows = selectors.leaderboard(metric.name, form.cleaned_data["min_games"])
+    try:
+        rows = selectors.leaderboard(metric.name, form.cleaned_data["min_games"], request.GET)
+    except selectors.StatsFilterError as error:
+        for name, messages in error.errors.items():
+            form.add_error(name if name in form.fields else None, messages)
+        return render(request, "stats/leaderboard.html", {"form": form}, status=400)
     context = {
         "form": form,
         "metric": metric,

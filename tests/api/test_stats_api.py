@@ -249,6 +249,14 @@ def test_the_leaderboard(world: World) -> None:
     assert get("/api/stats/leaderboard/").json()["count"] == 0  # 10 games by default
     assert set(get("/api/stats/leaderboard/", status=400, metric="luck").json()) == {"metric"}
     assert set(get("/api/stats/leaderboard/", status=400, min_games=-1).json()) == {"min_games"}
+    # Filters rank over the chosen games only (every game here is 4-player).
+    four = get("/api/stats/leaderboard/", metric="average_placement", min_games=1, players=4)
+    assert [r["player"]["name"] for r in four.json()["results"]] == [
+        "Cat", "Eve", "Ben", "Ann", "Dan",
+    ]  # fmt: skip
+    three = get("/api/stats/leaderboard/", metric="average_placement", min_games=1, players=3)
+    assert three.json()["count"] == 0
+    assert set(get("/api/stats/leaderboard/", status=400, length="long").json()) == {"length"}
 
 
 def test_the_leaderboard_pages_rank_on(world: World, monkeypatch: pytest.MonkeyPatch) -> None:

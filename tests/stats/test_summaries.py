@@ -104,3 +104,25 @@ def test_recompute_removes_the_summary_of_a_player_without_public_games(
     assert not PlayerSummary.objects.exists()
     assert "4 players recomputed in 1 tasks, and the ratings" in out.getvalue()
     assert not RatingChange.objects.exists()
+
+
+def test_a_filtered_leaderboard_is_computed_from_the_chosen_games(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from stats.selectors import StatsFilterError, leaderboard
+
+    import_games(django_capture_on_commit_callbacks, 6, 35)
+    kept = [(s.player.pk, s.value, s.games, s.hands) for s in leaderboard("win_rate", 1)]
+    # Every game is east-only: the filter chooses them all, and the rows computed from them
+    # are the kept summaries' rows, in the same order.
+    live = [(r.player.pk, r.value, r.games, r.hands) for r in
+            leaderboard("win_rate", 1, {"length": "east"})]  # fmt: skip
+    assert len(kept) == len(NAMES)
+    assert [row[0] for row in live] == [row[0] for row in kept]
+    assert [row[2:] for row in live] == [row[2:] for row in kept]
+    assert [row[1] for row in live] == pytest.approx([row[1] for row in kept])
+    assert leaderboard("win_rate", 1, {"players": "3"}) == []
+    assert leaderboard("win_rate", 1, {"length": "east_south"}) == []
+    assert leaderboard("win_rate", 5, {"length": "east"}) == []  # four games each at most
+    with pytest.raises(StatsFilterError):
+        leaderboard("win_rate", 1, {"length": "forever"})
