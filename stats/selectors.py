@@ -81,14 +81,12 @@ class PlayerStats:
 
 def player_ratings(player: Player) -> dict[int, RatingChange]:
     """The player's last rating change in each mode (3 or 4 players) they were rated in."""
-    latest = RatingChange.objects.filter(player=player).order_by(
-        "players_count", "-played_at", "-game_id"
-    )
-    ratings: dict[int, RatingChange] = {}
-    for change in latest:
-        ratings.setdefault(change.players_count, change)
-        if len(ratings) == 2:
-            break
+    ratings = {}
+    for mode in (3, 4):
+        changes = RatingChange.objects.filter(player=player, players_count=mode)
+        last = changes.order_by("-played_at", "-game_id").first()
+        if last is not None:
+            ratings[mode] = last
     return ratings
 
 

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from engine.replay import RoundFact as EngineFact
@@ -187,12 +187,14 @@ def _standings_before(since: datetime | None, mode: int, players: set[int]) -> d
     """Each player's rating after their last game before ``since`` in this mode."""
     if since is None or not players:
         return {}
-    earlier = RatingChange.objects.filter(
-        players_count=mode, player_id__in=players, played_at__lt=since
-    ).order_by("player_id", "-played_at", "-game_id")
-    standings: dict[int, Standing] = {}
-    for player_id, rating, games in earlier.values_list(
-        "player_id", "rating_after", "games_before"
-    ):
-        standings.setdefault(player_id, Standing(rating, games + 1))
-    return standings
+    earlier = RatingChange.objects.filter(players_count=mode, played_at__lt=since)
+    last = earlier.filter(player_id=OuterRef("pk")).order_by("-played_at", "-game_id")
+    # One row per player, their last before ``since``: not every earlier row of theirs.
+    last_ids = Player.objects.filter(pk__in=players).annotate(last=Subquery(last.values("pk")[:1]))
+    rows = RatingChange.objects.filter(pk__in=last_ids.values("last"))
+    return {
+        player_id: Standing(rating, games + 1)
+        for player_id, rating, games in rows.values_list(
+            "player_id", "rating_after", "games_before"
+        )
+    }

@@ -10,7 +10,7 @@ import json
 import pytest
 from django.contrib.auth.models import User
 
-from engine.formats import canonical, mjai, read_games
+from engine.formats import canonical, read_games
 from engine.formats import tenhou6 as tenhou6_format
 from mjlogs.models import Game, GameSeat, Player
 from replay.models import Verdict, Verification
@@ -295,4 +295,3 @@ def test_exports_of_writers_that_refuse_a_game_say_why(
     response = client_for(None).get(f"/api/games/{three_games['public'].pk}/export/tenhou6/")
     assert response.status_code == 400
     assert "cannot carry this rule set" in response.json()["format"][0]
-    assert mjai.FORMAT.write is not None

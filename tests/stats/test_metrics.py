@@ -15,8 +15,8 @@ from engine.sim.selfplay import simulate
 from mjlogs.models import Game, GameSeat, Player
 from mjlogs.services import Status, import_file
 from replay.models import Verdict, Verification
-from stats.models import RoundFact
 from stats.selectors import StatsFilterError, player_stats
+from tests.stats.stats_data import write_facts
 
 pytestmark = pytest.mark.django_db
 
@@ -66,22 +66,6 @@ def stored_game(seed: int, names: tuple[str, ...], ruleset: str, started_at: str
     assert outcome.status is Status.IMPORTED
     Verification.objects.create(game_id=outcome.game_id, verdict=Verdict.VERIFIED)
     return Game.objects.get(pk=outcome.game_id)
-
-
-def write_facts(game: Game, player: Player, hands: list[dict[str, Any]]) -> None:
-    seat = GameSeat.objects.get(game=game, player=player).seat
-    for index, hand in enumerate(hands):
-        values = {
-            "dealer": False, "turns": 10, "won": False, "tsumo": False, "dealt_in": False,
-            "win_points": 0, "deal_in_points": 0, "han": 0, "fu": 0, "ura": 0,
-            "ippatsu": False, "win_turn": 0, "riichi": False, "riichi_turn": 0,
-            "riichi_chasing": False, "riichi_wait_kinds": 0, "calls": 0, "open_hand": False,
-            "tenpai_at_draw": None, "dealt_in_to": "", "delta": 0, "score_after": 25000,
-        } | hand  # fmt: skip
-        RoundFact.objects.create(
-            game=game, player=player, seat=seat, round_index=index, round_name=f"E{index + 1}",
-            **values,
-        )  # fmt: skip
 
 
 @pytest.fixture
