@@ -149,6 +149,10 @@ class Ruleset:
     #: On a multiple ron, who collects the riichi sticks and the honba.
     multi_ron_sticks: StickWinner = StickWinner.FIRST_FROM_DISCARDER
 
+    # -- modifiers ----------------------------------------------------------------------------
+    #: Names of registered rule modifiers (``engine/rules/modifiers.py``) in force, in order.
+    modifiers: tuple[str, ...] = ()
+
     # -- draws --------------------------------------------------------------------------------
     noten_payment_total: int = 3000
     kyuushu_kyuuhai: bool = True
@@ -157,6 +161,13 @@ class Ruleset:
     suukaikan: bool = True
     #: Three players ron the same discard: abortive draw (Tenhou) instead of paying all three.
     sanchahou: bool = True
+
+    def __post_init__(self) -> None:
+        if self.modifiers:
+            # Imported here: the modifiers module is a plug-in point that may import scoring.
+            from engine.rules.modifiers import get_modifiers
+
+            get_modifiers(self.modifiers)  # refuses unknown names
 
     @property
     def three_player(self) -> bool:

@@ -353,6 +353,7 @@ class Reader:
 
         # Dora, red fives, ura dora and North extractions, as yaku entries.
         kita = c.kita
+        held_counts = counts
         if kita:
             # Extracted Norths count as North tiles of the hand for the indicators.
             counts = (held + (kita << 8 * NORTH)).to_bytes(PACKED_BYTES, "little")
@@ -373,6 +374,8 @@ class Reader:
                 dora.append(_URA_DORA[count])
         if kita:
             dora.append(_KITA[kita])
+        for modifier in tables.modifiers:
+            dora.extend(yaku_han(name, han) for name, han in modifier.bonus(hand, held_counts))
         return self
 
     # -- valuing -------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from engine.rules.modifiers import RuleModifier, get_modifiers
 from engine.rules.ruleset import Ruleset
 from engine.scoring.payments import tsumo_halves
 from engine.scoring.readings import YakuHan, yakuman_entries
@@ -39,6 +40,8 @@ class RuleTables:
     #: leaves (4 minus its red fives); and of a red byte when the suit has more red fives than
     #: the rule set. Those hands are checked in detail.
     count_check_add: int
+    #: The rule modifiers in force (``engine/rules/modifiers.py``).
+    modifiers: tuple[RuleModifier, ...]
 
 
 #: The tables by ``id`` of the rule set; each entry keeps its rule set alive, so an id is not
@@ -75,4 +78,5 @@ def _build(ruleset: Ruleset) -> RuleTables:
         tsumo_halves=(tsumo_halves(False, ruleset), tsumo_halves(True, ruleset)),
         other_payers=ruleset.players - 2,
         count_check_add=count_check_add,
+        modifiers=get_modifiers(ruleset.modifiers),
     )
