@@ -1,0 +1,366 @@
+"""Replay an Ùzje game through the rules and compare what the record claims with what the rules
+give, in the same report as the riichi replayer (:class:`engine.replay.ReplayReport`).
+
+Every event goes through :meth:`UzjeState.apply`; the first one the rules refuse stops the replay
+with ``illegal_action``, naming the game, the event and the reason. Recorded figures (each win's
+fan, patterns, limit, points, score changes and hand; an exhaustive draw's payments, which are
+none; each game's starting position and scores; the final scores) are compared with the engine's;
+a difference is a ``score_mismatch`` and the replay goes on from the record's scores.
+
+In the report a win's ``han`` is its fan in tenths, ``yaku`` its patterns (tenths, or limits
+for limit-hand patterns), ``limit`` ``"<n>l"``, and ``fu`` is 0. The per-player facts fill what
+makes sense in Ùzje (turns, wins, self-draws, deal-ins, points, patterns, claims, open hands,
+outcome, score changes); the riichi facts stay at their defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from engine.errors import EngineError, IllegalActionError
+from engine.events import ExhaustiveDraw, Game, RecordedWin, Round, Win
+from engine.game_flow import RoundPosition, placements
+from engine.replay import (
+    Discrepancy,
+    ReplayReport,
+    RoundFact,
+    RoundSummary,
+    Verdict,
+    WinSummary,
+)
+from engine.tiles import Tile
+from engine.variants.uzje.events import UzjeEvent
+from engine.variants.uzje.flow import first_position
+from engine.variants.uzje.rules import UzjeRules, with_overrides
+from engine.variants.uzje.state import HandResult, UzjeState, WinResult
+from engine.variants.uzje.tiles import format_kinds, format_tiles, kind_of
+
+
+def rules_of(game: Game) -> UzjeRules:
+    """The game's rules: its preset with its overrides (:class:`UnknownRulesetError`)."""
+    return with_overrides(game.header.ruleset, game.header.rule_overrides)
+
+
+class _Replay:
+    def __init__(self, game: Game, rules: UzjeRules, stop_at_first: bool) -> None:
+        self.game = game
+        self.rules = rules
+        self.stop_at_first = stop_at_first
+        self.discrepancies: list[Discrepancy] = []
+        self.rounds: list[RoundSummary] = []
+        self.facts: list[RoundFact] = []
+        self.events = 0
+        self.index = 0
+        self.name = ""
+
+    def differ(
+        self, verdict: Verdict, event: int | None, what: str, expected: Any, found: Any
+    ) -> None:
+        self.discrepancies.append(
+            Discrepancy(
+                verdict, self.index, self.name, event, what, _words(expected), _words(found)
+            )
+        )
+
+    def stop(self) -> bool:
+        return bool(self.discrepancies) and (
+            self.stop_at_first or self.discrepancies[-1].verdict is Verdict.ILLEGAL_ACTION
+        )
+
+    def run(self) -> ReplayReport:
+        game, rules = self.game, self.rules
+        rounds = game.rounds
+        first_dealer = rounds[0].dealer if rounds else 0
+        state = UzjeState(rules, first_dealer)
+        expected: RoundPosition | None = first_position(first_dealer)
+        scores = [rules.starting_points] * rules.players
+        fragment = bool(rounds) and (
+            _position(rounds[0]) != expected or list(rounds[0].scores) != scores
+        )
+        if fragment:
+            expected = _position(rounds[0])
+            scores = list(rounds[0].scores)
+            state.scores = list(scores)
+        complete = False
+        for index, round_ in enumerate(rounds):
+            self.index, self.name = index, round_.name
+            if expected is None:
+                self.differ(
+                    Verdict.ILLEGAL_ACTION,
+                    None,
+                    "game",
+                    "the match is over",
+                    f"another game ({round_.name})",
+                )
+                break
+            if _position(round_) != expected:
+                self.differ(
+                    Verdict.SCORE_MISMATCH,
+                    None,
+                    "game start",
+                    _position_words(expected),
+                    _position_words(_position(round_)),
+                )
+            if list(round_.scores) != scores:
+                self.differ(
+                    Verdict.SCORE_MISMATCH, None, "start scores", scores, list(round_.scores)
+                )
+            if self.stop():
+                break
+            state.scores = list(round_.scores)
+            try:
+                state.start_round(round_)
+            except IllegalActionError as error:
+                self.differ(Verdict.ILLEGAL_ACTION, None, "deal", str(error), "this deal")
+                break
+            if not self._play(round_, state):
+                break
+            result = state.settle()
+            self._compare(round_, result, state)
+            start_scores = list(state.scores)
+            facts = _facts(index, round_, state, result)
+            expected = state.end_round()
+            for fact in facts:
+                fact.score_after = state.scores[fact.seat]
+                fact.delta = state.scores[fact.seat] - start_scores[fact.seat]
+            self.facts.extend(facts)
+            self.rounds.append(_summary(index, round_, result, state))
+            scores = list(state.scores)
+            if self.stop():
+                break
+        else:
+            complete = expected is None and not fragment
+        final: list[int] | None = None
+        places: list[int] | None = None
+        if complete:
+            final = list(state.scores)
+            places = list(placements(final, first_dealer))
+            recorded = game.recorded_final
+            if recorded is not None and list(recorded.scores) != final:
+                self.index, self.name = len(rounds) - 1, rounds[-1].name
+                self.differ(
+                    Verdict.SCORE_MISMATCH, None, "final scores", final, list(recorded.scores)
+                )
+        elif game.recorded_final is not None and not self.stop() and expected is not None:
+            self.differ(
+                Verdict.ILLEGAL_ACTION,
+                None,
+                "match end",
+                f"another game ({_position_words(expected)})",
+                "the end of the match",
+            )
+        first = self.discrepancies[0] if self.discrepancies else None
+        return ReplayReport(
+            verdict=Verdict.VERIFIED if first is None else first.verdict,
+            discrepancy=first,
+            discrepancies=self.discrepancies,
+            complete=complete,
+            rounds=self.rounds,
+            facts=self.facts,
+            ruleset=rules.name,
+            final_scores=final,
+            placements=places,
+            events=self.events,
+        )
+
+    def _play(self, round_: Round, state: UzjeState) -> bool:
+        """Apply a game's events; whether the game reached its end."""
+        events = cast(Sequence[UzjeEvent], round_.events)
+        for number, event in enumerate(events):
+            try:
+                state.apply(event)
+            except IllegalActionError as error:
+                self.differ(
+                    Verdict.ILLEGAL_ACTION, number, "action", str(error), _event_words(event)
+                )
+                self.events += number
+                return False
+            except EngineError as error:  # a tile of another kind of game
+                self.differ(
+                    Verdict.ILLEGAL_ACTION, number, "action", str(error), _event_words(event)
+                )
+                self.events += number
+                return False
+        self.events += len(events)
+        return state.finished
+
+    def _compare(self, round_: Round, result: HandResult, state: UzjeState) -> None:
+        wins = iter(result.wins)
+        for number, event in enumerate(round_.events):
+            if isinstance(event, Win):
+                computed = next(wins)
+                if event.recorded is not None:
+                    self._compare_win(number, event, event.recorded, computed, state)
+            elif (
+                isinstance(event, ExhaustiveDraw)
+                and event.recorded_deltas is not None
+                and list(event.recorded_deltas) != list(result.deltas)
+            ):
+                self.differ(
+                    Verdict.SCORE_MISMATCH,
+                    number,
+                    "draw payments",
+                    list(result.deltas),
+                    list(event.recorded_deltas),
+                )
+
+    def _compare_win(
+        self, number: int, event: Win, recorded: RecordedWin, computed: WinResult, state: UzjeState
+    ) -> None:
+        value = computed.value
+        checks: list[tuple[str, Any, Any]] = []
+        if recorded.hand is not None:
+            data = state.seats[computed.seat]
+            mine = [kind for kind, count in enumerate(data.counts) for _ in range(count)]
+            if computed.special is None and not event.tsumo:
+                mine.append(computed.tile)
+            theirs = sorted(kind_of(value) for value in recorded.hand)
+            if sorted(mine) != theirs:
+                checks.append(("winning hand", format_kinds(mine), format_kinds(theirs)))
+        if recorded.yaku is not None and sorted(recorded.yaku) != sorted(value.patterns):
+            checks.append(("patterns", _patterns(value.patterns), _patterns(recorded.yaku)))
+        fan = None if value.limit_patterns else value.fan
+        if recorded.han is not None and recorded.han != fan:
+            checks.append(("fan (tenths)", fan, recorded.han))
+        if recorded.limit is not None:
+            ours = f"{value.limits}l" if value.limits else None
+            if recorded.limit != ours:
+                checks.append(("limit", ours or "no limit", recorded.limit))
+        if recorded.points is not None and recorded.points != value.points:
+            checks.append(("points", value.points, recorded.points))
+        if recorded.deltas is not None and tuple(recorded.deltas) != computed.deltas:
+            checks.append(("score changes", list(computed.deltas), list(recorded.deltas)))
+        for what, ours_value, theirs_value in checks:
+            self.differ(
+                Verdict.SCORE_MISMATCH,
+                number,
+                f"seat {computed.seat}'s win: {what}",
+                ours_value,
+                theirs_value,
+            )
+
+
+def _facts(index: int, round_: Round, state: UzjeState, result: HandResult) -> list[RoundFact]:
+    facts = [
+        RoundFact(round=index, round_name=round_.name, seat=seat, dealer=seat == round_.dealer)
+        for seat in range(state.players)
+    ]
+    for fact in facts:
+        data = state.seats[fact.seat]
+        fact.turns = data.draws
+        fact.calls = data.claims
+        fact.open_hand = data.open
+        fact.outcome = result.kind
+    for win in result.wins:
+        fact = facts[win.seat]
+        fact.won = True
+        fact.tsumo = win.seat == win.from_seat
+        fact.win_points = win.deltas[win.seat]
+        fact.han = win.value.fan
+        fact.yaku = [name for name, _ in win.value.patterns]
+        fact.win_turn = state.seats[win.seat].draws
+        if not fact.tsumo:
+            loser = facts[win.from_seat]
+            loser.dealt_in = True
+            loser.deal_in_points += -win.deltas[win.from_seat]
+            loser.dealt_in_to = "open" if fact.open_hand else "dama"
+    return facts
+
+
+def _summary(index: int, round_: Round, result: HandResult, state: UzjeState) -> RoundSummary:
+    summary = RoundSummary(
+        index=index,
+        name=round_.name,
+        honba=round_.honba,
+        result=result.kind,
+        deltas=list(result.deltas),
+        scores_after=list(state.scores),
+    )
+    for win in result.wins:
+        value = win.value
+        summary.wins.append(
+            WinSummary(
+                seat=win.seat,
+                from_seat=win.from_seat,
+                han=value.fan,
+                fu=0,
+                yaku=list(value.patterns),
+                limit=f"{value.limits}l" if value.limits else None,
+                points=value.points,
+                deltas=list(win.deltas),
+                liable=None,
+            )
+        )
+    return summary
+
+
+def _position(round_: Round) -> RoundPosition:
+    return RoundPosition(round_.wind, round_.number, round_.dealer, round_.honba, round_.sticks)
+
+
+def _position_words(position: RoundPosition) -> str:
+    return (
+        f"{position.name} dealt by seat {position.dealer} ({position.honba} game(s) in a row), "
+        f"{position.sticks} stick(s)"
+    )
+
+
+def _patterns(patterns: Sequence[tuple[str, int]]) -> str:
+    return ", ".join(f"{name} {amount}" for name, amount in sorted(patterns)) or "none"
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+def _event_words(event: UzjeEvent) -> str:
+    """An event in words, its tiles in UJMJ notation (``Discard(seat=1, tile=fs, ...)``)."""
+    parts = []
+    for name in getattr(event, "__dataclass_fields__", {}):
+        value = getattr(event, name)
+        if name != "recorded" and value is not None:
+            parts.append(f"{name}={_value_words(value)}")
+    return f"{type(event).__name__}({', '.join(parts)})"
+
+
+def _value_words(value: object) -> str:
+    tiles = value if isinstance(value, tuple) else (value,)
+    if tiles and all(isinstance(item, Tile) for item in tiles):
+        try:
+            return format_tiles(cast(tuple[Tile, ...], tiles), sort=False)
+        except EngineError:  # not an Ùzje tile: as the engine writes it
+            pass
+    return str(value)
+
+
+def replay(game: Game, *, stop_at_first: bool = False) -> ReplayReport:
+    """Replay an Ùzje game and compare the record with the rules. Never raises for a bad
+    record: unknown rules give ``unsupported``, a wrong player count ``malformed``."""
+    try:
+        rules = rules_of(game)
+    except EngineError as error:
+        discrepancy = Discrepancy(
+            Verdict.UNSUPPORTED, None, None, None, "rule set", "a known Ùzje rule set", str(error)
+        )
+        return ReplayReport(
+            Verdict.UNSUPPORTED, discrepancy, [discrepancy], False, [], [], game.header.ruleset
+        )
+    if game.players != rules.players:
+        discrepancy = Discrepancy(
+            Verdict.MALFORMED,
+            None,
+            None,
+            None,
+            "players",
+            f"{rules.players} players for {rules.name}",
+            f"{game.players} players",
+        )
+        return ReplayReport(
+            Verdict.MALFORMED, discrepancy, [discrepancy], False, [], [], rules.name
+        )
+    return _Replay(game, rules, stop_at_first).run()
