@@ -33,6 +33,7 @@ from engine.rules.presets import with_overrides
 from engine.rules.ruleset import Ruleset
 from engine.state import GameState, HandResult, Phase, WinResult
 from engine.tiles import FOREIGN_SHIFT, Tile, format_tiles
+from engine.variants.uzje.rules import is_uzje_preset
 
 #: Dora-like entries: Tenhou folds north extraction (kita) into ``dora``, so they are compared as
 #: one sum.
@@ -642,8 +643,13 @@ def replay(game: Game, *, stop_at_first: bool = False) -> ReplayReport:
 
     Stops at the first illegal action; with ``stop_at_first`` also at the first score mismatch.
     Never raises for a bad record: an unknown rule set gives ``unsupported``, an impossible deal or
-    action ``illegal_action``.
+    action ``illegal_action``. Ùzje games go to their own replayer
+    (:func:`engine.variants.uzje.replay.replay`), which reports in the same terms.
     """
+    if is_uzje_preset(game.header.ruleset):
+        from engine.variants.uzje.replay import replay as replay_uzje
+
+        return replay_uzje(game, stop_at_first=stop_at_first)
     try:
         ruleset = ruleset_of(game)
     except EngineError as error:

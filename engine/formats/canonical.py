@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from engine.errors import EngineError, MalformedLogError
 from engine.events import (
@@ -39,11 +41,58 @@ FORMAT_MARK = "mjlogs-canonical"
 T = TypeVar("T")
 
 
+# -- dialects -------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Dialect:
+    """How a game family writes its tiles and which events its rounds hold.
+
+    Every game has the same document shape; a variant with its own tiles (Ùzje mahjong's 16
+    ranks, zero and flowers) writes them in its own notation and adds events of its own. The
+    header's ``ruleset`` decides the dialect (:func:`dialect_of`).
+    """
+
+    name: str
+    format_tile: Callable[[Tile], str]
+    parse_tile: Callable[[str], Tile]
+    event_types: Mapping[str, type[Any]]
+
+
+#: Riichi mahjong in all its rule sets (space and small mahjong included): MPSZ tiles.
+RIICHI = Dialect("riichi", str, parse_tile, EVENT_TYPES)
+
+#: The dialect of the document being read or written (set by :func:`_speaking`).
+_DIALECT: ContextVar[Dialect] = ContextVar("canonical_dialect", default=RIICHI)
+
+
+def dialect_of(ruleset: str) -> Dialect:
+    """The dialect of games under the rule set (preset) of this name."""
+    # Imported here: the variant packages use this module's types, and most games are riichi.
+    from engine.variants.uzje.rules import is_uzje_preset
+
+    if is_uzje_preset(ruleset):
+        from engine.variants.uzje.record import DIALECT
+
+        return DIALECT
+    return RIICHI
+
+
+@contextmanager
+def _speaking(dialect: Dialect) -> Iterator[None]:
+    token = _DIALECT.set(dialect)
+    try:
+        yield
+    finally:
+        _DIALECT.reset(token)
+
+
 # -- encoding -------------------------------------------------------------------------------------
 
 
 def _tiles(tiles: Sequence[Tile]) -> list[str]:
-    return [str(tile) for tile in tiles]
+    format_tile = _DIALECT.get().format_tile
+    return [format_tile(tile) for tile in tiles]
 
 
 def _event_to_json(event: Event) -> dict[str, Any]:
@@ -54,13 +103,14 @@ def _event_to_json(event: Event) -> dict[str, Any]:
         if value is None:
             continue
         if isinstance(value, Tile):
-            value = str(value)
+            value = _DIALECT.get().format_tile(value)
         elif isinstance(value, RecordedWin):
             value = _recorded_win_to_json(value)
         elif isinstance(value, Enum):
             value = value.value
         elif isinstance(value, tuple):
-            value = [str(item) if isinstance(item, Tile) else item for item in value]
+            format_tile = _DIALECT.get().format_tile
+            value = [format_tile(item) if isinstance(item, Tile) else item for item in value]
         out[name] = value
     return out
 
@@ -108,6 +158,11 @@ def _round_to_json(round_: Round) -> dict[str, Any]:
 
 def game_to_json(game: Game) -> dict[str, Any]:
     """The canonical JSON object of a game (plain dicts and lists, ready for ``json.dumps``)."""
+    with _speaking(dialect_of(game.header.ruleset)):
+        return _game_to_json(game)
+
+
+def _game_to_json(game: Game) -> dict[str, Any]:
     header = game.header
     players: list[dict[str, Any]] = []
     for player in header.players:
@@ -234,7 +289,7 @@ def _seat(value: Any, path: str) -> int:
 def _tile(value: Any, path: str) -> Tile:
     text = _str(value, path)
     try:
-        return parse_tile(text)
+        return _DIALECT.get().parse_tile(text)
     except EngineError as error:
         raise MalformedLogError(str(error), path) from None
 
@@ -304,10 +359,11 @@ _FIELD_READERS: dict[str, Callable[[Any, str], Any]] = {
 def _event(value: Any, path: str) -> Event:
     r = _Reader(value, path)
     name = r.get("type", _str)
-    cls = EVENT_TYPES.get(name)
+    event_types = _DIALECT.get().event_types
+    cls = event_types.get(name)
     if cls is None:
         raise MalformedLogError(
-            f"unknown event type {name!r}; known: {', '.join(EVENT_TYPES)}", r.at("type")
+            f"unknown event type {name!r}; known: {', '.join(event_types)}", r.at("type")
         )
     fields = {spec.name: spec for spec in dataclasses.fields(cls)}
     _Reader(value, path, ["type", *fields])
@@ -321,7 +377,8 @@ def _event(value: Any, path: str) -> Event:
                 raise MalformedLogError(f"{field_name} cannot be null", r.at(field_name))
             kwargs[field_name] = r.optional(field_name, _FIELD_READERS[field_name])
     try:
-        return cls(**kwargs)
+        # A variant's own events (Ùzje's flowers) travel in Round.events like the shared ones.
+        return cast(Event, cls(**kwargs))
     except EngineError as error:
         raise MalformedLogError(str(error), path) from None
 
@@ -418,7 +475,9 @@ def game_from_json(obj: object, path: str = "") -> Game:
         source=r.get("source", _source),
         started_at=r.optional("started_at", _str),
     )
-    return Game(header=header, rounds=r.get("rounds", _list(_round)), recorded_final=recorded_final)
+    with _speaking(dialect_of(header.ruleset)):
+        rounds = r.get("rounds", _list(_round))
+    return Game(header=header, rounds=rounds, recorded_final=recorded_final)
 
 
 def loads(text: str | bytes) -> list[Game]:

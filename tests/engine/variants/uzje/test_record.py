@@ -1,5 +1,5 @@
-"""The Ùzje game record: JSON in the canonical shape with UJMJ tiles, read back exactly, and
-malformed input refused with the path of the bad value."""
+"""The Ùzje game record: the canonical JSON with UJMJ tiles (the Ùzje dialect), read back
+exactly, and malformed input refused with the path of the bad value."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from engine.errors import MalformedLogError
 from engine.events import Game
-from engine.variants.uzje import record
+from engine.formats import canonical
 from engine.variants.uzje.selfplay import simulate
 
 
@@ -22,12 +22,12 @@ def game() -> Game:
 
 @pytest.fixture(scope="module")
 def data(game: Game) -> dict[str, Any]:
-    return record.game_to_json(game)
+    return canonical.game_to_json(game)
 
 
 def test_round_trip(game: Game, data: dict[str, Any]) -> None:
-    assert record.game_from_json(json.loads(json.dumps(data))) == game
-    assert record.loads(record.dumps(game)) == game
+    assert canonical.game_from_json(json.loads(json.dumps(data))) == game
+    assert canonical.loads(canonical.dumps(game)) == [game]
 
 
 def test_shape_is_the_canonical_one(data: dict[str, Any]) -> None:
@@ -85,7 +85,7 @@ def broken(data: dict[str, Any], change: Any) -> dict[str, Any]:
         (
             lambda d: d["rounds"][0]["events"][0].__setitem__("type", "chi"),
             "rounds[0].events[0].type",
-            "unknown Ùzje event type 'chi'",
+            "unknown event type 'chi'",
         ),
         (
             lambda d: d["rounds"][0]["events"][0].__setitem__("riichi", True),
@@ -93,8 +93,9 @@ def broken(data: dict[str, Any], change: Any) -> dict[str, Any]:
             "unknown member",
         ),
         (lambda d: d["rounds"][0]["events"][0].pop("seat"), "rounds[0].events[0].seat", "missing"),
-        (lambda d: d.__setitem__("ruleset", "tenhou-4p"), "ruleset", "not an Ùzje rule set"),
-        (lambda d: d["rounds"][0].__setitem__("wind", 4), "rounds[0].wind", "a set wind is 0-3"),
+        # Read as riichi, the first UJMJ tile is not MPSZ.
+        (lambda d: d.__setitem__("ruleset", "tenhou-4p"), "rounds[0].hands[0][0]", "MPSZ"),
+        (lambda d: d["rounds"][0].__setitem__("wind", 4), "rounds[0].wind", "a round wind is 0-3"),
         (lambda d: d["players"].pop(), None, None),
     ],
 )
@@ -103,13 +104,13 @@ def test_malformed_input_names_the_path(
 ) -> None:
     bad = broken(data, change)
     if where is None:  # three players for a 4-player preset: readable, the replay refuses it
-        assert record.game_from_json(bad).players == 3
+        assert canonical.game_from_json(bad).players == 3
         return
     with pytest.raises(MalformedLogError, match=message) as error:
-        record.game_from_json(bad)
+        canonical.game_from_json(bad)
     assert error.value.where == where
 
 
 def test_not_json() -> None:
     with pytest.raises(MalformedLogError, match="not valid JSON"):
-        record.loads("{")
+        canonical.loads("{")

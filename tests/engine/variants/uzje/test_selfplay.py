@@ -11,9 +11,9 @@ from collections.abc import Iterable
 import pytest
 
 from engine.events import AddedKan, ClosedKan, Game, OpenKan, Win
+from engine.formats.canonical import game_from_json, game_to_json
 from engine.replay import Verdict
 from engine.variants.uzje.events import Chow, FlowerExposed
-from engine.variants.uzje.record import game_from_json, game_to_json
 from engine.variants.uzje.replay import replay
 from engine.variants.uzje.rules import PRESETS, UZJE_4P, UzjeRules
 from engine.variants.uzje.selfplay import simulate
