@@ -15,6 +15,9 @@ from typing import Any, BinaryIO, TextIO
 from engine.cli_games import add_commands, run_convert, run_simulate, run_verify
 from engine.rules import PRESETS
 from engine.scoring.request import FLAGS, score_request
+from engine.variants.uzje import request as uzje_request
+from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
+from engine.variants.uzje.rules import is_uzje_preset
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,8 +34,15 @@ def build_parser() -> argparse.ArgumentParser:
             "The JSON schema is in docs/scoring.md."
         ),
     )
-    score.add_argument("--ruleset", default="tenhou-4p", choices=sorted(PRESETS), metavar="NAME")
-    score.add_argument("--hand", help="concealed tiles, winning tile included (MPSZ)")
+    score.add_argument(
+        "--ruleset",
+        default="tenhou-4p",
+        choices=sorted(PRESETS) + sorted(UZJE_PRESETS),
+        metavar="NAME",
+    )
+    score.add_argument(
+        "--hand", help="concealed tiles, winning tile included (MPSZ; UJMJ for an Ùzje rule set)"
+    )
     score.add_argument("--win", help="the winning tile (MPSZ)")
     score.add_argument(
         "--meld",
@@ -96,6 +106,8 @@ def _bad_line(number: int, problem: str) -> dict[str, Any]:
 
 
 def _score_one(args: argparse.Namespace) -> int:
+    if is_uzje_preset(args.ruleset):
+        return _score_uzje(args)
     request: dict[str, Any] = {
         "ruleset": args.ruleset,
         "hand": args.hand,
@@ -128,6 +140,31 @@ def _score_one(args: argparse.Namespace) -> int:
         print(f"error ({result['error']}): {result['message']}", file=sys.stderr)
     else:
         print(_describe(result))
+    return 1 if "error" in result else 0
+
+
+def _score_uzje(args: argparse.Namespace) -> int:
+    """An Ùzje hand: UJMJ tiles, melds as ``open:TILES`` or ``closed:TILES``, --dora as the
+    bonus tiles shown, --tsumo for a self-draw."""
+    if args.win is None:
+        print("error: an Ùzje hand needs --win (the winning tile, UJMJ)", file=sys.stderr)
+        return 2
+    result = uzje_request.score_text(
+        args.ruleset,
+        args.hand,
+        args.win,
+        melds=args.meld,
+        self_draw=args.tsumo,
+        seat_wind=args.seat_wind,
+        round_wind=args.round_wind,
+        bonus=args.dora,
+    )
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    elif "error" in result:
+        print(f"error ({result['error']}): {result['message']}", file=sys.stderr)
+    else:
+        print(uzje_request.describe(result))
     return 1 if "error" in result else 0
 
 

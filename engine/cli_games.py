@@ -14,15 +14,18 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 from engine.errors import EngineError, UnsupportedLogError
+from engine.events import Game
 from engine.formats import formats, get_format, read_games
 from engine.formats.canonical import game_to_json
 from engine.replay import Verdict, replay
 from engine.rules import PRESETS
+from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
+from engine.variants.uzje.rules import is_uzje_preset
 
 #: File name endings searched for in folders (everything given by name is read).
 RECORD_SUFFIXES = (".mjlog", ".xml", ".txt", ".json", ".jsonl", ".mjson", ".log", ".gz")
@@ -62,7 +65,9 @@ def add_commands(commands: Any) -> None:
         help="play games between bots and write them as canonical JSON",
         description="Self-play: write N games, one canonical JSON game per line.",
     )
-    simulate.add_argument("--ruleset", default="tenhou-4p", choices=sorted(PRESETS))
+    simulate.add_argument(
+        "--ruleset", default="tenhou-4p", choices=sorted(PRESETS) + sorted(UZJE_PRESETS)
+    )
     simulate.add_argument("--games", type=int, default=1)
     simulate.add_argument("--seed", type=int, default=0)
     simulate.add_argument("-o", "--output", help="output file (default: standard output)")
@@ -173,9 +178,18 @@ def run_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _simulated(ruleset: str, games: int, seed: int) -> Iterable[Game]:
+    """Self-played games of a preset, from the engine that plays it."""
+    if is_uzje_preset(ruleset):
+        from engine.variants.uzje.selfplay import simulate as simulate_uzje
+
+        return simulate_uzje(games, seed, ruleset)
     from engine.sim.selfplay import simulate
 
+    return simulate(ruleset, games, seed)
+
+
+def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.games < 0:
         err.write("error: --games must be 0 or more\n")
         return 2
@@ -186,7 +200,7 @@ def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if args.output
             else out
         )
-        for number, game in enumerate(simulate(args.ruleset, args.games, args.seed), start=1):
+        for number, game in enumerate(_simulated(args.ruleset, args.games, args.seed), start=1):
             target.write(json.dumps(game_to_json(game), ensure_ascii=False) + "\n")
             if args.games >= PROGRESS_FROM and number % 10 == 0 and err.isatty():
                 err.write(f"\r{number}/{args.games} games")
