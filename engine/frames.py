@@ -48,12 +48,13 @@ from engine.events import (
     ScoreChange,
     Win,
 )
-from engine.hand.melds import Meld, MeldType
+from engine.hand.melds import Meld, MeldType, called_honour_runs
 from engine.hand.shanten import shanten
+from engine.hand.shapes import STANDARD, HandShapes, shapes_for
 from engine.replay import ruleset_of
 from engine.rules.ruleset import Ruleset
 from engine.state import GameState, HandResult, Phase, WinResult, hand_waits
-from engine.tiles import KINDS, NORTH, SANMA_MISSING, Tile, format_kind
+from engine.tiles import EAST, KINDS, NORTH, SANMA_MISSING, Tile, format_kind
 
 #: Meld type names of the frames (the canonical event names).
 MELD_TYPES: Final = {
@@ -372,6 +373,13 @@ def round_frames(game: Game, round_index: int) -> RoundFrames:
     :raises IndexError: no such round.
     :raises EngineError: the game's rule set is unknown, or its seats do not match it.
     """
+    # Imported here: Ùzje mahjong is an engine of its own, built on this module's types.
+    from engine.variants.uzje.rules import is_uzje_preset
+
+    if is_uzje_preset(game.header.ruleset):
+        from engine.variants.uzje import frames as uzje_frames
+
+        return uzje_frames.round_frames(game, round_index)
     if not 0 <= round_index < len(game.rounds):
         raise IndexError(f"round {round_index} out of range (the game has {len(game.rounds)})")
     ruleset = _ruleset(game)
@@ -385,6 +393,12 @@ def round_list(game: Game) -> list[RoundInfo]:
 
     :raises EngineError: as :func:`round_frames`.
     """
+    from engine.variants.uzje.rules import is_uzje_preset
+
+    if is_uzje_preset(game.header.ruleset):
+        from engine.variants.uzje import frames as uzje_frames
+
+        return uzje_frames.round_list(game)
     ruleset = _ruleset(game)
     first_dealer = game.rounds[0].dealer if game.rounds else 0
     rounds = []
@@ -457,13 +471,21 @@ class _Framer:
         self.index = round_index
         self.round: Round = game.rounds[round_index]
         self.players = ruleset.players
-        self.three_player = ruleset.players == 3
+        #: Whether 2m-8m are out of the set (a 3-player small mahjong table keeps them).
+        self.three_player = ruleset.sanma
+        #: Which tiles form runs (space mahjong's wrap-around and honour runs change shanten).
+        self.shapes = shapes_for(ruleset)
         self.names = tuple(
             player.name or f"Seat {seat}" for seat, player in enumerate(game.header.players)
         )
-        #: Copies of each kind in the rule set's tiles (none of 2m-8m in sanma).
+        #: Copies of each kind in the rule set's tiles (none of 2m-8m in sanma, no honours in
+        #: small mahjong).
         self.copies = [
-            0 if self.three_player and kind in SANMA_MISSING else 4 for kind in range(KINDS)
+            0
+            if (self.three_player and kind in SANMA_MISSING)
+            or (kind >= EAST and not ruleset.honors)
+            else 4
+            for kind in range(KINDS)
         ]
         players = self.players
         #: Each seat's river as shown (tsumogiri and riichi flags are the frames' own record).
@@ -633,7 +655,7 @@ class _Framer:
     ) -> SeatFrame:
         data = state.seats[seat]
         hand, shanten_number, wait_kinds = self._analysis(
-            data.key, data.counts, data.reds, data.tiles, drawn
+            data.key, data.counts, data.reds, data.tiles, drawn, data.melds
         )
         counts = data.counts
         copies = self.copies
@@ -661,9 +683,11 @@ class _Framer:
         reds: list[int],
         tiles: Callable[[], list[Tile]],
         drawn: Tile | None,
+        melds: Sequence[Meld] = (),
     ) -> tuple[tuple[str, ...], int | None, tuple[int, ...]]:
         """A concealed hand's sorted tiles (the drawn one apart), shanten and waits, memoized:
-        most hands stay the same from one frame to the next."""
+        most hands stay the same from one frame to the next (the seat's ``key`` holds what the
+        melds change: see engine.state.seat)."""
         memo_key = (key, tuple(reds), drawn)
         found = self.hand_memo.get(memo_key)
         if found is None:
@@ -672,7 +696,7 @@ class _Framer:
                 held = _without(held, drawn)
             found = (
                 tuple(map(_tile_words, held)),
-                *_shanten_and_waits(counts, self.three_player),
+                *_shanten_and_waits(counts, self.three_player, self.shapes, melds),
             )
             self.hand_memo[memo_key] = found
         return found
@@ -830,10 +854,9 @@ class _Framer:
         if isinstance(event, RiichiDeclared):
             return Action("riichi", event.seat, f"{name(event.seat)} declares riichi")
         if isinstance(event, RiichiAccepted):
+            stick = ": 1000 points go on the table" if self.ruleset.riichi_deposit else ""
             return Action(
-                "riichi_accepted",
-                event.seat,
-                f"{name(event.seat)}'s riichi is accepted: 1000 points go on the table",
+                "riichi_accepted", event.seat, f"{name(event.seat)}'s riichi is accepted{stick}"
             )
         if isinstance(event, DoraRevealed):
             tile = _tile_words(event.indicator)
@@ -905,7 +928,7 @@ class _Framer:
             for tile in tiles:
                 if 0 <= tile.kind < KINDS:
                     counts[tile.kind] += 1
-            shanten_number, _ = _shanten_and_waits(counts, self.three_player)
+            shanten_number, _ = _shanten_and_waits(counts, self.three_player, self.shapes)
             seats.append(
                 SeatFrame(
                     hand=tuple(map(_tile_words, tiles)),
@@ -920,7 +943,6 @@ class _Framer:
                     waits=(),
                 )
             )
-        total = 108 if self.three_player else 136
         return Frame(
             step=0,
             action=None,
@@ -928,7 +950,7 @@ class _Framer:
             honba=round_.honba,
             riichi_sticks=round_.sticks,
             dealer=round_.dealer,
-            wall_left=total - 13 * self.players - ruleset.dead_wall,
+            wall_left=ruleset.live_wall,
             dora_indicators=tuple(map(_tile_words, round_.dora_indicators)),
             ura_indicators=(),
             turn=round_.dealer,
@@ -937,16 +959,25 @@ class _Framer:
         )
 
 
-def _shanten_and_waits(counts: list[int], three_player: bool) -> tuple[int | None, tuple[int, ...]]:
+def _shanten_and_waits(
+    counts: list[int],
+    three_player: bool,
+    shapes: HandShapes = STANDARD,
+    melds: Sequence[Meld] = (),
+) -> tuple[int | None, tuple[int, ...]]:
     """Shanten of concealed counts (``None`` when they are no possible hand) and, for a 3n+1
-    hand, its waits in kind order."""
+    hand, its waits in kind order, with the rule set's shapes (``melds`` matter only to space
+    mahjong's open thirteen orphans)."""
     try:
-        number = shanten(counts, three_player=three_player)
+        if shapes.standard:
+            number = shanten(counts, three_player=three_player)
+        else:
+            number = shapes.shanten(counts, called_honour_runs(melds))
     except (EngineError, ValueError):
         return None, ()
     waits: tuple[int, ...] = ()
     if number == 0 and sum(counts) % 3 == 1:
-        waits = tuple(sorted(hand_waits(list(counts))[1]))
+        waits = tuple(sorted(hand_waits(list(counts), shapes, melds)[1]))
     return number, waits
 
 

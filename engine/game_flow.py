@@ -3,7 +3,8 @@
 Pure functions of the scores and the last hand's outcome, so the state machine, the replayer and
 the self-play loop agree on them. The rules are Tenhou's unless the :class:`Ruleset` says
 otherwise (see ``docs/rules.md``): a dealer who wins or is tenpai keeps the deal; any draw adds a
-counter; the game ends on a negative score, after the last scheduled hand when someone has the
+counter (without ``renchan``, as in small mahjong, the deal always passes and there are no
+counters); the game ends on a negative score, after the last scheduled hand when someone has the
 target score, or, in the extra rounds, as soon as someone has it; an all-last dealer in first place
 with the target stops.
 """
@@ -88,10 +89,12 @@ def next_position(
         position.wind == last_wind and position.number == players
     )
     target = ruleset.target_points
+    # Without renchan (small mahjong) the deal passes after every hand.
+    dealer_keeps = outcome.dealer_keeps and ruleset.renchan
     if all_last:
         dealer = position.dealer
         leader = placements(scores, first_dealer).index(1)
-        if outcome.dealer_keeps:
+        if dealer_keeps:
             if (
                 ruleset.agari_yame
                 and not outcome.aborted
@@ -105,8 +108,10 @@ def next_position(
             last_extra = position.wind == last_wind + 1 and position.number == players
             if reached or not ruleset.sudden_death or last_extra:
                 return None
-    honba = position.honba + 1 if outcome.dealer_keeps or not outcome.won else 0
-    if outcome.dealer_keeps:
+    honba = position.honba + 1 if dealer_keeps or not outcome.won else 0
+    if not ruleset.renchan:
+        honba = 0  # the counters count repeats and draws; without renchan there are none
+    if dealer_keeps:
         return RoundPosition(position.wind, position.number, position.dealer, honba, sticks_after)
     number = position.number + 1
     wind = position.wind

@@ -78,6 +78,7 @@ from engine.events import (
     Win,
 )
 from engine.formats import Format
+from engine.formats.riichi_only import refuse_variant
 from engine.rules.presets import PRESETS
 from engine.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
 from engine.tiles import DRAGONS, EAST, HAKU, Tile, is_yaochuu, tile_of
@@ -1172,8 +1173,10 @@ def _ruleset_flags(header: GameHeader) -> tuple[bool, bool]:
 def game_events(game: Game, index: int = 0) -> list[dict[str, Any]]:
     """The mjai events of one game.
 
-    :raises UnsupportedLogError: more than 4 players, or an event mjai cannot express.
+    :raises UnsupportedLogError: a game that is not riichi mahjong, more than 4 players, or an
+        event mjai cannot express.
     """
+    refuse_variant(game, f"mjai (game {index})")
     players = game.players
     if players not in (3, 4):
         raise UnsupportedLogError(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import InitVar, dataclass, field
 from enum import StrEnum
 from typing import Final
 
 from engine.errors import InvalidHandError
-from engine.tiles import HONOR_SUIT, Tile, format_tiles, parse_tiles
+from engine.hand.shapes import STANDARD, HandShapes
+from engine.tiles import EAST, HONOR_SUIT, KINDS, Tile, format_tiles, parse_tiles
 
 
 class MeldType(StrEnum):
@@ -34,31 +36,42 @@ ANKAN: Final = MeldType.ANKAN
 
 @dataclass(frozen=True, slots=True)
 class Meld:
-    """A meld set aside from the hand, with its tiles (red fives included)."""
+    """A meld set aside from the hand, with its tiles (red fives included).
+
+    A chi must be a run of ``shapes`` (an init-only argument, the standard shapes unless given:
+    space mahjong's chis may wrap around or be honour runs, see :mod:`engine.hand.shapes`).
+    """
 
     type: MeldType
     tiles: tuple[Tile, ...]
-    #: The lowest kind in the meld (the first tile of a chi). Stored: scoring reads it per hand.
+    #: The run's start code for a chi (its lowest kind, but for a wrapped run: 891m starts at
+    #: 8m, 412z at 4z), the kind of a pon or kan. Stored: scoring reads it per hand.
     kind: int = field(init=False, compare=False, repr=False)
     #: The meld's tiles as packed counts (:data:`engine.tiles.PACKED_BYTES`), red fives
     #: included: the sum of its tiles' ``packed``, stored like ``kind``.
     packed: int = field(init=False, compare=False, repr=False)
+    shapes: InitVar[HandShapes] = STANDARD
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, shapes: HandShapes) -> None:
         kinds = sorted(tile.kind for tile in self.tiles)
         object.__setattr__(self, "kind", kinds[0] if kinds else -1)
         object.__setattr__(self, "packed", sum(tile.packed for tile in self.tiles))
         if self.type is CHI:
             suit = self.tiles[0].suit if self.tiles else ""
             if (
-                len(kinds) != 3
-                or suit == HONOR_SUIT
-                or any(tile.suit != suit for tile in self.tiles)
-                or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2]
+                len(kinds) == 3
+                and suit != HONOR_SUIT
+                and all(tile.suit == suit for tile in self.tiles)
+                and kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]
             ):
+                return  # a standard run (every shapes have them), started by its lowest kind
+            start = shapes.run_start(kinds) if len(kinds) == 3 and min(kinds) >= 0 else None
+            if start is None:
                 raise InvalidHandError(
                     f"{self._described()}: a chi is three consecutive tiles of one suit"
+                    + ("" if shapes.standard else f" or another run of {shapes.name} mahjong")
                 )
+            object.__setattr__(self, "kind", start)
         else:
             size = 4 if self.type in _KANS else 3
             if len(kinds) != size or len(set(kinds)) != 1:
@@ -72,14 +85,15 @@ class Meld:
         return f"{self.type.value} {format_tiles(self.tiles)}"
 
     @classmethod
-    def parse(cls, meld_type: str, tiles: str) -> Meld:
-        """A meld from its type name and MPSZ tiles: ``Meld.parse("pon", "555z")``."""
+    def parse(cls, meld_type: str, tiles: str, shapes: HandShapes = STANDARD) -> Meld:
+        """A meld from its type name and MPSZ tiles: ``Meld.parse("pon", "555z")``; a chi must
+        be a run of ``shapes``."""
         try:
             kind = MeldType(meld_type)
         except ValueError:
             names = ", ".join(m.value for m in MeldType)
             raise InvalidHandError(f"unknown meld type {meld_type!r}; one of {names}") from None
-        return cls(kind, tuple(parse_tiles(tiles)))
+        return cls(kind, tuple(parse_tiles(tiles)), shapes)
 
     @property
     def is_kan(self) -> bool:
@@ -98,3 +112,17 @@ class Meld:
 
     def __str__(self) -> str:
         return f"{self.type.value}({format_tiles(self.tiles)})"
+
+
+def called_honour_runs(melds: Iterable[Meld]) -> list[int] | None:
+    """The 34 counts of the called tiles when every meld is a chi of honours (space mahjong's
+    honour runs, which an open thirteen orphans may hold), else ``None`` (no melds either)."""
+    counts = [0] * KINDS
+    found = False
+    for meld in melds:
+        if meld.type is not CHI or meld.kind < EAST:
+            return None
+        for tile in meld.tiles:
+            counts[tile.kind] += 1
+        found = True
+    return counts if found else None

@@ -17,6 +17,7 @@ from engine.rules.ruleset import (
     KazoeLimit,
     Renhou,
     Ruleset,
+    Shapes,
     StickWinner,
 )
 
@@ -233,3 +234,72 @@ def with_overrides(name: str, overrides: Mapping[str, object]) -> Ruleset:
             ) from None
         converted[option] = value
     return ruleset.replace(**converted)
+
+
+# -- small mahjong (seeds/004; every choice is explained in docs/variants/small.md) ------------
+# 108 number tiles, no honours, no red fives, no dora; 13 tiles dealt (4, 7 or 10 in the
+# variants) and a stock of 14 draws per player; no calls and no kans; riichi without a deposit,
+# ron only after riichi; points summed from the conditions (engine/scoring/small.py); the deal
+# passes after every hand, one round (each player deals once), 0 starting points, no bust.
+SMALL_4P = Ruleset(
+    name="small-4p",
+    honors=False,
+    red_fives=(0, 0, 0),
+    dealt_tiles=13,
+    stock_per_player=14,
+    dead_wall=0,
+    rinshan_tiles=0,
+    calls=False,
+    chi=False,
+    kans=False,
+    ron_needs_riichi=True,
+    dora=False,
+    kan_dora=False,
+    kan_ura=False,
+    ura_dora=False,
+    riichi_deposit=False,
+    riichi_min_points=0,
+    renchan=False,
+    scoring="small",
+    length="east",
+    starting_points=0,
+    target_points=0,
+    uma=(0, 0, 0, 0),
+    tobi=False,
+    sudden_death=False,
+    agari_yame=False,
+    max_ron_winners=1,
+    kokushi_robs_ankan=False,
+    pao=frozenset(),
+    honba_ron=0,
+    honba_tsumo_each=0,
+    noten_payment_total=0,
+    nagashi_mangan=False,
+    kyuushu_kyuuhai=False,
+    suufon_renda=False,
+    suucha_riichi=False,
+    suukaikan=False,
+    sanchahou=False,
+)
+SMALL_3P = SMALL_4P.replace(name="small-3p", players=3, uma=(0, 0, 0))
+SMALL_2P = SMALL_4P.replace(name="small-2p", players=2, uma=(0, 0))
+
+PRESETS.update(
+    (ruleset.name, ruleset)
+    for ruleset in (
+        SMALL_4P,
+        SMALL_4P.replace(name="small-4p-10", dealt_tiles=10),
+        SMALL_4P.replace(name="small-4p-7", dealt_tiles=7),
+        SMALL_4P.replace(name="small-4p-4", dealt_tiles=4),
+        SMALL_3P,
+        SMALL_2P,
+    )
+)
+
+# Space mahjong (seeds/000, docs/variants/space.md): Tenhou's 4-player rules with the space
+# shapes (wrap-around runs 8-9-1 and 9-1-2, runs of any three winds or the three dragons).
+# Open thirteen orphans 3 han (the document: "usually reduced ... e.g. 2 ~ 3 hans"); nine gates
+# do not wrap around (the document leaves it open: the standard rule is kept).
+SPACE_4P = TENHOU_4P.replace(name="space-4p", shapes=Shapes.SPACE)
+
+PRESETS[SPACE_4P.name] = SPACE_4P

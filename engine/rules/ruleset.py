@@ -61,6 +61,16 @@ class KazoeLimit(StrEnum):
     SANBAIMAN = "sanbaiman"
 
 
+class Shapes(StrEnum):
+    """Which tiles form runs (``engine/hand/shapes.py``)."""
+
+    #: Three consecutive ranks of one number suit.
+    STANDARD = "standard"
+    #: Space mahjong (``seeds/000``): ranks wrap around (8-9-1, 9-1-2), and any three different
+    #: winds or the three dragons are runs too.
+    SPACE = "space"
+
+
 #: Yakuman that some rule sets count double when the option lists them.
 DOUBLE_YAKUMAN_FORMS = frozenset({"suuankou_tanki", "kokushi_13", "junsei_chuuren", "daisuushii"})
 
@@ -161,6 +171,78 @@ class Ruleset:
     suukaikan: bool = True
     #: Three players ron the same discard: abortive draw (Tenhou) instead of paying all three.
     sanchahou: bool = True
+
+    # -- hand shapes (space mahjong) ----------------------------------------------------------
+    # (seeds/000; the rules as implemented and each choice: docs/variants/space.md)
+    #: Which tiles form runs: ``standard``, or ``space`` (wrap-around and honour runs).
+    shapes: Shapes = Shapes.STANDARD
+    #: Space mahjong: han of a thirteen orphans with honours called as honour runs (a fixed
+    #: 30 fu); 0 = no such win. Standard shapes cannot call honour runs, so it never applies.
+    open_kokushi_han: int = 3
+    #: Space mahjong: nine gates may wrap around (4445678912333p and one more tile); read only
+    #: with ``shapes`` space.
+    space_wrap_chuuren: bool = False
+
+    # -- small mahjong (seeds/004, docs/variants/small.md) ------------------------------------
+    #: Honour tiles are in play. Without them the set is the 108 number tiles (four of each of
+    #: 1-9 in three suits) for any number of players: sanma's removal of 2m-8m needs honours.
+    honors: bool = True
+    #: Tiles dealt to each player: 13, or 4, 7 or 10 in small mahjong. A complete hand holds one
+    #: more: a pair and ``dealt_tiles // 3`` melds (or seven pairs, with 13).
+    dealt_tiles: int = 13
+    #: Live-wall draws per player (small mahjong's "stock": 14); 0 = every tile that is neither
+    #: dealt nor in the dead wall. Tiles beyond the hands and the stock are not used.
+    stock_per_player: int = 0
+    #: Calls on a discard (chi, pon, open kan) exist at all (chi also needs ``chi``).
+    calls: bool = True
+    #: Kans exist at all (closed, added and open).
+    kans: bool = True
+    #: A ron needs the winner's riichi (a tsumo never does).
+    ron_needs_riichi: bool = False
+    #: Dora indicators are used at all: without them a hand starts with none (no kan or ura
+    #: dora either).
+    dora: bool = True
+    #: A riichi puts a 1000-point stick on the table. Without it riichi costs nothing, so
+    #: ``riichi_min_points`` does not apply either.
+    riichi_deposit: bool = True
+    #: The dealer keeps the deal after a win or tenpai, and counters (honba) are kept. Without
+    #: it the deal passes after every hand and honba stays 0.
+    renchan: bool = True
+    #: How a win is valued: ``riichi`` (yaku, fu, han, limits) or ``small`` (the points of the
+    #: small mahjong conditions, ``engine/scoring/small.py``).
+    scoring: str = "riichi"
+
+    @property
+    def sanma(self) -> bool:
+        """Whether 2m-8m are out of the set (3 players with honours: sanma)."""
+        return self.players == 3 and self.honors
+
+    @property
+    def tile_count(self) -> int:
+        """Tiles in the set: 136; 108 in sanma, or without honours."""
+        return 108 if self.sanma or not self.honors else 136
+
+    @property
+    def live_wall(self) -> int:
+        """Live-wall tiles at the start of a hand: what the state machine can draw."""
+        if self.stock_per_player:
+            return self.stock_per_player * self.players
+        return self.tile_count - self.dealt_tiles * self.players - self.dead_wall
+
+    @property
+    def variant(self) -> str | None:
+        """What makes this rule set more than an option change of riichi, in words, or None.
+
+        Formats built for riichi (tenhou.net/6, mjai) cannot hold such games; their writers
+        refuse them with this text.
+        """
+        if self.shapes is not Shapes.STANDARD:
+            return f"{self.shapes.value} mahjong (hand shapes)"
+        if self.scoring != "riichi" or not self.honors or self.dealt_tiles != 13:
+            return "small mahjong"
+        if self.modifiers:
+            return f"rule modifiers {', '.join(self.modifiers)}"
+        return None
 
     def __post_init__(self) -> None:
         if self.modifiers:

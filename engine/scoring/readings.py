@@ -15,7 +15,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from engine.hand.decompose import WaitShape, run_wait_shape
+from engine.hand.decompose import WaitShape
 from engine.hand.melds import ANKAN, CHI, PON
 from engine.rules.ruleset import Renhou
 from engine.scoring.limits import base_points, yakuman_limit
@@ -68,8 +68,6 @@ _MAN_MASK: Final = kinds_mask(range(0, 9))
 _PIN_MASK: Final = kinds_mask(range(9, 18))
 _SOU_MASK: Final = kinds_mask(range(18, 27))
 _IS_YAOCHUU: Final = tuple(kind in YAOCHUU for kind in range(KINDS))
-#: Whether the run starting at a kind holds a terminal (123 or 789).
-_IS_OUTSIDE_RUN: Final = tuple(start % 9 in (0, 6) for start in range(EAST))
 
 # -- interned yaku entries and fu items ---------------------------------------------------------
 _YAKU_HAN: dict[tuple[str, int], YakuHan] = {}
@@ -153,18 +151,11 @@ SHANPON: Final = WaitShape.SHANPON
 RYANMEN: Final = WaitShape.RYANMEN
 _CHIITOITSU_WAIT: Final = WaitShape.CHIITOITSU
 _KOKUSHI_WAITS: Final = (WaitShape.KOKUSHI, WaitShape.KOKUSHI_13)
-#: The runs that hold each kind, (run start, wait shape when the kind completed the run).
-_RUNS_HOLDING: Final = tuple(
-    tuple(
-        (start, run_wait_shape(start, kind))
-        for start in range(kind - 2, kind + 1)
-        if 0 <= start < EAST and start % 9 <= 6 and start // 9 == kind // 9
-    )
-    for kind in range(KINDS)
-)
 _PINFU_TSUMO_ITEMS: Final = (_BASE,)
 _PINFU_RON_ITEMS: Final = (_BASE, _MENZEN_RON)
 CHIITOITSU_ITEMS: Final = (FuItem("chiitoitsu", 25),)
+#: Space mahjong's open thirteen orphans: a fixed 30 fu (docs/variants/space.md).
+OPEN_KOKUSHI_ITEMS: Final = (FuItem("open_kokushi", 30),)
 
 
 def _triplet_item(kind: int, concealed: bool, kan: bool) -> FuItem:
@@ -209,7 +200,9 @@ class Reader:
         "meld_items",
         "meld_runs",
         "meld_triplets",
+        "outside_run",
         "ruleset",
+        "runs_holding",
         "situational",
         "situational_yakuman",
         "tables",
@@ -230,7 +223,11 @@ class Reader:
     meld_fu: int
     meld_runs: tuple[int, ...]
     meld_triplets: tuple[int, ...]
+    #: Per run start: the run holds a terminal or an honour (the rule set's shapes).
+    outside_run: tuple[bool, ...]
     ruleset: Ruleset
+    #: Per kind: the runs holding it, with the wait shape when it completed them.
+    runs_holding: tuple[tuple[tuple[int, WaitShape], ...], ...]
     #: Yaku and yakuman of the whole hand: value() adds them to every reading's own.
     situational: list[YakuHan]
     situational_yakuman: list[YakuHan]
@@ -260,6 +257,9 @@ class Reader:
         c = self.conditions = hand.conditions
         ruleset = self.ruleset = tables.ruleset
         self.tables = tables
+        shapes = tables.shapes
+        self.runs_holding = shapes.runs_holding
+        self.outside_run = shapes.outside_run
         self.closed = closed
         win = self.win = hand.win_tile.kind
         self.tsumo = c.tsumo
@@ -345,7 +345,9 @@ class Reader:
             # Nine gates: one suit 1112345678999 plus one tile, no calls at all.
             base = win - win % 9
             suit = counts[base : base + 9]
-            if suit[0] >= 3 and suit[8] >= 3 and min(suit) >= 1:
+            if (suit[0] >= 3 and suit[8] >= 3 and min(suit) >= 1) or (
+                ruleset.space_wrap_chuuren and not shapes.standard and _wrapped_gates(suit)
+            ):
                 if counts[win] in (2, 4):
                     yakuman.append(tables.yakuman["junsei_chuuren"])
                 else:
@@ -443,6 +445,13 @@ class Reader:
         entry = self.tables.yakuman["kokushi_13"] if thirteen_wait else _Y13["kokushi"]
         return self.value((), (entry,), 0, (), _KOKUSHI_WAITS[thirteen_wait])
 
+    def open_kokushi(self, thirteen_wait: bool) -> Valued | None:
+        """Space mahjong's thirteen orphans with honour runs called: ``open_kokushi_han`` han
+        at a fixed 30 fu. Honroutou, which every such hand is, does not add (the document's
+        "reduced value ... 2 ~ 3 hans"); the situational yaku and dora do, as to any hand."""
+        entry = yaku_han("open_kokushi", self.ruleset.open_kokushi_han)
+        return self.value((entry,), (), 30, OPEN_KOKUSHI_ITEMS, _KOKUSHI_WAITS[thirteen_wait])
+
     def chiitoitsu(self) -> Valued | None:
         """Seven pairs: 25 fu, with the hand-wide yaku."""
         yaku = (_CHIITOITSU, _HONROUTOU) if self.honroutou else (_CHIITOITSU,)
@@ -512,6 +521,7 @@ class Reader:
                 elif repeats:
                     yaku.append(_IIPEIKOU)
             if len(runs) >= 3:
+                # (Any run: space mahjong's 891m891p891s is a sanshoku too.)
                 for start in runs:
                     if start < 9 and start + 9 in runs and start + 18 in runs:
                         yaku.append(_SANSHOKU[opened])
@@ -520,14 +530,18 @@ class Reader:
                     if base in runs and base + 3 in runs and base + 6 in runs:
                         yaku.append(_ITTSU[opened])
                         break
-            # Outside hands: every group and the pair hold a terminal or honour.
+            # Outside hands: every group and the pair hold a terminal or honour (space mahjong:
+            # 891 and 912 are outside runs, honour runs count as honour groups). A hand of
+            # terminals and honours alone is honroutou instead (space mahjong's runs of honours
+            # allow it with runs: seeds/000's "Honroutou-nomi").
             if (
-                _IS_YAOCHUU[pair]
-                and all(map(_IS_OUTSIDE_RUN.__getitem__, runs))
+                not self.honroutou
+                and _IS_YAOCHUU[pair]
+                and all(map(self.outside_run.__getitem__, runs))
                 and all(map(_IS_YAOCHUU.__getitem__, triplets))
             ):
                 yaku.append((_CHANTA if self.has_honor else _JUNCHAN)[opened])
-        elif self.honroutou:
+        if self.honroutou:
             yaku.append(_HONROUTOU)
 
         # -- the pair's fu: a dragon, the seat wind, the round wind (a double wind per rules) --
@@ -550,7 +564,7 @@ class Reader:
             valued = self._with_wait(pair_fu, runs, concealed_triplets, yaku, yakuman, SHANPON)
             if valued is not None and (best is None or valued[0] > best[0]):
                 best = valued
-        for start, shape in _RUNS_HOLDING[win]:
+        for start, shape in self.runs_holding[win]:
             if start in concealed_runs:
                 valued = self._with_wait(pair_fu, runs, concealed_triplets, yaku, yakuman, shape)
                 if valued is not None and (best is None or valued[0] > best[0]):
@@ -617,3 +631,10 @@ class Reader:
             items.append(_OPEN_PINFU)
             total = 30
         return self.value(yaku, yakuman, -(-total // 10) * 10, tuple(items), shape)
+
+
+def _wrapped_gates(suit: bytes) -> bool:
+    """Nine gates with wrap-around (space mahjong's ``space_wrap_chuuren``): 14 tiles of one
+    suit holding every rank, three or more of two cyclically adjacent ranks (4445678912333p and
+    one more tile: 3p and 4p play the parts of 9 and 1)."""
+    return min(suit) >= 1 and any(suit[rank - 1] >= 3 and suit[rank] >= 3 for rank in range(9))

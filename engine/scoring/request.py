@@ -11,6 +11,7 @@ from typing import Any, Final
 
 from engine.errors import EngineError, InvalidConditionsError
 from engine.hand.melds import Meld
+from engine.hand.shapes import shapes_for
 from engine.rules import Ruleset, get_ruleset
 from engine.scoring.score import HandScore, WinConditions, WinningHand, score_hand
 from engine.tiles import parse_tile, parse_tiles, wind_kind
@@ -82,7 +83,7 @@ def parse_request(data: Mapping[str, Any]) -> tuple[WinningHand, Ruleset]:
     for item in melds_data:
         if not isinstance(item, Mapping) or set(item) - {"type", "tiles", "from"}:
             raise InvalidConditionsError(f"a meld is an object with type and tiles, got {item!r}")
-        melds.append(Meld.parse(_string(item, "type"), _string(item, "tiles")))
+        melds.append(Meld.parse(_string(item, "type"), _string(item, "tiles"), shapes_for(ruleset)))
     conditions = WinConditions(
         seat_wind=wind_kind(_string(data, "seat_wind", "E")),
         round_wind=wind_kind(_string(data, "round_wind", "E")),

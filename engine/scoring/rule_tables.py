@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from engine.hand.shapes import HandShapes, shapes_for
 from engine.rules.modifiers import RuleModifier, get_modifiers
 from engine.rules.ruleset import Ruleset
 from engine.scoring.payments import tsumo_halves
@@ -27,6 +28,8 @@ class RuleTables:
     ruleset: Ruleset
     #: The seat winds at the table.
     seats: frozenset[int]
+    #: Which tiles form runs (``shapes``, ``open_kokushi_han``).
+    shapes: HandShapes
     #: The dora kind each indicator kind points at.
     dora_of: tuple[int, ...]
     #: Yakuman entries by name: 26 han for a form the rule set counts double, else 13.
@@ -73,6 +76,7 @@ def _build(ruleset: Ruleset) -> RuleTables:
     return RuleTables(
         ruleset=ruleset,
         seats=frozenset(range(EAST, EAST + ruleset.players)),
+        shapes=shapes_for(ruleset),
         dora_of=dora_of,
         yakuman=yakuman_entries(ruleset.double_yakuman),
         tsumo_halves=(tsumo_halves(False, ruleset), tsumo_halves(True, ruleset)),

@@ -19,7 +19,7 @@ from engine.errors import (
     NotAgariError,
     NoYakuError,
 )
-from engine.hand.decompose import WaitShape, packed_decompositions
+from engine.hand.decompose import WaitShape
 from engine.hand.melds import ANKAN, CHI, Meld
 from engine.rules.ruleset import Renhou, Ruleset
 from engine.scoring.payments import Payment, plain_payments, win_payments
@@ -132,6 +132,12 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
     :raises NotAgariError: the tiles do not form a complete hand.
     :raises NoYakuError: the hand is complete but has no yaku.
     """
+    if ruleset.scoring == "small":
+        # Small mahjong sums its conditions' points instead (imported here: it builds on this
+        # module's types). The one place both the state machine and the API score through.
+        from engine.scoring.small import score_small_hand
+
+        return score_small_hand(hand, ruleset)
     c = hand.conditions
     melds = hand.melds
     # Count the tiles as packed counts (engine.tiles.PACKED_BYTES): one addition per tile.
@@ -140,13 +146,19 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
         concealed += tile.packed
     held = concealed  # all the winner's tiles: concealed and called
     closed = True
+    tables = rule_tables(ruleset)
+    shapes = tables.shapes
     for meld in melds:
         held += meld.packed
         if meld.type is not ANKAN:
             closed = False
-            if meld.type is CHI and not ruleset.chi:
-                raise InvalidHandError(f"{meld}: rule set {ruleset.name} has no chi")
-    tables = rule_tables(ruleset)
+            if meld.type is CHI:
+                if not ruleset.chi:
+                    raise InvalidHandError(f"{meld}: rule set {ruleset.name} has no chi")
+                if shapes.run_kinds[meld.kind] is None:
+                    raise InvalidHandError(
+                        f"{meld}: not a run with the {shapes.name} shapes of {ruleset.name}"
+                    )
     _check_tiles(hand, tables, concealed, held)
     rare_flags = _check_conditions(hand, tables, closed)
     counts = held.to_bytes(PACKED_BYTES, "little")
@@ -164,7 +176,14 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
             # Each of the seven kinds held exactly twice (top bit 0x80 shifted to 0x02).
             found = True
             best = reader.chiitoitsu()
-    for pair, runs, triplets in packed_decompositions(concealed):
+    elif shapes.open_kokushi and all(meld.type is CHI and meld.kind >= EAST for meld in melds):
+        # Space mahjong: thirteen orphans with honours called as honour runs (14 tiles in all,
+        # no kan among the melds, so 13 kinds means one of them twice).
+        present = (held + _ONE_OR_MORE_ADD) & _COUNT_TOPS
+        if present.bit_count() == 13 and not held & SIMPLES_MASK:
+            found = True
+            best = reader.open_kokushi(held >> 8 * hand.win_tile.kind & 0xFF == 2)
+    for pair, runs, triplets in shapes.packed_decompositions(concealed):
         found = True
         valued = reader.standard(pair, runs, triplets)
         if valued is not None and (best is None or valued[0] > best[0]):

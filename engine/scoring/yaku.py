@@ -69,6 +69,9 @@ _TABLE: Final = (
     _yaku("honitsu", 3, 2, "Half flush", "混一色"),
     _yaku("chinitsu", 6, 5, "Full flush", "清一色"),
     _yaku("renhou_mangan", 5, 0, "Blessing of man (mangan)", "人和"),
+    # Space mahjong: honours called as honour runs; the han are the rule set's
+    # open_kokushi_han (3 by default).
+    _yaku("open_kokushi", 0, 3, "Open thirteen orphans", "鳴き国士無双"),
     _yaku("dora", 0, 0, "Dora", "ドラ"),
     _yaku("aka_dora", 0, 0, "Red fives", "赤ドラ"),
     _yaku("ura_dora", 0, 0, "Ura dora", "裏ドラ"),

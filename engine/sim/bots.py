@@ -28,9 +28,9 @@ from engine.events import (
     RiichiDeclared,
     Win,
 )
-from engine.hand.decompose import winning_kinds
 from engine.hand.melds import MeldType
-from engine.hand.shanten import shanten, shanten_kokushi
+from engine.hand.shanten import shanten_kokushi
+from engine.hand.shapes import STANDARD, HandShapes
 from engine.state import GameState
 from engine.tiles import DRAGONS, EAST, YAOCHUU, dora_from_indicator
 
@@ -116,10 +116,10 @@ class GreedyBot:
             elif isinstance(option, ClosedKan | AddedKan):
                 tiles = option.tiles if isinstance(option, ClosedKan) else (option.tile,)
                 if current is None:
-                    current = shanten(counts)
+                    current = state.shapes.shanten(counts)
                 for tile in tiles:
                     counts[tile.kind] -= 1
-                after = shanten(counts)
+                after = state.shapes.shanten(counts)
                 for tile in tiles:
                     counts[tile.kind] += 1
                 if after <= current:
@@ -140,6 +140,7 @@ class GreedyBot:
         data = state.seats[seat]
         counts = list(data.counts)
         riichi_discard = data.riichi
+        shapes = state.shapes  # (the rule set's runs: space mahjong's wrap around)
         scores: dict[int, int] = {}
         for option in discards:
             kind = option.tile.kind
@@ -148,9 +149,9 @@ class GreedyBot:
             counts[kind] -= 1
             if riichi_discard:
                 # Every listed riichi discard leaves the hand tenpai: keep the widest wait.
-                scores[kind] = -len(winning_kinds(counts))
+                scores[kind] = -len(shapes.winning_kinds(counts))
             else:
-                scores[kind] = shanten(counts)
+                scores[kind] = shapes.shanten(counts)
             counts[kind] += 1
         lowest = min(scores.values())
         tied = [option for option in discards if scores[option.tile.kind] == lowest]
@@ -175,7 +176,8 @@ class GreedyBot:
         plan = _open_plan(state, seat)
 
         def value(kind: int) -> int:
-            worth = self.keep_value(counts, kind, kind in yakuhai) + 6 * (kind in dora)
+            worth = self.keep_value(counts, kind, kind in yakuhai, state.shapes)
+            worth += 6 * (kind in dora)
             if plan is not None and not plan(kind):
                 worth -= 20
             return worth
@@ -183,13 +185,24 @@ class GreedyBot:
         return value
 
     @staticmethod
-    def keep_value(counts: Sequence[int], kind: int, yakuhai: bool) -> int:
+    def keep_value(
+        counts: Sequence[int], kind: int, yakuhai: bool, shapes: HandShapes = STANDARD
+    ) -> int:
         """Connectivity of one tile: copies, neighbours within two ranks, central ranks.
 
         An isolated non-value honour scores 0, an isolated yakuhai or terminal 1, an honour pair
-        3 (7 for yakuhai: a pon of it is a yaku).
+        3 (7 for yakuhai: a pon of it is a yaku). With other shapes (space mahjong) a tile's
+        neighbours are the tiles it shares runs with, counted once per shared run (in a suit
+        that is the same two-then-one weighting, without ends), and no rank is an edge.
         """
         same = 3 * (counts[kind] - 1)
+        if not shapes.standard and shapes.runs_with[kind]:
+            near = 0
+            for start in shapes.runs_with[kind]:
+                run = shapes.run_kinds[start]
+                assert run is not None
+                near += sum(counts[other] for other in run if other != kind)
+            return 3 + same + near + (1 + same if yakuhai else 0)
         if kind >= EAST:
             return same + (1 + same if yakuhai else 0)
         rank = kind % 9
@@ -207,7 +220,7 @@ class GreedyBot:
     def claim(self, state: GameState, seat: int, options: list[Event]) -> Event | None:
         """The call that lowers the shanten most while keeping a yaku in reach, or a pass."""
         counts = list(state.seats[seat].counts)
-        current = shanten(counts)
+        current = state.shapes.shanten(counts)
         best: Event | None = None
         best_after = current
         for option in options:
@@ -215,7 +228,7 @@ class GreedyBot:
                 continue
             for tile in option.consumed:
                 counts[tile.kind] -= 1
-            after = shanten(counts)
+            after = state.shapes.shanten(counts)
             keeps_yaku = _yaku_in_reach(state, seat, option, counts)
             for tile in option.consumed:
                 counts[tile.kind] += 1

@@ -158,7 +158,7 @@ def _play_round(
         sticks=position.sticks,
         scores=tuple(state.scores),
         hands=hands,
-        dora_indicators=(indicator,),
+        dora_indicators=() if indicator is None else (indicator,),
         events=(),
         wall=wall,
     )

@@ -21,6 +21,10 @@ Live draws and replacement draws together therefore never exceed ``tiles_left``.
   from 1) lowers the live draws still possible to ``tiles_left - k``, so when replacement
   ``4 + m`` (``m`` = 0..3, the ``5 + m``-th replacement draw) takes ``live[tiles_left - 1 - m]``,
   at most ``tiles_left - 5 - m`` live tiles can ever be drawn, all with a smaller index.
+* Small mahjong (``seeds/004``): the 108 number tiles, ``dealt_tiles`` (4 to 13) to each seat,
+  and a live wall of ``stock_per_player`` (14) draws per seat (``Ruleset.live_wall``); no dead
+  wall, no replacements, no indicators. The tiles left over (none with 13 tiles and four
+  players) are never drawn and are left out of the record.
 
 So every tile of the set is in exactly one of: the hands, ``live``, ``replacements[:k]`` (``k`` =
 the replacements the dead wall holds, :func:`dead_wall_replacements`), the dora and the ura
@@ -44,10 +48,10 @@ _RED = tuple(Tile.from_kind(9 * suit + 4, red=True) for suit in range(3))
 
 def tile_set(ruleset: Ruleset) -> list[Tile]:
     """Every tile of the rule set once (four of each kind, ``red_fives[suit]`` of each suit's
-    five red; sanma without 2m-8m), in kind order."""
+    five red; sanma without 2m-8m; no honours where the rule set has none), in kind order."""
     tiles: list[Tile] = []
-    for kind in range(KINDS):
-        if ruleset.players == 3 and kind in SANMA_MISSING:
+    for kind in range(KINDS if ruleset.honors else EAST):
+        if ruleset.sanma and kind in SANMA_MISSING:
             continue
         if kind < EAST and kind % 9 == 4:
             reds = ruleset.red_fives[kind // 9]
@@ -60,18 +64,26 @@ def tile_set(ruleset: Ruleset) -> list[Tile]:
 
 def live_tiles(ruleset: Ruleset) -> int:
     """Tiles of the live wall at the start of a hand (the state machine's ``tiles_left``)."""
-    return len(tile_set(ruleset)) - 13 * ruleset.players - ruleset.dead_wall
+    return ruleset.live_wall
+
+
+def indicator_stacks(ruleset: Ruleset) -> int:
+    """Indicators in each of the dora and ura stacks: :data:`INDICATORS`, none without dora."""
+    return INDICATORS if ruleset.dora else 0
 
 
 def dead_wall_replacements(ruleset: Ruleset) -> int:
     """Replacement tiles the dead wall itself holds; the rest come from the live wall's end."""
-    return min(ruleset.rinshan_tiles, ruleset.dead_wall - 2 * INDICATORS)
+    return min(ruleset.rinshan_tiles, ruleset.dead_wall - 2 * indicator_stacks(ruleset))
 
 
-def deal(ruleset: Ruleset, rng: random.Random) -> tuple[tuple[tuple[Tile, ...], ...], Tile, Wall]:
+def deal(
+    ruleset: Ruleset, rng: random.Random
+) -> tuple[tuple[tuple[Tile, ...], ...], Tile | None, Wall]:
     """Shuffle the rule set's tiles and deal one hand.
 
-    Returns every seat's 13 tiles (sorted), the opening dora indicator and the whole
+    Returns every seat's tiles (``dealt_tiles``, 13 in riichi, sorted), the opening dora
+    indicator (``None`` for a rule set without dora) and the whole
     :class:`~engine.events.Wall` (its ``dora_indicators[0]`` is that indicator). The layout is
     described in the module docstring.
 
@@ -84,20 +96,28 @@ def deal(ruleset: Ruleset, rng: random.Random) -> tuple[tuple[tuple[Tile, ...], 
     live_count = live_tiles(ruleset)
     in_dead_wall = dead_wall_replacements(ruleset)
     from_live = ruleset.rinshan_tiles - in_dead_wall
+    indicators = indicator_stacks(ruleset)
     if in_dead_wall < 0 or from_live > live_count:
         raise ValueError(
             f"{ruleset.name}: a {ruleset.dead_wall}-tile dead wall cannot hold "
-            f"{2 * INDICATORS} indicators and {ruleset.rinshan_tiles} replacements"
+            f"{2 * indicators} indicators and {ruleset.rinshan_tiles} replacements"
         )
-    hands = tuple(tuple(sorted(tiles[13 * seat : 13 * seat + 13])) for seat in range(players))
-    position = 13 * players
+    size = ruleset.dealt_tiles
+    position = size * players
+    if position + live_count + ruleset.dead_wall > len(tiles):
+        raise ValueError(
+            f"{ruleset.name}: {len(tiles)} tiles cannot deal {size} to each of {players} players "
+            f"with a {live_count}-tile live wall and a {ruleset.dead_wall}-tile dead wall"
+        )
+    hands = tuple(tuple(sorted(tiles[size * seat : size * seat + size])) for seat in range(players))
     live = tuple(tiles[position : position + live_count])
     position += live_count
     dead = tiles[position:]
     # Whatever the dead wall holds beyond the indicators and its replacements (none in the
-    # presets) is never drawn; it is simply left out of the record.
+    # riichi presets; in small mahjong every tile beyond the hands and the stock) is never
+    # drawn; it is simply left out of the record.
     replacements = (*dead[:in_dead_wall], *live[::-1][:from_live])
-    dora = tuple(dead[in_dead_wall : in_dead_wall + INDICATORS])
-    ura = tuple(dead[in_dead_wall + INDICATORS : in_dead_wall + 2 * INDICATORS])
+    dora = tuple(dead[in_dead_wall : in_dead_wall + indicators])
+    ura = tuple(dead[in_dead_wall + indicators : in_dead_wall + 2 * indicators])
     wall = Wall(live=live, replacements=replacements, dora_indicators=dora, ura_indicators=ura)
-    return hands, dora[0], wall
+    return hands, dora[0] if dora else None, wall

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.events import AbortKind, Event, Wall, Win
 from engine.game_flow import RoundPosition
-from engine.hand.shanten import shanten
+from engine.hand.shapes import shapes_for
 from engine.rules.ruleset import Ruleset
 from engine.state.results import HandResult, Phase, WinResult
 from engine.state.seat import _WAITS_MEMO, _Seat
@@ -46,6 +46,8 @@ class _StateBase:
             list(scores) if scores is not None else [ruleset.starting_points] * self.players
         )
         self.three_player = ruleset.players == 3
+        #: Which tiles form runs (each seat gets them: its waits depend on them).
+        self.shapes = shapes_for(ruleset)
         # Event type to check and to applier; GameState fills them with every part's methods.
         self._checks: dict[type, Callable[[Any], str | None]]
         self._appliers: dict[type, Callable[[Any], None]]
@@ -171,8 +173,7 @@ class _StateBase:
 
     def _tenpai_after_discard(self, seat: int) -> bool:
         """Whether some discard from the seat's 3n+2 tiles leaves a tenpai hand."""
-        counts = self.seats[seat].counts
-        return shanten(counts) <= 0
+        return self.seats[seat].shanten() <= 0
 
     def _pass_claims(self, tile: Tile, skip: int) -> None:
         """Nobody (else) ronned ``tile``: whoever waited on it is furiten for now (for the rest

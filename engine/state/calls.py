@@ -13,7 +13,7 @@ from engine.rules.ruleset import KanDoraTiming
 from engine.state.base import _DRAGONS, _WINDS, _StateBase
 from engine.state.results import Phase
 from engine.state.seat import _can_hold
-from engine.tiles import EAST, NORTH, Tile
+from engine.tiles import NORTH, Tile
 
 
 class _Calls(_StateBase):
@@ -51,12 +51,10 @@ class _Calls(_StateBase):
         if not _can_hold(data, consumed):
             return f"seat {seat} does not hold {' '.join(map(str, consumed))}"
         if isinstance(event, Chi):
-            kinds = sorted([kind, *(t.kind for t in consumed)])
+            # A run of the rule set's shapes (space mahjong: wrap-around and honour runs too).
             if (
                 len(consumed) != 2
-                or kind >= EAST
-                or any(k // 9 != kind // 9 or k >= EAST for k in kinds)
-                or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2]
+                or self.shapes.run_start((kind, *(t.kind for t in consumed))) is None
             ):
                 return f"{tile} with {' '.join(map(str, consumed))} is not a run"
         elif isinstance(event, Pon):
@@ -79,20 +77,15 @@ class _Calls(_StateBase):
                 return "after this call every tile left would be a swap call (kuikae)"
         return None
 
-    @staticmethod
-    def _swap_kinds(event: Chi | Pon) -> frozenset[int]:
-        """Kinds the caller may not discard right after the call (kuikae)."""
+    def _swap_kinds(self, event: Chi | Pon) -> frozenset[int]:
+        """Kinds the caller may not discard right after the call (kuikae): the called kind,
+        and after a chi on an end of the run the kind beyond its other end."""
         kind = event.tile.kind
         if isinstance(event, Pon):
             return frozenset((kind,))
-        others = sorted(t.kind for t in event.consumed)
-        forbidden = {kind}
-        rank = kind % 9
-        if kind < others[0] and rank + 3 <= 8:
-            forbidden.add(kind + 3)
-        elif kind > others[1] and rank - 3 >= 0:
-            forbidden.add(kind - 3)
-        return frozenset(forbidden)
+        start = self.shapes.run_start((kind, *(t.kind for t in event.consumed)))
+        assert start is not None  # (checked: the chi is a run)
+        return self.shapes.swap_kinds(start, kind)
 
     def _call(self, event: Chi | Pon | OpenKan) -> None:
         seat = event.seat
@@ -111,7 +104,9 @@ class _Calls(_StateBase):
             if isinstance(event, Pon)
             else MeldType.MINKAN
         )
-        data.melds.append(Meld(meld_type, (event.tile, *event.consumed)))
+        meld = Meld(meld_type, (event.tile, *event.consumed), self.shapes)
+        data.melds.append(meld)
+        data.note_meld(meld)
         data.meld_sources.append(discarder)
         self._break_first_turn()
         self._check_liability(seat, discarder, event.tile.kind)
@@ -201,7 +196,9 @@ class _Calls(_StateBase):
         data = self.seats[seat]
         for tile in event.tiles:
             data.remove(tile)
-        data.melds.append(Meld(MeldType.ANKAN, event.tiles))
+        meld = Meld(MeldType.ANKAN, event.tiles)
+        data.melds.append(meld)
+        data.note_meld(meld)
         data.meld_sources.append(None)
         self._break_first_turn()
         self._after_kan(seat, open_kan=False)

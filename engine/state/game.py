@@ -115,6 +115,30 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
             AbortiveDraw: self._abort,
             ScoreChange: self._score_change,
         }
+        # Rule sets without honours (small mahjong) use every number tile whatever the number of
+        # players: "3 players" alone does not remove 2m-8m.
+        self.three_player = ruleset.sanma
+        # Calls and kans a rule set does not have at all are refused by one check each, put in
+        # the dispatch table once, so the checks of the rule sets that have them stay as they are.
+        if not ruleset.kans:
+            for kan in (OpenKan, ClosedKan, AddedKan):
+                self._checks[kan] = self._no_kans
+        if not ruleset.calls:  # (after the kans: an open kan is refused as a call)
+            for call in (Chi, Pon, OpenKan):
+                self._checks[call] = self._no_calls
+
+    def _no_calls(self, event: Chi | Pon | OpenKan) -> str:
+        return f"there are no calls in {self.ruleset.name}: no chi, pon or open kan"
+
+    def _no_kans(self, event: OpenKan | ClosedKan | AddedKan) -> str:
+        return f"there are no kans in {self.ruleset.name}"
+
+    def _tile_problem(self, tile: Tile) -> str | None:
+        # Honours first: without them the deal marks the honour kinds as all seen (see
+        # start_round), which the general check would word as a fifth copy.
+        if tile.kind >= EAST and not self.ruleset.honors:
+            return f"{tile} is an honour tile; {self.ruleset.name} has none"
+        return super()._tile_problem(tile)
 
     # -- starting and ending hands ---------------------------------------------------------------
 
@@ -138,15 +162,17 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         self.sticks = round_.sticks
         if not self._deal_at_once(round_):
             self._deal(round_)
+        if not ruleset.honors:
+            # The honour kinds count as all seen: every check of a tile coming into view (the
+            # fast paths' included) then refuses them at no cost per tile; _tile_problem words it.
+            self.seen[EAST:] = [4] * (KINDS - EAST)
         self.dora_indicators: list[Tile] = list(round_.dora_indicators)
         self.ura_indicators = round_.ura_indicators
         self.wall: Wall | None = round_.wall
         self.live_index = 0
         self.replacement_index = 0
         self.dora_wall_index = 1
-        dealt = 13 * players
-        total = 136 if players == 4 else 108
-        self.tiles_left = total - dealt - ruleset.dead_wall
+        self.tiles_left = ruleset.live_wall
         self.turn = round_.dealer
         self.phase = Phase.DRAW
         self.replacement = False
@@ -176,22 +202,25 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
     def _deal(self, round_: Round) -> None:
         """Deal the hands and show the indicators tile by tile, refusing the first tile that
         breaks a limit (see :meth:`_tile_problem`)."""
-        self.seats = [_Seat([0] * KINDS, [0, 0, 0]) for _ in range(self.players)]
+        shapes = self.shapes
+        self.seats = [_Seat([0] * KINDS, [0, 0, 0], shapes=shapes) for _ in range(self.players)]
         # Tiles seen in this hand (hands, indicators, draws), to refuse a fifth copy.
         self.seen = [0] * KINDS
         self.seen_red = [0, 0, 0]
+        dealt = self.ruleset.dealt_tiles
         for index, hand in enumerate(round_.hands):
-            if len(hand) != 13:
-                raise IllegalActionError(f"seat {index} is dealt {len(hand)} tiles, not 13")
+            if len(hand) != dealt:
+                raise IllegalActionError(f"seat {index} is dealt {len(hand)} tiles, not {dealt}")
             for tile in hand:
                 problem = self._see(tile)
                 if problem:
                     raise IllegalActionError(f"seat {index}'s starting hand: {problem}")
                 self.seats[index].add(tile)
-        if len(round_.dora_indicators) != 1:
+        indicators = 1 if self.ruleset.dora else 0
+        if len(round_.dora_indicators) != indicators:
             raise IllegalActionError(
-                f"a hand starts with one dora indicator, the record has "
-                f"{len(round_.dora_indicators)}"
+                f"a hand starts with {indicators or 'no'} dora indicator(s) in "
+                f"{self.ruleset.name}, the record has {len(round_.dora_indicators)}"
             )
         for tile in (*round_.dora_indicators, *round_.ura_indicators):
             problem = self._see(tile)
@@ -207,12 +236,14 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         or plain fives) with a limit, so the tile-by-tile deal refuses nothing exactly when the
         final counts are within the limits, and no tile is foreign to the layout or the rule set.
         """
-        if len(round_.dora_indicators) != 1:
+        ruleset = self.ruleset
+        if len(round_.dora_indicators) != (1 if ruleset.dora else 0):
             return False
+        dealt = ruleset.dealt_tiles
         packs = []
         total = 0
         for hand in round_.hands:
-            if len(hand) != 13:
+            if len(hand) != dealt:
                 return False
             packed = 0
             for tile in hand:
@@ -228,7 +259,9 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
             return False
         if self.three_player and any(seen[kind] for kind in SANMA_MISSING):
             return False
-        for suit, reds in enumerate(self.ruleset.red_fives):
+        if not ruleset.honors and any(seen[EAST:KINDS]):
+            return False
+        for suit, reds in enumerate(ruleset.red_fives):
             red = seen[RED_BYTE + suit]
             if red > reds or seen[9 * suit + 4] - red > 4 - reds:
                 return False
@@ -238,7 +271,9 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         for packed in packs:
             counts = packed.to_bytes(PACKED_BYTES, "little")
             key = packed & _KIND_BYTES  # the kind bytes: the seat's key
-            self.seats.append(_Seat(list(counts[:KINDS]), list(counts[RED_BYTE:]), key=key))
+            self.seats.append(
+                _Seat(list(counts[:KINDS]), list(counts[RED_BYTE:]), key=key, shapes=self.shapes)
+            )
         return True
 
     def end_round(self) -> RoundPosition | None:

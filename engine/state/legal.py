@@ -26,11 +26,10 @@ from engine.events import (
     Win,
 )
 from engine.hand.melds import MeldType
-from engine.hand.shanten import shanten
 from engine.state.base import _StateBase
 from engine.state.results import Phase
 from engine.state.seat import _PLAIN_TILES, _copies
-from engine.tiles import EAST, NORTH, Tile
+from engine.tiles import NORTH, Tile
 
 
 class _LegalActions(_StateBase):
@@ -91,16 +90,19 @@ class _LegalActions(_StateBase):
     def _ron_candidates(self, tile: Tile | None, source: int) -> list[Event]:
         if tile is None:
             return []
+        needs_riichi = self.ruleset.ron_needs_riichi
         return [
             Win(seat, source, tile)
             for seat in range(self.players)
-            if seat != source and tile.kind in self.waits(seat)
+            if seat != source
+            and tile.kind in self.waits(seat)
+            and (self.seats[seat].riichi or not needs_riichi)
         ]
 
     def _call_candidates(self) -> list[Event]:
         tile = self.last_discard
         discarder = self.last_discarder
-        if tile is None or self.tiles_left <= 0:
+        if tile is None or self.tiles_left <= 0 or not self.ruleset.calls:
             return []
         out: list[Event] = []
         kind = tile.kind
@@ -115,17 +117,13 @@ class _LegalActions(_StateBase):
                 out.append(Pon(seat, discarder, tile, tuple(same[:2])))
                 if len(same) >= 3:
                     out.append(OpenKan(seat, discarder, tile, tuple(same[:3])))
-            if (
-                self.ruleset.chi
-                and seat == (discarder + 1) % self.players
-                and kind < EAST
-                and not data.riichi
-            ):
-                rank = kind % 9
-                for low in (rank - 2, rank - 1, rank):
-                    if low < 0 or low + 2 > 8:
-                        continue
-                    others = [kind - rank + r for r in range(low, low + 3) if r != rank]
+            if self.ruleset.chi and seat == (discarder + 1) % self.players and not data.riichi:
+                # Each run of the rule set's shapes holding the tile (space mahjong: wrap-around
+                # and honour runs too), lowest start first.
+                for start in self.shapes.runs_with[kind]:
+                    run = self.shapes.run_kinds[start]
+                    assert run is not None
+                    others = [k for k in run if k != kind]
                     if all(data.counts[k] for k in others):
                         consumed = tuple(_copies(data, k)[0] for k in others)
                         out.append(Chi(seat, discarder, tile, consumed))
@@ -157,17 +155,18 @@ class _LegalActions(_StateBase):
         if self.phase is Phase.RIICHI:
             return out
         if drawn is not None:
-            if shanten(data.counts) == -1:  # complete: worth asking the scorer about a yaku
+            if data.shanten() == -1:  # complete: worth asking the scorer about a yaku
                 out.append(Win(seat, seat, drawn))
             out.append(RiichiDeclared(seat))
             out.append(AbortiveDraw(AbortKind.NINE_TERMINALS, seat))
             counts = data.counts
-            for kind in range(len(counts)):
-                if counts[kind] == 4:
-                    out.append(ClosedKan(seat, tuple(_copies(data, kind))))
-            for meld in data.melds:
-                if meld.type is MeldType.PON and counts[meld.kind]:
-                    out.append(AddedKan(seat, _copies(data, meld.kind)[0]))
+            if self.ruleset.kans:
+                for kind in range(len(counts)):
+                    if counts[kind] == 4:
+                        out.append(ClosedKan(seat, tuple(_copies(data, kind))))
+                for meld in data.melds:
+                    if meld.type is MeldType.PON and counts[meld.kind]:
+                        out.append(AddedKan(seat, _copies(data, meld.kind)[0]))
             if self.ruleset.kita and data.counts[NORTH]:
                 out.append(NorthExtraction(seat, _PLAIN_TILES[NORTH]))
         return out

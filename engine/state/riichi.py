@@ -26,7 +26,7 @@ class _Riichi(_StateBase):
             return f"seat {event.seat} is already in riichi"
         if data.open:
             return "riichi needs a closed hand"
-        if self.scores[event.seat] < ruleset.riichi_min_points:
+        if ruleset.riichi_deposit and self.scores[event.seat] < ruleset.riichi_min_points:
             return (
                 f"riichi needs {ruleset.riichi_min_points} points; seat {event.seat} has "
                 f"{self.scores[event.seat]}"
@@ -58,8 +58,9 @@ class _Riichi(_StateBase):
         data = self.seats[event.seat]
         data.riichi_accepted = True
         data.ippatsu = self.ruleset.ippatsu
-        self.scores[event.seat] -= 1000
-        self.sticks += 1
+        if self.ruleset.riichi_deposit:
+            self.scores[event.seat] -= 1000
+            self.sticks += 1
         self.pending_riichi = None
         self.riichi_count += 1
         if self.riichi_count == 4 and self.players == 4 and self.ruleset.suucha_riichi:

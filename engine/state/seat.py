@@ -8,6 +8,11 @@ a hand (:func:`hand_waits`, memoized for the whole process because hands repeat 
 A seat also keeps its counts packed in one integer (:attr:`_Seat.key`, a byte per kind), updated
 with ``counts`` by :meth:`_Seat.add` and :meth:`_Seat.remove`: the memo key of its waits, which
 costs one look-up instead of turning 34 counts into bytes after every discard.
+
+The waits depend on the rule set's hand shapes (:mod:`engine.hand.shapes`), so a seat knows
+them, and above its counts its key carries the shapes' mark (0 for the standard shapes: their
+keys are the plain counts) and, for space mahjong's open thirteen orphans, what the seat called:
+hands of different shapes or calls never share a memo entry.
 """
 
 from __future__ import annotations
@@ -16,15 +21,23 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from engine.hand.decompose import candidate_kinds
-from engine.hand.melds import ANKAN, Meld
+from engine.hand.melds import ANKAN, CHI, Meld
 from engine.hand.shanten import shanten
-from engine.tiles import EAST, KINDS, Tile
+from engine.hand.shapes import STANDARD, HandShapes, shapes_by_mark
+from engine.tiles import EAST, KINDS, Tile, kinds_mask
 
 _PLAIN_TILES = tuple(Tile.from_kind(kind) for kind in range(KINDS))
 _RED_TILES = tuple(Tile.from_kind(9 * suit + 4, red=True) for suit in range(3))
 #: One tile of each kind in :attr:`_Seat.key`: byte ``kind``. Indexed exactly like ``counts``
 #: (by ``tile.kind``), so the key always moves with the counts.
 _KEY_UNIT = tuple(1 << 8 * kind for kind in range(KINDS))
+#: Above the counts in :attr:`_Seat.key`: the shapes' mark (a byte), then the counts of the tiles
+#: called in honour runs (34 bytes), then a flag: a meld that is not an honour run was called
+#: (no open thirteen orphans). The last two only where the shapes have open thirteen orphans.
+_MARK_SHIFT = 8 * KINDS
+_CALLED_SHIFT = 8 * (KINDS + 1)
+_NO_OPEN_KOKUSHI = 1 << 8 * (2 * KINDS + 1)
+_KINDS_MASK = kinds_mask(range(KINDS))
 
 
 @dataclass(slots=True)
@@ -65,8 +78,14 @@ class _Seat:
     #: ``counts`` packed, byte ``k`` holding ``counts[k]`` (what ``int.from_bytes(bytes(counts),
     #: "little")`` gives): the key of the waits memo. Counts stay within 0-4 (a tile enters a
     #: hand only past the fifth-copy check, and leaves it only when held), so bytes never carry
-    #: into each other and equal keys mean equal counts.
+    #: into each other and equal keys mean equal counts. Bytes above the counts: see
+    #: ``_MARK_SHIFT`` (nothing with the standard shapes).
     key: int = 0
+    #: Which tiles form runs (the rule set's, engine.hand.shapes.shapes_for).
+    shapes: HandShapes = STANDARD
+
+    def __post_init__(self) -> None:
+        self.key |= self.shapes.mark << _MARK_SHIFT
 
     @property
     def open(self) -> bool:
@@ -117,6 +136,24 @@ class _Seat:
         self.hand_cache = None
         return True
 
+    def note_meld(self, meld: Meld) -> None:
+        """Record a new meld in the key (for space mahjong's open thirteen orphans: whether
+        every call is an honour run, and their tiles); nothing for other shapes."""
+        if not self.shapes.open_kokushi:
+            return
+        if meld.type is CHI and meld.kind >= EAST:
+            self.key += (meld.packed & _KINDS_MASK) << _CALLED_SHIFT
+        else:
+            self.key |= _NO_OPEN_KOKUSHI
+        self.hand_cache = None
+
+    def shanten(self) -> int:
+        """Shanten of the concealed hand with the seat's shapes (and calls, for an open
+        thirteen orphans)."""
+        if self.shapes.standard:
+            return shanten(self.counts)
+        return self.shapes.shanten(self.counts, _called(self.key))
+
     def hand(self) -> tuple[bool, frozenset[int]]:
         """The concealed hand's :func:`hand_waits`, cached until the hand changes."""
         cached = self.hand_cache
@@ -164,11 +201,27 @@ _WAITS_MEMO_BOUND = 200_000
 _ANSWERS: dict[tuple[bool, frozenset[int]], tuple[bool, frozenset[int]]] = {}
 
 
-def hand_waits(counts: list[int]) -> tuple[bool, frozenset[int]]:
+def hand_waits(
+    counts: list[int], shapes: HandShapes = STANDARD, melds: Iterable[Meld] = ()
+) -> tuple[bool, frozenset[int]]:
     """Whether a 3n+1-tile hand (34 counts) is one tile from complete, and the kinds that
     complete it. A kind the hand holds four times is never a wait (there is no fifth copy), so a
-    hand can be one tile from complete yet wait on nothing."""
-    return _waits(int.from_bytes(bytes(counts), "little"), counts)
+    hand can be one tile from complete yet wait on nothing. ``melds`` matter only to space
+    mahjong's open thirteen orphans."""
+    key = int.from_bytes(bytes(counts), "little")
+    seat = _Seat(list(counts), [0, 0, 0], key=key, shapes=shapes)
+    for meld in melds:
+        seat.note_meld(meld)
+    return _waits(seat.key, seat.counts)
+
+
+def _called(key: int) -> list[int] | None:
+    """The counts of the tiles called in honour runs, from a seat's key; ``None`` when there
+    are none or another meld was called."""
+    if key & _NO_OPEN_KOKUSHI:
+        return None
+    called = key >> _CALLED_SHIFT & _KINDS_MASK
+    return list(called.to_bytes(KINDS, "little")) if called else None
 
 
 def _waits(key: int, counts: list[int]) -> tuple[bool, frozenset[int]]:
@@ -176,8 +229,16 @@ def _waits(key: int, counts: list[int]) -> tuple[bool, frozenset[int]]:
     found = _WAITS_MEMO.get(key)
     if found is not None:
         return found
-    near = sum(counts) % 3 == 1 and shanten(counts) == 0
     waits: frozenset[int] = frozenset()
+    if key >> _MARK_SHIFT:
+        # Other shapes than the standard: the generic code, with the called honour runs.
+        shapes = shapes_by_mark(key >> _MARK_SHIFT & 0xFF)
+        called = _called(key)
+        near = sum(counts) % 3 == 1 and shapes.shanten(counts, called) == 0
+        if near:
+            waits = frozenset(shapes.winning_kinds(counts, called))
+        return _remember(key, near, waits)
+    near = sum(counts) % 3 == 1 and shanten(counts) == 0
     if near:
         work = list(counts)
         found_kinds = []
@@ -189,6 +250,11 @@ def _waits(key: int, counts: list[int]) -> tuple[bool, frozenset[int]]:
                 found_kinds.append(kind)
             work[kind] -= 1
         waits = frozenset(found_kinds)
+    return _remember(key, near, waits)
+
+
+def _remember(key: int, near: bool, waits: frozenset[int]) -> tuple[bool, frozenset[int]]:
+    """Memoise the answer for ``key`` (see :data:`_WAITS_MEMO`)."""
     if len(_WAITS_MEMO) >= _WAITS_MEMO_BOUND:
         _WAITS_MEMO.clear()
         _ANSWERS.clear()

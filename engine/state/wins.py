@@ -76,6 +76,11 @@ class _Wins(_StateBase):
                 raise _Refused(f"no ron now ({self._phase_words()})")
             if seat == discarder:
                 raise _Refused("a player cannot ron their own tile")
+            if ruleset.ron_needs_riichi and not data.riichi:
+                raise _Refused(
+                    f"seat {seat} has not declared riichi, and in {ruleset.name} only a player "
+                    "in riichi may ron"
+                )
             if self.phase is Phase.WON:
                 if len(self.win_events) >= ruleset.max_ron_winners:
                     raise _Refused(

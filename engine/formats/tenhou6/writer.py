@@ -28,6 +28,7 @@ from engine.events import (
     ScoreChange,
     Win,
 )
+from engine.formats.riichi_only import refuse_variant
 from engine.formats.tenhou6.calls import (
     DUMMY,
     TSUMOGIRI,
@@ -54,6 +55,7 @@ from engine.tiles import Tile
 
 def game_to_json(game: Game) -> dict[str, Any]:
     """The tenhou.net/6 object of one game."""
+    refuse_variant(game, "tenhou.net/6")
     header, players = game.header, game.players
     rules = _writable_rules(header, players)
     _, east_only, kuitan, red = rules

@@ -56,8 +56,25 @@ def test_preset_exists_under_its_name(name: str) -> None:
     assert PRESETS[name] is ruleset
 
 
+#: The variants' presets (space and small mahjong; docs/variants/), tested in tests/engine/variants.
+VARIANT_NAMES = ["space-4p", "small-4p", "small-4p-10", "small-4p-7", "small-4p-4", "small-3p"]
+VARIANT_NAMES += ["small-2p"]
+
+
 def test_no_unexpected_presets() -> None:
-    assert set(PRESETS) == set(NAMES)
+    assert set(PRESETS) == set(NAMES) | set(VARIANT_NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_riichi_presets_are_no_variant(name: str) -> None:
+    assert PRESETS[name].variant is None
+
+
+@pytest.mark.parametrize("name", VARIANT_NAMES)
+def test_variant_presets_say_what_they_are(name: str) -> None:
+    assert PRESETS[name].variant == (
+        "space mahjong (hand shapes)" if "space" in name else "small mahjong"
+    )
 
 
 @pytest.mark.parametrize("name", NAMES)
