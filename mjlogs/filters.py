@@ -13,12 +13,17 @@ from django.db.models import Q, QuerySet
 
 from engine.formats import formats
 from engine.rules import PRESETS
+from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
 from mjlogs.models import Game
 from replay.models import Verdict
 
 
 def _choices(names: Iterable[str]) -> list[tuple[str, str]]:
     return [(name, name) for name in sorted(names)]
+
+
+#: The player counts a game can have: 2 (small mahjong) to 6 (Ùzje mahjong), 4 first.
+PLAYER_COUNTS = tuple((count, f"{count} players") for count in (4, 3, 2, 5, 6))
 
 
 class GameFilter(django_filters.FilterSet):
@@ -30,9 +35,11 @@ class GameFilter(django_filters.FilterSet):
     player_id = django_filters.NumberFilter(
         field_name="seats__player", label="Player id", help_text="One player, by id."
     )
-    ruleset = django_filters.ChoiceFilter(choices=_choices(PRESETS), label="Rule set")
+    ruleset = django_filters.ChoiceFilter(
+        choices=_choices([*PRESETS, *UZJE_PRESETS]), label="Rule set"
+    )
     players = django_filters.ChoiceFilter(
-        field_name="players_count", choices=((4, "4 players"), (3, "3 players")), label="Players"
+        field_name="players_count", choices=PLAYER_COUNTS, label="Players"
     )
     since = django_filters.DateFilter(
         field_name="started_at", lookup_expr="date__gte", label="Played on or after"

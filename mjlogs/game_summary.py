@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from engine.errors import EngineError
+from engine.rules import PRESETS
+from engine.variants.uzje.rules import is_uzje_preset
+from engine.variants.uzje.tiles import format_tiles, parse_tile
 from mjlogs.models import Game
 
 #: Round winds by index, as in round names (``E1``, ``S3``).
@@ -37,6 +41,34 @@ ABORT_LABELS = {
 }
 
 
+class Unit:
+    """What a win's ``han`` counts, by the game's rules: riichi han, small mahjong's points (the
+    win's value; fu is 0), or Ùzje fan stored in tenths (shown as fan)."""
+
+    HAN = "han"
+    POINTS = "points"
+    FAN = "fan"
+
+
+def value_unit(ruleset: str) -> str:
+    """The :class:`Unit` of the wins of a game played under this preset."""
+    if is_uzje_preset(ruleset):
+        return Unit.FAN
+    preset = PRESETS.get(ruleset)
+    if preset is not None and preset.scoring == "small":
+        return Unit.POINTS
+    return Unit.HAN
+
+
+def _amount(value: int, unit: str) -> str:
+    """``3 han``, ``5 points``, ``13.5 fan`` (fan is stored in tenths)."""
+    if unit == Unit.FAN:
+        return f"{value / 10:g} fan"
+    if unit == Unit.POINTS and value == 1:
+        return "1 point"
+    return f"{value} {unit}"
+
+
 @dataclass(frozen=True)
 class WinRow:
     """One win of a hand, ready to show. Figures are ``None`` where the source gives none."""
@@ -52,10 +84,39 @@ class WinRow:
     yaku: list[tuple[str, int]]
     #: The player liable for the hand (pao), if any.
     liable: str | None = None
+    #: What ``han`` and the yaku values count (:class:`Unit`).
+    unit: str = Unit.HAN
+    #: The winning hand in the variant's own notation (Ùzje: UJMJ), when shown.
+    hand: str = ""
 
     @property
     def tsumo(self) -> bool:
         return self.from_player is None
+
+    @property
+    def value(self) -> str:
+        """The win's value in its unit (``""`` when the source gives none)."""
+        return "" if self.han is None else _amount(self.han, self.unit)
+
+    @property
+    def yaku_values(self) -> list[tuple[str, str]]:
+        """``(name, value)`` pairs, each value in the win's unit. An Ùzje limit-hand pattern
+        counts limits, not fan."""
+        if self.unit == Unit.FAN and self.limit is not None and not self.han:
+            return [
+                (name, f"{value} limit{'s' if value != 1 else ''}") for name, value in self.yaku
+            ]
+        return [(name, _amount(value, self.unit).removesuffix(" han")) for name, value in self.yaku]
+
+    @property
+    def limit_label(self) -> str | None:
+        """The limit in words; Ùzje's ``2l`` is "2 limits"."""
+        if self.limit is None:
+            return None
+        if self.unit == Unit.FAN and self.limit.endswith("l") and self.limit[:-1].isdigit():
+            count = int(self.limit[:-1])
+            return f"{count} limit{'s' if count != 1 else ''}"
+        return self.limit
 
 
 @dataclass(frozen=True)
@@ -151,10 +212,36 @@ def game_round_rows(game: Game) -> list[RoundRow]:
         rows = [_report_row(summary, names) for summary in report["rounds"]]
     else:
         rows = _document_rows(game.document, names)
+    unit = value_unit(game.ruleset)
+    hands = _uzje_win_hands(game.document) if unit == Unit.FAN else {}
     return [
-        dataclasses.replace(row, discrepancy=True) if row.index == bad_round else row
+        dataclasses.replace(
+            row,
+            discrepancy=row.index == bad_round,
+            wins=[
+                dataclasses.replace(win, unit=unit, hand=hands.get((row.index, number), ""))
+                for number, win in enumerate(row.wins)
+            ],
+        )
         for row in rows
     ]
+
+
+def _uzje_win_hands(document: Mapping[str, Any]) -> dict[tuple[int, int], str]:
+    """The recorded winning hands of an Ùzje game in UJMJ notation, by (hand index, win number
+    in the hand). A hand the notation cannot read is left out rather than failing the page."""
+    hands = {}
+    for index, round_ in enumerate(document.get("rounds", [])):
+        wins = [event for event in round_.get("events", []) if event.get("type") == "win"]
+        for number, event in enumerate(wins):
+            tiles = (event.get("recorded") or {}).get("hand")
+            if not tiles:
+                continue
+            try:
+                hands[index, number] = format_tiles([parse_tile(text) for text in tiles])
+            except EngineError:
+                continue
+    return hands
 
 
 def _seat_names(game: Game) -> list[str]:

@@ -16,8 +16,16 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
+from engine.rules import PRESETS
+from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
 from mjlogs.models import GameSeat
 from stats.models import RoundFact
+
+#: Rule sets whose wins' ``han`` is not riichi han: small mahjong (``han`` is the win's points)
+#: and Ùzje mahjong (fan in tenths). Statistics that read ``han`` as han leave their wins out.
+NOT_RIICHI_HAN_RULESETS = frozenset(
+    [name for name, ruleset in PRESETS.items() if ruleset.scoring != "riichi"] + list(UZJE_PRESETS)
+)
 
 
 def _count(**conditions: Any) -> Count:
@@ -60,7 +68,7 @@ HAND_COUNTS: dict[str, Any] = {
     "deal_ins_to_riichi": _count(dealt_in=True, dealt_in_to="riichi"),
     "deal_ins_to_open": _count(dealt_in=True, dealt_in_to="open"),
     "deal_ins_to_dama": _count(dealt_in=True, dealt_in_to="dama"),
-    "yakuman_wins": _count(won=True, han__gte=13),
+    "yakuman_wins": _count(won=True, limit_hand=True),
     "points": _sum("delta"),
 }
 

@@ -33,6 +33,11 @@ class RoundFact(models.Model):
     deal_in_points = models.IntegerField(help_text="Points the deal-in cost.")
     han = models.PositiveSmallIntegerField()
     fu = models.PositiveSmallIntegerField()
+    #: ``han`` means han in riichi, points in small mahjong and fan tenths in Ùzje, so a limit
+    #: hand is not ``han >= 13``: it is the engine's limit of the win (see stats.services).
+    limit_hand = models.BooleanField(
+        default=False, help_text="The win was a limit hand: a yakuman (counted ones too) or Ùzje."
+    )
     yaku = models.JSONField(default=list, help_text="Names of the win's yaku.")
     ura = models.PositiveSmallIntegerField(help_text="Ura dora han of the win.")
     ippatsu = models.BooleanField()

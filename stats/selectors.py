@@ -27,6 +27,7 @@ from stats.metrics import (
     HAND_COUNTS,
     METRICS,
     METRICS_BY_NAME,
+    NOT_RIICHI_HAN_RULESETS,
     counts_of,
     counts_of_seats,
     metrics_of,
@@ -159,8 +160,10 @@ def yaku_frequencies(facts: QuerySet[RoundFact]) -> list[tuple[str, int]]:
 
 
 def han_distribution(facts: QuerySet[RoundFact]) -> dict[int, int]:
-    """How many of these hands' wins had each han count."""
-    rows = facts.filter(won=True).values("han").annotate(wins=Count("id")).order_by("han")
+    """How many of these hands' wins had each han count, over riichi-scored games only (small
+    mahjong's ``han`` is points and Ùzje's fan tenths: not han)."""
+    riichi = facts.filter(won=True).exclude(game__ruleset__in=NOT_RIICHI_HAN_RULESETS)
+    rows = riichi.values("han").annotate(wins=Count("id")).order_by("han")
     return {row["han"]: row["wins"] for row in rows}
 
 

@@ -83,7 +83,7 @@ def test_filters_narrow_and_are_echoed(world: World) -> None:
 @pytest.mark.parametrize(
     "params",
     [{"last": "0"}, {"ruleset": "chess"}, {"since": "yesterday"}, {"opponent": "x"},
-     {"length": "long", "players": "5"}],
+     {"length": "long", "players": "7"}],
 )  # fmt: skip
 def test_a_bad_filter_is_a_400_naming_it(world: World, params: dict[str, str]) -> None:
     for endpoint in ("stats/", "stats/series/", "stats/facts.csv"):

@@ -151,7 +151,7 @@ def test_every_filter_narrows_the_list(
     [
         ("since=yesterday", "Enter a valid date."),
         ("ruleset=no-such-rules", "Select a valid choice."),
-        ("players=5", "Select a valid choice."),
+        ("players=7", "Select a valid choice."),
         ("verdict=perfect", "Select a valid choice."),
     ],
 )
