@@ -4,6 +4,8 @@
    discrepancy, the starting round/step/seat); each hand's frames (the table after each event,
    docs/replay.md "Frames") come from the frames API and are kept once fetched. Everything
    drawn here, tiles included, is plain DOM + CSS (viewer.css); no library, no build step.
+   Tiles are MPSZ codes, or Ùzje's UJMJ codes when the frames say "notation": "uzje"
+   (engine/variants/uzje/frames.py); Ùzje tables have 3 to 6 seats.
 
    The address always carries the moment (?round=R&step=N&seat=S[&hands=hidden]): each move
    pushes a history entry (autoplay replaces it), so a link opens that moment and the browser's
@@ -23,8 +25,20 @@
 
   var WIND_LETTERS = ["E", "S", "W", "N"];
   var WIND_WORDS = { E: "East", S: "South", W: "West", N: "North" };
-  var POSITIONS = count === 3 ? ["bottom", "right", "left"] : ["bottom", "right", "top", "left"];
-  var POSITION_WORDS = { bottom: "", right: "right", top: "across", left: "left" };
+  // Where each seat sits, in turn order from the viewed seat (Ùzje tables have 3 to 6 seats).
+  var POSITIONS = {
+    3: ["bottom", "right", "left"],
+    5: ["bottom", "right", "top-right", "top-left", "left"],
+    6: ["bottom", "right", "top-right", "top", "top-left", "left"]
+  }[count] || ["bottom", "right", "top", "left"];
+  var POSITION_WORDS = {
+    bottom: "",
+    right: "right",
+    "top-right": "across, right",
+    top: "across",
+    "top-left": "across, left",
+    left: "left"
+  };
   var HONOURS = {
     1: ["E", "East wind"],
     2: ["S", "South wind"],
@@ -35,6 +49,36 @@
     7: ["R", "Red dragon"]
   };
   var SUIT_WORDS = { m: "man", p: "pin", s: "sou" };
+  /* Ùzje mahjong writes its tiles in UJMJ notation (docs/variants/uzje.md): a rank 1-9, x (10)
+     or a-f (11-16) and a suit, t (tongs), s (socks) or m (mans); Z the zero; winds E S W N, or
+     H (East and West) and V (South and North); arrows C F P; flowers h i j k (the seasons) and
+     o p q r (one to four). "5s" and "5m" mean other tiles than in MPSZ, so the frames say which
+     notation they use ("notation": "uzje"). */
+  var UZJE_RANKS = "0123456789xabcdef";
+  var UZJE_SUITS = { t: "tongs", s: "socks", m: "mans" };
+  var UZJE_HONOURS = {
+    Z: ["0", "Zero"],
+    E: ["E", "East wind"],
+    S: ["S", "South wind"],
+    W: ["W", "West wind"],
+    N: ["N", "North wind"],
+    H: ["H", "Horizontal wind (East and West)", "E\u00b7W"],
+    V: ["V", "Vertical wind (South and North)", "S\u00b7N"],
+    C: ["", "Red arrow"],
+    F: ["", "Green arrow"],
+    P: ["", "White arrow"]
+  };
+  // Each flower's name, and the seat (1-4: East to North) whose flower it is.
+  var UZJE_FLOWERS = {
+    h: ["Spring", 1],
+    i: ["Summer", 2],
+    j: ["Autumn", 3],
+    k: ["Winter", 4],
+    o: ["One", 1],
+    p: ["Two", 2],
+    q: ["Three", 3],
+    r: ["Four", 4]
+  };
   var RESULT_WORDS = {
     win: "win",
     exhaustive_draw: "draw",
@@ -73,6 +117,8 @@
   var help = document.getElementById("help");
   var loadError = document.getElementById("load-error");
   var seatNodes = [];
+  // The tile notation of the game's frames: "mpsz" (riichi and its variants) or "uzje".
+  var notation = "mpsz";
 
   // --- Small helpers ------------------------------------------------------------------------
 
@@ -133,6 +179,25 @@
     return Math.max(low, Math.min(high, value));
   }
 
+  function uzje() {
+    return notation === "uzje";
+  }
+
+  function notationOf(body) {
+    var first = body && body.frames && body.frames[0];
+    return (body && body.notation) || (first && first.notation) || "mpsz";
+  }
+
+  /* Ùzje fan are counted in tenths (36 is 3.6 f); limit hands count limits ("2l"). */
+  function fanText(tenths) {
+    return String(Math.round(tenths) / 10) + " f";
+  }
+
+  function limitText(limits) {
+    var number = parseInt(String(limits), 10);
+    return number + (number === 1 ? " limit" : " limits");
+  }
+
   // --- Tiles --------------------------------------------------------------------------------
 
   function tileLabel(code) {
@@ -147,9 +212,61 @@
     return rank + " " + (SUIT_WORDS[suit] || suit);
   }
 
-  /* One tile: a box with the rank and a suit mark (drawn by viewer.css), a letter for winds
-     and the green and red dragons, an empty frame for the white dragon; ``null`` is a tile
-     back. Extra classes: ``side`` (turned sideways), ``called``, ``drawn``, ... */
+  /* An MPSZ tile's face: the rank and a suit mark, a letter for winds and the green and red
+     dragons, an empty frame for the white dragon. Returns the tile in words. */
+  function mpszFace(code, node, face) {
+    var rank = code.charAt(0);
+    var suit = code.charAt(1);
+    if (suit === "z") {
+      node.className += " t-z t-" + code;
+      face.appendChild(element("b", "glyph", (HONOURS[rank] || ["?"])[0]));
+    } else {
+      node.className += " t-" + suit + (rank === "0" ? " red" : "");
+      face.appendChild(element("b", "rank", rank === "0" ? "5" : rank));
+      face.appendChild(element("i", "mark"));
+    }
+    return tileLabel(code);
+  }
+
+  /* A UJMJ tile's face: number tiles show their rank 1-16 over the suit's mark (a coin for
+     tongs, a sock for socks, the man character for mans); the zero a 0; winds their letter
+     (H and V with the two winds they stand for); arrows a coloured arrow; flowers a blossom
+     with the number of the seat they belong to (1 East ... 4 North). */
+  function uzjeFace(code, node, face) {
+    var suit = code.charAt(1);
+    if (code.length === 2 && UZJE_SUITS[suit]) {
+      var rank = UZJE_RANKS.indexOf(code.charAt(0));
+      node.className += " u-num u-" + suit + (rank > 9 ? " two-digit" : "");
+      face.appendChild(element("b", "rank", String(rank)));
+      face.appendChild(element("i", "mark"));
+      return rank + " " + UZJE_SUITS[suit];
+    }
+    var flower = UZJE_FLOWERS[code];
+    if (flower) {
+      node.className += " u-flower " + ("hijk".indexOf(code) >= 0 ? "u-season" : "u-numbered");
+      face.appendChild(element("i", "mark"));
+      face.appendChild(element("b", "flower-seat", String(flower[1])));
+      return flower[0] + " flower (" + WIND_WORDS[WIND_LETTERS[flower[1] - 1]] + ")";
+    }
+    var honour = UZJE_HONOURS[code];
+    if (!honour) {
+      face.appendChild(element("b", "glyph", "?"));
+      return "unknown tile " + code;
+    }
+    node.className += " u-honour uh-" + code;
+    if (honour[0]) {
+      face.appendChild(element("b", "glyph", honour[0]));
+    } else {
+      face.appendChild(element("i", "mark"));
+    }
+    if (honour[2]) {
+      face.appendChild(element("small", "winds", honour[2]));
+    }
+    return honour[1];
+  }
+
+  /* One tile, drawn by viewer.css in the game's notation; ``null`` is a tile back. Extra
+     classes: ``side`` (turned sideways), ``called``, ``drawn``, ... */
   function tile(code, extra) {
     var node = element("span", "tile");
     var face = element("span", "face");
@@ -160,18 +277,8 @@
       node.setAttribute("aria-label", "hidden tile");
       node.title = "hidden tile";
     } else {
-      var rank = code.charAt(0);
-      var suit = code.charAt(1);
       node.setAttribute("data-tile", code);
-      if (suit === "z") {
-        node.className += " t-z t-" + code;
-        face.appendChild(element("b", "glyph", (HONOURS[rank] || ["?"])[0]));
-      } else {
-        node.className += " t-" + suit + (rank === "0" ? " red" : "");
-        face.appendChild(element("b", "rank", rank === "0" ? "5" : rank));
-        face.appendChild(element("i", "mark"));
-      }
-      var label = tileLabel(code);
+      var label = uzje() ? uzjeFace(code, node, face) : mpszFace(code, node, face);
       node.setAttribute("aria-label", label);
       node.title = label;
     }
@@ -208,8 +315,11 @@
     var index = called ? codes.indexOf(called) : -1;
     if (index < 0 || from === null || from === undefined) {
       node.appendChild(tiles(codes));
-      node.title = words(group.type);
+      node.title = words(group.shape || group.type);
       return node;
+    }
+    if (uzje()) {
+      return uprightMeld(node, group, owner, codes, index);
     }
     codes.splice(index, 1);
     var calledNode = tile(called, "side called-tile");
@@ -235,6 +345,24 @@
     node.title = words(group.type) + " from " + playerName(from);
     var source = element("span", "meld-from", arrow + " " + playerName(from));
     node.appendChild(source);
+    return node;
+  }
+
+  function fromArrow(from, owner) {
+    var relative = (from - owner + count) % count;
+    return relative === count - 1 ? "\u2190" : relative === 1 ? "\u2192" : "\u2191";
+  }
+
+  /* An Ùzje meld: every tile upright, as the rules lay it ("all tiles are upright relative to
+     the player, and never put sideways", seeds/002); the claimed tile is outlined and the
+     label says whom it came from. */
+  function uprightMeld(node, group, owner, codes, index) {
+    codes.forEach(function (code, position) {
+      node.appendChild(tile(code, position === index ? "called-tile upright" : ""));
+    });
+    node.setAttribute("data-from", String(group.from));
+    node.title = words(group.shape || group.type) + " from " + playerName(group.from);
+    node.appendChild(element("span", "meld-from", fromArrow(group.from, owner) + " " + playerName(group.from)));
     return node;
   }
 
@@ -295,7 +423,7 @@
       return "Complete";
     }
     if (value === 0) {
-      return "Tenpai";
+      return uzje() ? "Ready" : "Tenpai";
     }
     return value + "-shanten";
   }
@@ -311,9 +439,10 @@
     nodes.section.classList.toggle("active", frame.turn === seat && frame.step > 0);
     nodes.section.classList.toggle("dealer", frame.dealer === seat);
     nodes.section.classList.toggle("in-riichi", !!view.riichi);
-    var wind = seatWind(seat, frame.dealer);
-    nodes.wind.textContent = wind;
-    nodes.wind.title = WIND_WORDS[wind] + (frame.dealer === seat ? " (dealer)" : "");
+    // Ùzje frames name each seat's wind (none for a fifth or sixth seat).
+    var wind = view.wind !== undefined ? view.wind : seatWind(seat, frame.dealer);
+    nodes.wind.textContent = wind || "\u00b7";
+    nodes.wind.title = (wind ? WIND_WORDS[wind] : "No seat wind") + (frame.dealer === seat ? " (dealer)" : "");
     nodes.where.textContent = POSITION_WORDS[position] ? "(" + POSITION_WORDS[position] + ")" : "";
     nodes.score.textContent = scoreText(view.score);
     nodes.delta.textContent = view.delta ? signed(view.delta) : "";
@@ -338,6 +467,15 @@
         kita.appendChild(tile("4z", "north-tile"));
       }
       nodes.melds.appendChild(kita);
+    }
+    if (view.flowers && view.flowers.length) {
+      var flowers = element("span", "flowers");
+      flowers.setAttribute("data-part", "flowers");
+      flowers.title = "Flowers set aside: " + view.flowers.length;
+      view.flowers.forEach(function (code) {
+        flowers.appendChild(tile(code, "flower-tile"));
+      });
+      nodes.melds.appendChild(flowers);
     }
     view.melds.forEach(function (group) {
       nodes.melds.appendChild(meld(group, seat));
@@ -387,12 +525,31 @@
   function renderCenter(frame) {
     document.getElementById("round-name").textContent = roundWords(frame.round_name);
     document.getElementById("honba").textContent = String(frame.honba);
+    // Ùzje: no riichi sticks, and the games the dealer has dealt in a row are "repeats".
+    var honbaWord = document.getElementById("honba-word");
+    if (honbaWord) {
+      honbaWord.textContent = uzje() ? (frame.honba === 1 ? "repeat" : "repeats") : "honba";
+    }
+    document.getElementById("sticks-line").hidden = uzje();
     document.getElementById("sticks").textContent = String(frame.riichi_sticks);
     center.querySelector(".plural").hidden = frame.riichi_sticks === 1;
     document.getElementById("wall").textContent = String(frame.wall_left);
+    center.querySelector(".dora-line .label").textContent = uzje() ? "Bonus" : "Dora";
     var dora = center.querySelector('[data-part="dora"]');
     clear(dora);
     dora.appendChild(tiles(frame.dora_indicators || []));
+    // With the option bonus_is_next the shown tiles make other tiles count: show those too.
+    var counted = frame.bonus_tiles || [];
+    var bonusLine = center.querySelector(".bonus-line");
+    if (bonusLine) {
+      var differs = counted.join(" ") !== (frame.dora_indicators || []).join(" ");
+      bonusLine.hidden = !differs;
+      var bonus = bonusLine.querySelector('[data-part="bonus"]');
+      clear(bonus);
+      if (differs) {
+        bonus.appendChild(tiles(counted));
+      }
+    }
     var ura = center.querySelector('[data-part="ura"]');
     clear(ura);
     var uraTiles = frame.ura_indicators || [];
@@ -407,12 +564,15 @@
     var line = analysis.querySelector(".shanten");
     var shanten = view.shanten;
     var text;
-    if (shanten === null || shanten === undefined) {
+    if (uzje() && (shanten === null || shanten === undefined)) {
+      // The engine has no exact shanten for Ùzje: only complete and ready hands are shown.
+      text = "Neither complete nor ready (no shanten count for Ùzje).";
+    } else if (shanten === null || shanten === undefined) {
       text = "";
     } else if (shanten < 0) {
       text = "Complete hand.";
     } else if (shanten === 0) {
-      text = "Tenpai.";
+      text = uzje() ? "Ready: one tile from a winning shape." : "Tenpai.";
     } else {
       text = shanten + "-shanten (" + shanten + " tile" + (shanten === 1 ? "" : "s") + " from tenpai).";
     }
@@ -508,32 +668,37 @@
         var box = element("article", "win");
         box.setAttribute("data-seat", String(win.seat));
         var tsumo = win.from === null || win.from === undefined || win.from === win.seat;
-        box.appendChild(
-          element(
-            "h3",
-            "winner",
-            playerName(win.seat) + (tsumo ? " wins by tsumo" : " wins by ron from " + playerName(win.from))
-          )
-        );
+        var how = uzje()
+          ? tsumo ? " wins by self-draw" : " wins on a tile from " + playerName(win.from)
+          : tsumo ? " wins by tsumo" : " wins by ron from " + playerName(win.from);
+        box.appendChild(element("h3", "winner", playerName(win.seat) + how));
         handWithTile(box, win.hand || [], win.melds || [], win.tile, win.seat);
+        // Ùzje patterns are worth fan (in tenths), or limits for a limit hand.
         var yaku = element("ul", "yaku");
         (win.yaku || []).forEach(function (pair) {
           var item = element("li");
+          var worth = !uzje() ? pair[1] + " han" : win.limit_patterns ? limitText(pair[1]) : fanText(pair[1]);
           item.appendChild(element("span", "yaku-name", words(pair[0])));
-          item.appendChild(element("span", "yaku-han", pair[1] + " han"));
+          item.appendChild(element("span", "yaku-han", worth));
           yaku.appendChild(item);
         });
         box.appendChild(yaku);
         var value = [];
-        if (win.han !== null && win.han !== undefined) {
-          value.push(win.han + " han");
-        }
-        if (win.fu) {
-          value.push(win.fu + " fu");
+        if (uzje()) {
+          if (!win.limit_patterns && win.han !== null && win.han !== undefined) {
+            value.push(fanText(win.han));
+          }
+        } else {
+          if (win.han !== null && win.han !== undefined) {
+            value.push(win.han + " han");
+          }
+          if (win.fu) {
+            value.push(win.fu + " fu");
+          }
         }
         var line = element("p", "value", value.join(" "));
         if (win.limit) {
-          line.appendChild(element("span", "limit", " " + words(win.limit)));
+          line.appendChild(element("span", "limit", " " + (uzje() ? limitText(win.limit) : words(win.limit))));
         }
         var pts = element("strong", "points", " " + points(win.points || 0) + " points");
         pts.setAttribute("data-points", String(win.points));
@@ -547,7 +712,9 @@
     } else if (result.type === "exhaustive_draw") {
       heading.textContent += "exhaustive draw";
       var tenpai = result.tenpai || [];
-      if (!tenpai.length) {
+      if (uzje()) {
+        body.appendChild(element("p", "tenpai-none", "The wall is empty: nobody pays."));
+      } else if (!tenpai.length) {
         body.appendChild(element("p", "tenpai-none", "Nobody is tenpai."));
       }
       tenpai.forEach(function (entry) {
@@ -570,7 +737,7 @@
     }
     if (result.type === "win") {
       var indicators = element("p", "indicators");
-      indicators.appendChild(element("span", "label", "Dora indicators "));
+      indicators.appendChild(element("span", "label", uzje() ? "Bonus tiles " : "Dora indicators "));
       indicators.appendChild(tiles(frame.dora_indicators || []));
       if ((frame.ura_indicators || []).length) {
         indicators.appendChild(element("span", "label", " Ura "));
@@ -635,6 +802,8 @@
   }
 
   function render() {
+    notation = notationOf(state.current);
+    root.classList.toggle("uzje", uzje());
     var frames = state.current.frames;
     var frame = frames[state.step];
     var previous = state.step > 0 ? frames[state.step - 1] : null;
@@ -666,7 +835,8 @@
   // --- Loading and moving -------------------------------------------------------------------
 
   function turnSteps(round, seat) {
-    // The steps where the seat has to choose a discard: after its draw or its chi/pon.
+    // The steps where the seat has to choose a discard: after its draw or its chi/pon (an
+    // Ùzje chow: a claimed arith).
     round.turns = round.turns || {};
     if (!round.turns[seat]) {
       var steps = [];
@@ -676,7 +846,7 @@
         var now =
           !!action &&
           action.seat === seat &&
-          (!!frame.seats[seat].drawn || /chi|pon/.test(String(action.type)));
+          (!!frame.seats[seat].drawn || /chi|pon|chow/.test(String(action.type)));
         if (now && !before) {
           steps.push(index);
         }
@@ -1108,7 +1278,7 @@
     } else if (key === "Escape") {
       hideResult();
       handled = false;
-    } else if (/^[1-4]$/.test(key) && parseInt(key, 10) <= count) {
+    } else if (/^[1-6]$/.test(key) && parseInt(key, 10) <= count) {
       setSeat(parseInt(key, 10) - 1);
     } else {
       handled = false;

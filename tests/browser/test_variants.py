@@ -1,0 +1,277 @@
+"""The replay viewer on a self-played game of every variant (issue 7): space mahjong, small
+mahjong, Ùzje mahjong at four and at six seats, and the mini-game with lucky sevens. Each game is
+stored as an upload would be, the viewer is opened on its first hand that ends in a win, the
+keyboard steps to the win while every frame shown is compared with the engine's frames (hands,
+drawn tiles, rivers, melds, Ùzje flowers, the dora or bonus tiles, the scores, the wall), the
+result panel is checked, and 1280x900 screenshots are saved as ``variant-<name>.png`` (the
+win) and ``variant-<name>-table.png`` (the table at the win, the result panel closed)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engine.events import Game as EngineGame
+from engine.formats import canonical
+from engine.frames import round_frames
+from engine.rules.presets import PRESETS, get_ruleset
+from engine.sim.bots import GreedyBot
+from engine.sim.selfplay import play_game
+from engine.sim.selfplay import simulate as simulate_riichi
+from engine.variants.uzje.rules import is_uzje_preset
+from engine.variants.uzje.selfplay import simulate as simulate_uzje
+from mjlogs.models import Game
+from mjlogs.services import Status, import_file
+from tests.browser.conftest import screenshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MINUS = "\N{MINUS SIGN}"
+#: Steps shown one by one before each win (the whole hand when it is shorter).
+STEPS_BEFORE_THE_WIN = 25
+
+#: What the page shows, read in one go: per seat its hand, river, melds, flowers, seat wind,
+#: score and position, with every tile's code and the words it is drawn with.
+READ_TABLE = """() => {
+  const codes = (nodes) => Array.from(nodes).map(
+    (tile) => tile.classList.contains("back") ? "back" : tile.dataset.tile);
+  const seats = Array.from(document.querySelectorAll("#table section.seat")).map((seat) => ({
+    seat: Number(seat.dataset.seat),
+    pos: seat.dataset.pos,
+    visible: seat.getBoundingClientRect().width > 0 && seat.getBoundingClientRect().height > 0,
+    wind: seat.querySelector(".wind").textContent,
+    hand: codes(seat.querySelectorAll('[data-part="hand"] .tile')),
+    drawn: codes(seat.querySelectorAll('[data-part="hand"] .tile.drawn')),
+    river: codes(seat.querySelectorAll('[data-part="river"] .tile')),
+    called: codes(seat.querySelectorAll('[data-part="river"] .tile.called')),
+    melds: Array.from(seat.querySelectorAll('[data-part="melds"] .meld')).map(
+      (meld) => codes(meld.querySelectorAll(".tile"))),
+    flowers: codes(seat.querySelectorAll('[data-part="flowers"] .tile')),
+    score: seat.querySelector('[data-part="score"]').textContent,
+  }));
+  const step = document.getElementById("step");
+  return {
+    step: Number(step.dataset.step),
+    last: Number(step.dataset.last),
+    wall: document.getElementById("wall").textContent,
+    doraLabel: document.querySelector("#center .dora-line .label").textContent,
+    dora: codes(document.querySelectorAll('#center [data-part="dora"] .tile')),
+    labels: Array.from(document.querySelectorAll("#table .tile:not(.back)")).map(
+      (tile) => [tile.dataset.tile, tile.getAttribute("aria-label"),
+                 (tile.querySelector(".rank, .glyph, .flower-seat") || {}).textContent || ""]),
+    resultShown: !document.getElementById("result").hidden,
+    seats: seats,
+  };
+}"""
+
+
+# -- the games ------------------------------------------------------------------------------------
+
+
+def self_played(name: str) -> EngineGame:
+    """One self-played game of the variant (the mini-game with its lucky-sevens modifier)."""
+    if is_uzje_preset(name):
+        return simulate_uzje(1, 7, name)[0]
+    if name == "minigame-4p":
+        ruleset = get_ruleset(name).replace(modifiers=("lucky_sevens",))
+        rng = random.Random("variants-minigame")
+        return play_game(ruleset, [GreedyBot() for _ in range(4)], rng, game_id="minigame-7s")
+    return next(simulate_riichi(name, 1, 7))
+
+
+def store(game: EngineGame, name: str) -> Game:
+    """Upload the game as a canonical file, as a person would."""
+    (outcome,) = import_file(f"{name}.json", canonical.dumps(game).encode())
+    assert outcome.status is Status.IMPORTED, outcome
+    return Game.objects.get(pk=outcome.game_id)
+
+
+def engine_frames(stored: Game, round_index: int) -> dict[str, Any]:
+    """The engine's frames of one round of the stored game (``engine.frames``)."""
+    return round_frames(canonical.game_from_json(stored.document), round_index).to_json()
+
+
+# -- the page -------------------------------------------------------------------------------------
+
+
+def wait_step(page: Any, round_index: int, step: int) -> None:
+    page.wait_for_function(
+        "([round, step]) => { const v = document.getElementById('viewer');"
+        " return v.dataset.round === String(round) && v.dataset.step === String(step)"
+        " && !v.classList.contains('loading'); }",
+        arg=[round_index, step],
+    )
+
+
+def score_text(score: int) -> str:
+    return f"{score:,}" if score >= 0 else f"{MINUS}{-score:,}"
+
+
+def assert_shows(shown: dict[str, Any], frame: dict[str, Any], players: int) -> None:
+    """The page shows this engine frame, tile by tile, every seat visible."""
+    uzje = frame.get("notation") == "uzje"
+    assert shown["step"] == frame["step"]
+    assert shown["wall"] == str(frame["wall_left"])
+    assert shown["dora"] == frame["dora_indicators"]
+    assert shown["doraLabel"] == ("Bonus" if uzje else "Dora")
+    assert len(shown["seats"]) == players
+    assert all(seat["visible"] for seat in shown["seats"])
+    for seat in shown["seats"]:
+        view = frame["seats"][seat["seat"]]
+        assert seat["hand"] == [*view["hand"], *([view["drawn"]] if view["drawn"] else [])]
+        assert seat["drawn"] == ([view["drawn"]] if view["drawn"] else [])
+        assert seat["river"] == [discard["tile"] for discard in view["discards"]]
+        assert seat["called"] == [d["tile"] for d in view["discards"] if d["called"]]
+        assert len(seat["melds"]) == len(view["melds"])
+        for shown_meld, meld in zip(seat["melds"], view["melds"], strict=True):
+            if meld["type"] == "closed_kan":
+                assert shown_meld.count("back") == 2
+            else:
+                assert sorted(shown_meld) == sorted(meld["tiles"])
+        assert seat["flowers"] == view.get("flowers", [])
+        assert seat["score"] == score_text(view["score"])
+        if uzje:
+            assert seat["wind"] == (view["wind"] or "\N{MIDDLE DOT}")
+
+
+def assert_tiles_are_readable(shown: dict[str, Any], uzje: bool) -> None:
+    """Every face-up tile is drawn with words and a face: Ùzje ranks 1-16 written out."""
+    assert shown["labels"]
+    for code, label, face in shown["labels"]:
+        assert label and not label.startswith("unknown"), (code, label)
+        if uzje and len(code) == 2 and code[1] in "tsm":
+            rank = "0123456789xabcdef".index(code[0])
+            assert face == str(rank) and label.startswith(f"{rank} "), (code, label, face)
+        elif uzje and code == "Z":
+            assert face == "0"
+
+
+def assert_result_panel(page: Any, frame: dict[str, Any], names: list[str]) -> None:
+    result = frame["result"]
+    uzje = frame.get("notation") == "uzje"
+    panel = page.locator("#result")
+    assert panel.is_visible()
+    assert panel.get_attribute("data-type") == "win"
+    wins = panel.locator("article.win")
+    assert wins.count() == len(result["wins"])
+    for number, win in enumerate(result["wins"]):
+        box = wins.nth(number)
+        assert box.get_attribute("data-seat") == str(win["seat"])
+        assert names[win["seat"]] in box.locator("h3").inner_text()
+        assert box.locator(".points").get_attribute("data-points") == str(win["points"])
+        value = box.locator(".value").inner_text()
+        yaku = box.locator(".yaku li").all_inner_texts()
+        assert len(yaku) == len(win["yaku"])
+        if uzje:
+            # Fan (counted in tenths) instead of han; a limit hand counts limits.
+            assert "han" not in value and "fu" not in value
+            if not win["limit_patterns"]:
+                assert f"{win['han'] / 10:g} f" in value
+            for line, (_, amount) in zip(yaku, win["yaku"], strict=True):
+                worth = f"{amount} limit" if win["limit_patterns"] else f"{amount / 10:g} f"
+                assert worth in line
+        else:
+            assert f"{win['han']} han" in value
+            for line, (_, han) in zip(yaku, win["yaku"], strict=True):
+                assert f"{han} han" in line
+        hand = box.locator('[data-part="hand"] .tile')
+        codes = [hand.nth(i).get_attribute("data-tile") for i in range(hand.count())]
+        assert codes[-1] == win["tile"]
+    rows = panel.locator("table.scores-after tbody tr")
+    assert rows.count() == len(result["scores_after"])
+    for seat, after in enumerate(result["scores_after"]):
+        assert rows.nth(seat).locator("td.score").inner_text() == score_text(after)
+
+
+# -- the test -------------------------------------------------------------------------------------
+
+VARIANTS = ("space-4p", "small-4p", "uzje-4p", "uzje-6p", "minigame-4p")
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_a_self_played_game_of_each_variant_steps_to_a_win(
+    page: Any, live_server: Any, transactional_db: None, name: str
+) -> None:
+    if name not in PRESETS and not is_uzje_preset(name):
+        pytest.skip(f"the preset {name} does not exist yet")
+    stored = store(self_played(name), name)
+    players = stored.players_count
+    names = [player["name"] for player in stored.document["players"]]
+    index, body = next(
+        (i, body)
+        for i in range(len(stored.document["rounds"]))
+        if ((body := engine_frames(stored, i))["frames"][-1]["result"] or {}).get("type") == "win"
+    )
+    frames = body["frames"]
+    uzje = body.get("notation") == "uzje"
+    assert uzje is is_uzje_preset(name)
+    last = len(frames) - 1
+    first = max(0, last - STEPS_BEFORE_THE_WIN)
+
+    page.goto(f"{live_server.url}/replay/{stored.pk}/?round={index}&step={first}")
+    wait_step(page, index, first)
+    shown = page.evaluate(READ_TABLE)
+    assert shown["last"] == last
+    assert_shows(shown, frames[first], players)
+    assert_tiles_are_readable(shown, uzje)
+    for step in range(first + 1, last + 1):
+        page.keyboard.press("ArrowRight")
+        wait_step(page, index, step)
+        assert_shows(page.evaluate(READ_TABLE), frames[step], players)
+        action = page.locator("#action").inner_text()
+        assert action.startswith(frames[step]["action"]["text"])
+    assert page.url.endswith(f"?round={index}&step={last}&seat=0")
+    assert_result_panel(page, frames[last], names)
+    screenshot(page, f"variant-{name}")
+
+    # The table itself at the win, the result panel closed.
+    page.keyboard.press("Escape")
+    assert not page.locator("#result").is_visible()
+    screenshot(page, f"variant-{name}-table")
+
+    # Every seat can be viewed from the keyboard, and a deep link opens that moment.
+    page.keyboard.press(str(players))
+    page.wait_for_selector(f'section.seat[data-seat="{players - 1}"][data-pos="bottom"]')
+    assert page.url.endswith(f"seat={players - 1}")
+    page.keyboard.press("Home")
+    wait_step(page, index, 0)
+    page.goto(f"{live_server.url}/replay/{stored.pk}/?round={index}&step={first}&seat=1")
+    wait_step(page, index, first)
+    assert page.locator('section.seat[data-seat="1"]').get_attribute("data-pos") == "bottom"
+    assert_shows(page.evaluate(READ_TABLE), frames[first], players)
+
+
+def test_ujmj_tiles_flowers_and_bonus_tiles_are_drawn(
+    page: Any, live_server: Any, transactional_db: None
+) -> None:
+    """A moment of an Ùzje game with flowers set aside and a claimed meld: the flowers are
+    beside the hand, the claimed tile stands upright in its meld, and the bonus tiles are where
+    dora would be."""
+    stored = store(self_played("uzje-4p"), "uzje-4p-flowers")
+    found = None
+    for index in range(len(stored.document["rounds"])):
+        for frame in engine_frames(stored, index)["frames"]:
+            seats = frame["seats"]
+            claimed = any(m["from"] is not None for s in seats for m in s["melds"])
+            if claimed and any(s["flowers"] for s in seats):
+                found = (index, frame)
+                break
+        if found:
+            break
+    assert found is not None
+    index, frame = found
+    page.goto(f"{live_server.url}/replay/{stored.pk}/?round={index}&step={frame['step']}")
+    wait_step(page, index, frame["step"])
+    shown = page.evaluate(READ_TABLE)
+    assert_shows(shown, frame, 4)
+    assert_tiles_are_readable(shown, True)
+    flowers = page.locator('[data-part="flowers"] .tile')
+    assert flowers.count() == sum(len(s["flowers"]) for s in frame["seats"])
+    label = flowers.first.get_attribute("aria-label") or ""
+    assert label.split()[1] == "flower"
+    called = page.locator(".meld .called-tile")
+    assert called.count() >= 1
+    assert "side" not in (called.first.get_attribute("class") or "")
+    assert not page.locator("#sticks-line").is_visible()
