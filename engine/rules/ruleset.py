@@ -1,8 +1,9 @@
 """The :class:`Ruleset`: every option that changes play or scoring, as one frozen value.
 
 Each field is documented in ``docs/rules.md`` with the presets' values and the source of each
-difference. Variants that change hand *shapes* (wrap-around runs, 16 ranks, ...) will plug in as
-modules beside this one; everything that is a switch or a number lives here.
+difference. Space and small mahjong are options here too (``shapes`` selects the hand shapes of
+``engine/hand/shapes.py``; ``scoring``, ``dealt_tiles`` ... small mahjong's table); Ùzje mahjong
+has its own options value in ``engine/variants/uzje/rules.py``.
 """
 
 from __future__ import annotations
@@ -236,7 +237,7 @@ class Ruleset:
         Formats built for riichi (tenhou.net/6, mjai) cannot hold such games; their writers
         refuse them with this text.
         """
-        if self.shapes is not Shapes.STANDARD:
+        if self.shapes != Shapes.STANDARD:
             return f"{self.shapes.value} mahjong (hand shapes)"
         if self.scoring != "riichi" or not self.honors or self.dealt_tiles != 13:
             return "small mahjong"
