@@ -239,12 +239,21 @@ def ruleset_of(game: Game) -> Ruleset:
     return with_overrides(game.header.ruleset, game.header.rule_overrides)
 
 
-class _Replay:
-    """One replay's bookkeeping."""
+class ReplayLedger:
+    """The bookkeeping every replayer shares (riichi here, Ùzje in
+    :mod:`engine.variants.uzje.replay`): the discrepancies and where they are, when to stop, the
+    checks at each hand's start and at the game's end, and the report.
 
-    def __init__(self, game: Game, ruleset: Ruleset, stop_at_first: bool) -> None:
+    ``HAND`` and ``GAME`` name the units in messages (Ùzje calls a hand a game and a game a
+    match); :meth:`position_words` says where a hand stands.
+    """
+
+    HAND = "hand"
+    GAME = "game"
+
+    def __init__(self, game: Game, ruleset_name: str, stop_at_first: bool) -> None:
         self.game = game
-        self.ruleset = ruleset
+        self.ruleset_name = ruleset_name
         self.stop_at_first = stop_at_first
         self.discrepancies: list[Discrepancy] = []
         self.rounds: list[RoundSummary] = []
@@ -252,6 +261,13 @@ class _Replay:
         self.events = 0
         self.round_index = 0
         self.round_name = ""
+
+    @staticmethod
+    def position_words(position: RoundPosition) -> str:
+        return (
+            f"{position.name} dealt by seat {position.dealer}, {position.honba} honba, "
+            f"{position.sticks} riichi stick(s)"
+        )
 
     def differ(
         self, verdict: Verdict, event: int | None, what: str, expected: Any, found: Any
@@ -268,10 +284,111 @@ class _Replay:
             )
         )
 
+    def differ_in_win(self, number: int, seat: int, checks: list[tuple[str, Any, Any]]) -> None:
+        """One score mismatch per ``(what, ours, theirs)`` check of seat's win at event number."""
+        for what, ours, theirs in checks:
+            self.differ(Verdict.SCORE_MISMATCH, number, f"seat {seat}'s win: {what}", ours, theirs)
+
     def stop(self) -> bool:
         return bool(self.discrepancies) and (
             self.stop_at_first or self.discrepancies[-1].verdict is Verdict.ILLEGAL_ACTION
         )
+
+    def begin_round(
+        self, index: int, round_: Round, expected: RoundPosition | None, scores: list[int]
+    ) -> bool:
+        """Enter a hand: whether it may be played (the game is not over, and it starts where
+        and with the scores the previous hand left, or the differences are only noted)."""
+        self.round_index, self.round_name = index, round_.name
+        if expected is None:
+            self.differ(
+                Verdict.ILLEGAL_ACTION,
+                None,
+                self.HAND,
+                f"the {self.GAME} is over",
+                f"another {self.HAND} ({round_.name})",
+            )
+            return False
+        if position_of(round_) != expected:
+            self.differ(
+                Verdict.SCORE_MISMATCH,
+                None,
+                f"{self.HAND} start",
+                self.position_words(expected),
+                self.position_words(position_of(round_)),
+            )
+        if list(round_.scores) != scores:
+            self.differ(Verdict.SCORE_MISMATCH, None, "start scores", scores, list(round_.scores))
+        return not self.stop()
+
+    def report(
+        self,
+        complete: bool,
+        final: list[int] | None,
+        expected: RoundPosition | None,
+        first_dealer: int,
+    ) -> ReplayReport:
+        """Check the game's end (``final``: the engine's final scores of a complete game) and
+        report everything found."""
+        game = self.game
+        places = None if final is None else list(placements(final, first_dealer))
+        if final is not None:
+            recorded = game.recorded_final
+            if recorded is not None and list(recorded.scores) != final:
+                self.round_index, self.round_name = len(game.rounds) - 1, game.rounds[-1].name
+                self.differ(
+                    Verdict.SCORE_MISMATCH, None, "final scores", final, list(recorded.scores)
+                )
+        elif game.recorded_final is not None and not self.stop() and expected is not None:
+            self.differ(
+                Verdict.ILLEGAL_ACTION,
+                None,
+                f"{self.GAME} end",
+                f"another {self.HAND} ({self.position_words(expected)})",
+                f"the end of the {self.GAME}",
+            )
+        first = self.discrepancies[0] if self.discrepancies else None
+        return ReplayReport(
+            verdict=Verdict.VERIFIED if first is None else first.verdict,
+            discrepancy=first,
+            discrepancies=self.discrepancies,
+            complete=complete,
+            rounds=self.rounds,
+            facts=self.facts,
+            ruleset=self.ruleset_name,
+            final_scores=final,
+            placements=places,
+            events=self.events,
+        )
+
+
+def refused_report(
+    verdict: Verdict, what: str, expected: str, found: str, ruleset: str
+) -> ReplayReport:
+    """The report of a game refused before its first hand (unknown rules, wrong players)."""
+    discrepancy = Discrepancy(verdict, None, None, None, what, expected, found)
+    return ReplayReport(verdict, discrepancy, [discrepancy], False, [], [], ruleset)
+
+
+def check_table(game: Game, players: int, ruleset: str) -> ReplayReport | None:
+    """A refusal when the game does not seat the rule set's number of players."""
+    if game.players == players:
+        return None
+    return refused_report(
+        Verdict.MALFORMED,
+        "players",
+        f"{players} players for {ruleset}",
+        f"{game.players} players",
+        ruleset,
+    )
+
+
+class _Replay(ReplayLedger):
+    """One riichi replay."""
+
+    def __init__(self, game: Game, ruleset: Ruleset, stop_at_first: bool) -> None:
+        super().__init__(game, ruleset.name, stop_at_first)
+        self.ruleset = ruleset
 
     def run(self) -> ReplayReport:
         game = self.game
@@ -284,28 +401,16 @@ class _Replay:
         # A record that starts later than the first hand (a fragment: one hand cut out of a
         # game) is replayed from its own first hand; it cannot prove the whole game.
         fragment = bool(rounds) and (
-            _position_of(rounds[0]) != expected or list(rounds[0].scores) != expected_scores
+            position_of(rounds[0]) != expected or list(rounds[0].scores) != expected_scores
         )
         if fragment:
-            expected = _position_of(rounds[0])
+            expected = position_of(rounds[0])
             expected_scores = list(rounds[0].scores)
         complete = False
         last_scores = list(expected_scores)
         sticks_left = 0
         for index, round_ in enumerate(rounds):
-            self.round_index = index
-            self.round_name = round_.name
-            if expected is None:
-                self.differ(
-                    Verdict.ILLEGAL_ACTION,
-                    None,
-                    "hand",
-                    "the game is over",
-                    f"another hand ({round_.name})",
-                )
-                break
-            self._check_start(round_, expected, expected_scores)
-            if self.stop():
+            if not self.begin_round(index, round_, expected, expected_scores):
                 break
             try:
                 state.start_round(round_)
@@ -330,52 +435,8 @@ class _Replay:
                 break
         else:
             complete = expected is None and not fragment
-        final: list[int] | None = None
-        places: list[int] | None = None
-        if complete:
-            final = final_scores(last_scores, sticks_left, ruleset, first_dealer)
-            places = list(placements(final, first_dealer))
-            recorded = game.recorded_final
-            if recorded is not None and list(recorded.scores) != final:
-                self.round_index, self.round_name = len(rounds) - 1, rounds[-1].name
-                self.differ(
-                    Verdict.SCORE_MISMATCH, None, "final scores", final, list(recorded.scores)
-                )
-        elif game.recorded_final is not None and not self.stop() and expected is not None:
-            self.differ(
-                Verdict.ILLEGAL_ACTION,
-                None,
-                "game end",
-                f"another hand ({_position_words(expected)})",
-                "the end of the game",
-            )
-        first = self.discrepancies[0] if self.discrepancies else None
-        return ReplayReport(
-            verdict=Verdict.VERIFIED if first is None else first.verdict,
-            discrepancy=first,
-            discrepancies=self.discrepancies,
-            complete=complete,
-            rounds=self.rounds,
-            facts=self.facts,
-            ruleset=ruleset.name,
-            final_scores=final,
-            placements=places,
-            events=self.events,
-        )
-
-    def _check_start(self, round_: Round, expected: RoundPosition, scores: list[int]) -> None:
-        found = (round_.wind, round_.number, round_.dealer, round_.honba, round_.sticks)
-        wanted = (expected.wind, expected.number, expected.dealer, expected.honba, expected.sticks)
-        if found != wanted:
-            self.differ(
-                Verdict.SCORE_MISMATCH,
-                None,
-                "hand start",
-                _position_words(expected),
-                _position_words(_position_of(round_)),
-            )
-        if list(round_.scores) != scores:
-            self.differ(Verdict.SCORE_MISMATCH, None, "start scores", scores, list(round_.scores))
+        final = final_scores(last_scores, sticks_left, ruleset, first_dealer) if complete else None
+        return self.report(complete, final, expected, first_dealer)
 
     def _play(self, round_: Round, state: GameState) -> bool:
         """Apply the hand's events; whether the hand reached its end."""
@@ -451,14 +512,7 @@ class _Replay:
             checks.append(("score changes", list(computed.deltas), list(recorded.deltas)))
         if recorded.liable is not None and recorded.liable != computed.liable:
             checks.append(("liable player (pao)", computed.liable, recorded.liable))
-        for what, ours_value, theirs_value in checks:
-            self.differ(
-                Verdict.SCORE_MISMATCH,
-                number,
-                f"seat {computed.seat}'s win: {what}",
-                ours_value,
-                theirs_value,
-            )
+        self.differ_in_win(number, computed.seat, checks)
 
     def _check_end(self, round_: Round, result: HandResult) -> None:
         end = round_.events[-1] if round_.events else None
@@ -509,15 +563,9 @@ def _same_tiles(mine: list[Tile], theirs: tuple[Tile, ...]) -> bool:
     return packed == other
 
 
-def _position_of(round_: Round) -> RoundPosition:
+def position_of(round_: Round) -> RoundPosition:
+    """Where a recorded hand says it stands in the game."""
     return RoundPosition(round_.wind, round_.number, round_.dealer, round_.honba, round_.sticks)
-
-
-def _position_words(position: RoundPosition) -> str:
-    return (
-        f"{position.name} dealt by seat {position.dealer}, {position.honba} honba, "
-        f"{position.sticks} riichi stick(s)"
-    )
 
 
 def _words(value: Any) -> str:
@@ -653,23 +701,12 @@ def replay(game: Game, *, stop_at_first: bool = False) -> ReplayReport:
     try:
         ruleset = ruleset_of(game)
     except EngineError as error:
-        discrepancy = Discrepancy(
-            Verdict.UNSUPPORTED, None, None, None, "rule set", "a known rule set", str(error)
+        return refused_report(
+            Verdict.UNSUPPORTED,
+            "rule set",
+            "a known rule set",
+            str(error),
+            game.header.ruleset,
         )
-        return ReplayReport(
-            Verdict.UNSUPPORTED, discrepancy, [discrepancy], False, [], [], game.header.ruleset
-        )
-    if game.players != ruleset.players:
-        discrepancy = Discrepancy(
-            Verdict.MALFORMED,
-            None,
-            None,
-            None,
-            "players",
-            f"{ruleset.players} players for {ruleset.name}",
-            f"{game.players} players",
-        )
-        return ReplayReport(
-            Verdict.MALFORMED, discrepancy, [discrepancy], False, [], [], ruleset.name
-        )
-    return _Replay(game, ruleset, stop_at_first).run()
+    refusal = check_table(game, ruleset.players, ruleset.name)
+    return refusal or _Replay(game, ruleset, stop_at_first).run()

@@ -20,14 +20,17 @@ from typing import Any, cast
 
 from engine.errors import EngineError, IllegalActionError
 from engine.events import ExhaustiveDraw, Game, RecordedWin, Round, Win
-from engine.game_flow import RoundPosition, placements
+from engine.game_flow import RoundPosition
 from engine.replay import (
-    Discrepancy,
+    ReplayLedger,
     ReplayReport,
     RoundFact,
     RoundSummary,
     Verdict,
     WinSummary,
+    check_table,
+    position_of,
+    refused_report,
 )
 from engine.tiles import Tile
 from engine.variants.uzje.events import UzjeEvent
@@ -42,30 +45,21 @@ def rules_of(game: Game) -> UzjeRules:
     return with_overrides(game.header.ruleset, game.header.rule_overrides)
 
 
-class _Replay:
+class _Replay(ReplayLedger):
+    """One Ùzje replay. In Ùzje's words a hand is a *game* and a whole game a *match*."""
+
+    HAND = "game"
+    GAME = "match"
+
     def __init__(self, game: Game, rules: UzjeRules, stop_at_first: bool) -> None:
-        self.game = game
+        super().__init__(game, rules.name, stop_at_first)
         self.rules = rules
-        self.stop_at_first = stop_at_first
-        self.discrepancies: list[Discrepancy] = []
-        self.rounds: list[RoundSummary] = []
-        self.facts: list[RoundFact] = []
-        self.events = 0
-        self.index = 0
-        self.name = ""
 
-    def differ(
-        self, verdict: Verdict, event: int | None, what: str, expected: Any, found: Any
-    ) -> None:
-        self.discrepancies.append(
-            Discrepancy(
-                verdict, self.index, self.name, event, what, _words(expected), _words(found)
-            )
-        )
-
-    def stop(self) -> bool:
-        return bool(self.discrepancies) and (
-            self.stop_at_first or self.discrepancies[-1].verdict is Verdict.ILLEGAL_ACTION
+    @staticmethod
+    def position_words(position: RoundPosition) -> str:
+        return (
+            f"{position.name} dealt by seat {position.dealer} ({position.honba} game(s) in a "
+            f"row), {position.sticks} stick(s)"
         )
 
     def run(self) -> ReplayReport:
@@ -75,38 +69,16 @@ class _Replay:
         state = UzjeState(rules, first_dealer)
         expected: RoundPosition | None = first_position(first_dealer)
         scores = [rules.starting_points] * rules.players
+        # A fragment (a record starting later than the first game) cannot prove the match.
         fragment = bool(rounds) and (
-            _position(rounds[0]) != expected or list(rounds[0].scores) != scores
+            position_of(rounds[0]) != expected or list(rounds[0].scores) != scores
         )
         if fragment:
-            expected = _position(rounds[0])
+            expected = position_of(rounds[0])
             scores = list(rounds[0].scores)
-            state.scores = list(scores)
         complete = False
         for index, round_ in enumerate(rounds):
-            self.index, self.name = index, round_.name
-            if expected is None:
-                self.differ(
-                    Verdict.ILLEGAL_ACTION,
-                    None,
-                    "game",
-                    "the match is over",
-                    f"another game ({round_.name})",
-                )
-                break
-            if _position(round_) != expected:
-                self.differ(
-                    Verdict.SCORE_MISMATCH,
-                    None,
-                    "game start",
-                    _position_words(expected),
-                    _position_words(_position(round_)),
-                )
-            if list(round_.scores) != scores:
-                self.differ(
-                    Verdict.SCORE_MISMATCH, None, "start scores", scores, list(round_.scores)
-                )
-            if self.stop():
+            if not self.begin_round(index, round_, expected, scores):
                 break
             state.scores = list(round_.scores)
             try:
@@ -131,38 +103,8 @@ class _Replay:
                 break
         else:
             complete = expected is None and not fragment
-        final: list[int] | None = None
-        places: list[int] | None = None
-        if complete:
-            final = list(state.scores)
-            places = list(placements(final, first_dealer))
-            recorded = game.recorded_final
-            if recorded is not None and list(recorded.scores) != final:
-                self.index, self.name = len(rounds) - 1, rounds[-1].name
-                self.differ(
-                    Verdict.SCORE_MISMATCH, None, "final scores", final, list(recorded.scores)
-                )
-        elif game.recorded_final is not None and not self.stop() and expected is not None:
-            self.differ(
-                Verdict.ILLEGAL_ACTION,
-                None,
-                "match end",
-                f"another game ({_position_words(expected)})",
-                "the end of the match",
-            )
-        first = self.discrepancies[0] if self.discrepancies else None
-        return ReplayReport(
-            verdict=Verdict.VERIFIED if first is None else first.verdict,
-            discrepancy=first,
-            discrepancies=self.discrepancies,
-            complete=complete,
-            rounds=self.rounds,
-            facts=self.facts,
-            ruleset=rules.name,
-            final_scores=final,
-            placements=places,
-            events=self.events,
-        )
+        final = list(state.scores) if complete else None
+        return self.report(complete, final, expected, first_dealer)
 
     def _play(self, round_: Round, state: UzjeState) -> bool:
         """Apply a game's events; whether the game reached its end."""
@@ -170,13 +112,7 @@ class _Replay:
         for number, event in enumerate(events):
             try:
                 state.apply(event)
-            except IllegalActionError as error:
-                self.differ(
-                    Verdict.ILLEGAL_ACTION, number, "action", str(error), _event_words(event)
-                )
-                self.events += number
-                return False
-            except EngineError as error:  # a tile of another kind of game
+            except EngineError as error:  # an illegal action, or a tile of another game
                 self.differ(
                     Verdict.ILLEGAL_ACTION, number, "action", str(error), _event_words(event)
                 )
@@ -231,14 +167,7 @@ class _Replay:
             checks.append(("points", value.points, recorded.points))
         if recorded.deltas is not None and tuple(recorded.deltas) != computed.deltas:
             checks.append(("score changes", list(computed.deltas), list(recorded.deltas)))
-        for what, ours_value, theirs_value in checks:
-            self.differ(
-                Verdict.SCORE_MISMATCH,
-                number,
-                f"seat {computed.seat}'s win: {what}",
-                ours_value,
-                theirs_value,
-            )
+        self.differ_in_win(number, computed.seat, checks)
 
 
 def _facts(index: int, round_: Round, state: UzjeState, result: HandResult) -> list[RoundFact]:
@@ -295,27 +224,8 @@ def _summary(index: int, round_: Round, result: HandResult, state: UzjeState) ->
     return summary
 
 
-def _position(round_: Round) -> RoundPosition:
-    return RoundPosition(round_.wind, round_.number, round_.dealer, round_.honba, round_.sticks)
-
-
-def _position_words(position: RoundPosition) -> str:
-    return (
-        f"{position.name} dealt by seat {position.dealer} ({position.honba} game(s) in a row), "
-        f"{position.sticks} stick(s)"
-    )
-
-
 def _patterns(patterns: Sequence[tuple[str, int]]) -> str:
     return ", ".join(f"{name} {amount}" for name, amount in sorted(patterns)) or "none"
-
-
-def _words(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(map(str, value)) + "]"
-    return str(value)
 
 
 def _event_words(event: UzjeEvent) -> str:
@@ -344,23 +254,12 @@ def replay(game: Game, *, stop_at_first: bool = False) -> ReplayReport:
     try:
         rules = rules_of(game)
     except EngineError as error:
-        discrepancy = Discrepancy(
-            Verdict.UNSUPPORTED, None, None, None, "rule set", "a known Ùzje rule set", str(error)
+        return refused_report(
+            Verdict.UNSUPPORTED,
+            "rule set",
+            "a known Ùzje rule set",
+            str(error),
+            game.header.ruleset,
         )
-        return ReplayReport(
-            Verdict.UNSUPPORTED, discrepancy, [discrepancy], False, [], [], game.header.ruleset
-        )
-    if game.players != rules.players:
-        discrepancy = Discrepancy(
-            Verdict.MALFORMED,
-            None,
-            None,
-            None,
-            "players",
-            f"{rules.players} players for {rules.name}",
-            f"{game.players} players",
-        )
-        return ReplayReport(
-            Verdict.MALFORMED, discrepancy, [discrepancy], False, [], [], rules.name
-        )
-    return _Replay(game, rules, stop_at_first).run()
+    refusal = check_table(game, rules.players, rules.name)
+    return refusal or _Replay(game, rules, stop_at_first).run()
