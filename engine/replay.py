@@ -144,6 +144,9 @@ class RoundFact:
     deal_in_points: int = 0
     han: int = 0
     fu: int = 0
+    #: The win is a limit hand: a yakuman (counted ones included) or an Ùzje limit. ``han``
+    #: cannot tell: it is points in small mahjong and fan tenths in Ùzje.
+    limit_hand: bool = False
     yaku: list[str] = field(default_factory=list)
     ura: int = 0
     ippatsu: bool = False
@@ -563,6 +566,12 @@ def _same_tiles(mine: list[Tile], theirs: tuple[Tile, ...]) -> bool:
     return packed == other
 
 
+def is_limit_hand(limit: str | None) -> bool:
+    """Whether a riichi limit is a limit hand: ``yakuman``, ``double_yakuman``,
+    ``kazoe_yakuman`` ...; mangan to sanbaiman are not."""
+    return limit is not None and limit.endswith("yakuman")
+
+
 def position_of(round_: Round) -> RoundPosition:
     """Where a recorded hand says it stands in the game."""
     return RoundPosition(round_.wind, round_.number, round_.dealer, round_.honba, round_.sticks)
@@ -672,6 +681,7 @@ class _FactTracker:
             fact.win_points = win.deltas[win.seat]
             fact.han = score.han
             fact.fu = score.fu
+            fact.limit_hand = is_limit_hand(score.limit)
             fact.yaku = [y.name for y in score.yaku if y.han]
             fact.ura = sum(y.han for y in score.yaku if y.name == "ura_dora")
             fact.ippatsu = any(y.name == "ippatsu" for y in score.yaku)

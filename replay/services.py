@@ -20,7 +20,7 @@ from engine.replay import Verdict as EngineVerdict
 from engine.replay import replay
 from mjlogs.models import Game
 from replay.models import Verdict, Verification
-from stats.services import game_facts_replace, game_stats_queue_update, limit_hand_wins
+from stats.services import game_facts_replace, game_stats_queue_update
 
 
 def game_verify(game_id: int) -> Verification | None:
@@ -33,7 +33,6 @@ def game_verify(game_id: int) -> Verification | None:
         return None
     started = time.perf_counter()
     facts = None
-    limit_hands: set[tuple[int, int]] = set()
     try:
         report = replay(canonical.game_from_json(document))
     except EngineError as error:
@@ -59,7 +58,6 @@ def game_verify(game_id: int) -> Verification | None:
         if report.verdict is EngineVerdict.VERIFIED:
             # Statistics count only games the rules engine agrees with.
             facts = report.facts
-            limit_hands = limit_hand_wins(report.rounds)
     values |= {
         "engine_version": engine.__version__,
         "duration_ms": (time.perf_counter() - started) * 1000,
@@ -69,6 +67,6 @@ def game_verify(game_id: int) -> Verification | None:
         if not Game.objects.filter(pk=game_id).exists():
             return None
         verification, _ = Verification.objects.update_or_create(game_id=game_id, defaults=values)
-        game_facts_replace(game_id, facts, limit_hands)
+        game_facts_replace(game_id, facts)
         game_stats_queue_update(Game.objects.only("started_at", "uploaded_at").get(pk=game_id))
     return verification

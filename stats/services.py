@@ -8,8 +8,7 @@ they never save models themselves. Reads belong in ``selectors.py``.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from django.contrib.auth.models import AnonymousUser
@@ -18,7 +17,6 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from engine.replay import RoundFact as EngineFact
-from engine.replay import RoundSummary
 from mjlogs.models import Game, GameSeat, Player, Visibility
 from stats.models import PlayerSummary, RatingChange, RoundFact
 from stats.ratings import RatedGame, Standing, rate
@@ -28,47 +26,20 @@ from stats.selectors import counted_games, player_stats
 RATINGS_LOCK = 7_300_001
 
 
-#: The engine's limit names that make a win a limit hand: riichi's yakuman (``yakuman``,
-#: ``double_yakuman``, ``kazoe_yakuman``, ``7x_yakuman`` ...) and Ùzje's limits (``1l``, ``2l``
-#: ...). Mangan to sanbaiman are not limit hands; small mahjong has no limits.
-LIMIT_HAND = re.compile(r"[a-z0-9_]*yakuman|\d+l")
-
-
-def limit_hand_wins(rounds: Iterable[RoundSummary]) -> set[tuple[int, int]]:
-    """``(round index, seat)`` of every win the engine valued as a limit hand.
-
-    A fact's ``han`` cannot tell (it is points in small mahjong and fan tenths in Ùzje), and
-    ``engine.replay.RoundFact`` carries no limit, so it is read from the hand summaries."""
-    return {
-        (summary.index, win.seat)
-        for summary in rounds
-        for win in summary.wins
-        if win.limit is not None and LIMIT_HAND.fullmatch(win.limit)
-    }
-
-
-def game_facts_replace(
-    game_id: int,
-    facts: Sequence[EngineFact] | None,
-    limit_hands: Collection[tuple[int, int]] = (),
-) -> int:
+def game_facts_replace(game_id: int, facts: Sequence[EngineFact] | None) -> int:
     """Make the game's stored facts exactly these (``None`` or empty: none, for a game that
-    did not verify), the wins at ``limit_hands`` (:func:`limit_hand_wins`) marked as limit
-    hands. Idempotent. Returns the number of rows stored."""
+    did not verify). Idempotent. Returns the number of rows stored."""
     with transaction.atomic():
         RoundFact.objects.filter(game_id=game_id).delete()
         if not facts or not Game.objects.filter(pk=game_id).exists():
             return 0
         players = dict(GameSeat.objects.filter(game_id=game_id).values_list("seat", "player_id"))
-        rows = [
-            _row(game_id, players[fact.seat], fact, (fact.round, fact.seat) in limit_hands)
-            for fact in facts
-        ]
+        rows = [_row(game_id, players[fact.seat], fact) for fact in facts]
         RoundFact.objects.bulk_create(rows)
     return len(rows)
 
 
-def _row(game_id: int, player_id: int, fact: EngineFact, limit_hand: bool) -> RoundFact:
+def _row(game_id: int, player_id: int, fact: EngineFact) -> RoundFact:
     return RoundFact(
         game_id=game_id,
         player_id=player_id,
@@ -85,7 +56,7 @@ def _row(game_id: int, player_id: int, fact: EngineFact, limit_hand: bool) -> Ro
         deal_in_points=fact.deal_in_points,
         han=fact.han,
         fu=fact.fu,
-        limit_hand=fact.won and limit_hand,
+        limit_hand=fact.limit_hand,
         yaku=list(fact.yaku),
         ura=fact.ura,
         ippatsu=fact.ippatsu,

@@ -17,6 +17,7 @@ from engine.rules.ruleset import (
     KazoeLimit,
     Renhou,
     Ruleset,
+    Scoring,
     Shapes,
     StickWinner,
 )
@@ -260,7 +261,7 @@ SMALL_4P = Ruleset(
     riichi_deposit=False,
     riichi_min_points=0,
     renchan=False,
-    scoring="small",
+    scoring=Scoring.SMALL,
     length="east",
     starting_points=0,
     target_points=0,

@@ -62,6 +62,15 @@ class KazoeLimit(StrEnum):
     SANBAIMAN = "sanbaiman"
 
 
+class Scoring(StrEnum):
+    """How a win is valued."""
+
+    #: Yaku, fu, han and limits.
+    RIICHI = "riichi"
+    #: The points of small mahjong's conditions (``engine/scoring/small.py``).
+    SMALL = "small"
+
+
 class Shapes(StrEnum):
     """Which tiles form runs (``engine/hand/shapes.py``)."""
 
@@ -211,7 +220,7 @@ class Ruleset:
     renchan: bool = True
     #: How a win is valued: ``riichi`` (yaku, fu, han, limits) or ``small`` (the points of the
     #: small mahjong conditions, ``engine/scoring/small.py``).
-    scoring: str = "riichi"
+    scoring: Scoring = Scoring.RIICHI
 
     @property
     def sanma(self) -> bool:
@@ -239,7 +248,7 @@ class Ruleset:
         """
         if self.shapes != Shapes.STANDARD:
             return f"{self.shapes.value} mahjong (hand shapes)"
-        if self.scoring != "riichi" or not self.honors or self.dealt_tiles != 13:
+        if self.scoring != Scoring.RIICHI or not self.honors or self.dealt_tiles != 13:
             return "small mahjong"
         if self.modifiers:
             return f"rule modifiers {', '.join(self.modifiers)}"

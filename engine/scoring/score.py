@@ -21,7 +21,7 @@ from engine.errors import (
 )
 from engine.hand.decompose import WaitShape
 from engine.hand.melds import ANKAN, CHI, Meld
-from engine.rules.ruleset import Renhou, Ruleset
+from engine.rules.ruleset import Renhou, Ruleset, Scoring
 from engine.scoring.payments import Payment, plain_payments, win_payments
 from engine.scoring.readings import SIMPLES_MASK, FuItem, Reader, Valued, YakuHan
 from engine.scoring.rule_tables import RuleTables, rule_tables
@@ -132,7 +132,7 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
     :raises NotAgariError: the tiles do not form a complete hand.
     :raises NoYakuError: the hand is complete but has no yaku.
     """
-    if ruleset.scoring == "small":
+    if ruleset.scoring is Scoring.SMALL:
         # Small mahjong sums its conditions' points instead (imported here: it builds on this
         # module's types). The one place both the state machine and the API score through.
         from engine.scoring.small import score_small_hand

@@ -15,7 +15,6 @@ import pytest
 
 from engine.events import Game as EngineGame
 from engine.formats import canonical
-from engine.frames import round_frames
 from engine.rules.presets import PRESETS, get_ruleset
 from engine.sim.bots import GreedyBot
 from engine.sim.selfplay import play_game
@@ -23,12 +22,11 @@ from engine.sim.selfplay import simulate as simulate_riichi
 from engine.variants.uzje.rules import is_uzje_preset
 from engine.variants.uzje.selfplay import simulate as simulate_uzje
 from mjlogs.models import Game
-from mjlogs.services import Status, import_file
 from tests.browser.conftest import screenshot
+from tests.browser.test_viewer import engine_frames, score_text, store, wait_step
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MINUS = "\N{MINUS SIGN}"
 #: Steps shown one by one before each win (the whole hand when it is shorter).
 STEPS_BEFORE_THE_WIN = 25
 
@@ -81,32 +79,12 @@ def self_played(name: str) -> EngineGame:
     return next(simulate_riichi(name, 1, 7))
 
 
-def store(game: EngineGame, name: str) -> Game:
+def store_game(game: EngineGame, name: str) -> Game:
     """Upload the game as a canonical file, as a person would."""
-    (outcome,) = import_file(f"{name}.json", canonical.dumps(game).encode())
-    assert outcome.status is Status.IMPORTED, outcome
-    return Game.objects.get(pk=outcome.game_id)
-
-
-def engine_frames(stored: Game, round_index: int) -> dict[str, Any]:
-    """The engine's frames of one round of the stored game (``engine.frames``)."""
-    return round_frames(canonical.game_from_json(stored.document), round_index).to_json()
+    return store(f"{name}.json", canonical.dumps(game).encode())
 
 
 # -- the page -------------------------------------------------------------------------------------
-
-
-def wait_step(page: Any, round_index: int, step: int) -> None:
-    page.wait_for_function(
-        "([round, step]) => { const v = document.getElementById('viewer');"
-        " return v.dataset.round === String(round) && v.dataset.step === String(step)"
-        " && !v.classList.contains('loading'); }",
-        arg=[round_index, step],
-    )
-
-
-def score_text(score: int) -> str:
-    return f"{score:,}" if score >= 0 else f"{MINUS}{-score:,}"
 
 
 def assert_shows(shown: dict[str, Any], frame: dict[str, Any], players: int) -> None:
@@ -196,7 +174,7 @@ def test_a_self_played_game_of_each_variant_steps_to_a_win(
 ) -> None:
     if name not in PRESETS and not is_uzje_preset(name):
         pytest.skip(f"the preset {name} does not exist yet")
-    stored = store(self_played(name), name)
+    stored = store_game(self_played(name), name)
     players = stored.players_count
     names = [player["name"] for player in stored.document["players"]]
     index, body = next(
@@ -249,7 +227,7 @@ def test_ujmj_tiles_flowers_and_bonus_tiles_are_drawn(
     """A moment of an Ùzje game with flowers set aside and a claimed meld: the flowers are
     beside the hand, the claimed tile stands upright in its meld, and the bonus tiles are where
     dora would be."""
-    stored = store(self_played("uzje-4p"), "uzje-4p-flowers")
+    stored = store_game(self_played("uzje-4p"), "uzje-4p-flowers")
     found = None
     for index in range(len(stored.document["rounds"])):
         for frame in engine_frames(stored, index)["frames"]:

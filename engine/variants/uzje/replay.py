@@ -187,6 +187,7 @@ def _facts(index: int, round_: Round, state: UzjeState, result: HandResult) -> l
         fact.tsumo = win.seat == win.from_seat
         fact.win_points = win.deltas[win.seat]
         fact.han = win.value.fan
+        fact.limit_hand = win.value.limits > 0
         fact.yaku = [name for name, _ in win.value.patterns]
         fact.win_turn = state.seats[win.seat].draws
         if not fact.tsumo:

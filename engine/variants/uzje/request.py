@@ -48,9 +48,10 @@ def score_text(
     try:
         rules = get_rules(ruleset)
         concealed = parse_kinds(hand)
-        (win_kind,) = parse_kinds(win) or (None,)
-        if win_kind is None or win_kind not in concealed:
+        wins = parse_kinds(win)
+        if len(wins) != 1 or wins[0] not in concealed:
             raise EngineError(f"the winning tile {win!r} must be one of the hand's tiles")
+        win_kind = wins[0]
         counts = [0] * KINDS
         for kind in concealed:
             counts[kind] += 1

@@ -22,6 +22,7 @@ from engine.rules import (
     get_ruleset,
     tenhou_ruleset,
 )
+from engine.rules.presets import with_overrides
 
 NAMES = [
     "tenhou-4p",
@@ -338,3 +339,9 @@ def test_unknown_preset_error_lists_presets() -> None:
     for name in NAMES:
         assert name in message
     assert caught.value.code == "unknown_ruleset"
+
+
+def test_an_unknown_scoring_is_refused_by_name() -> None:
+    with pytest.raises(UnknownRulesetError, match="'scoring' cannot be 'nonsense'"):
+        with_overrides("small-4p", {"scoring": "nonsense"})
+    assert with_overrides("tenhou-4p", {"scoring": "small"}).variant == "small mahjong"

@@ -40,7 +40,8 @@ from engine.sim.bots import Bot, GreedyBot, RandomBot
 from engine.sim.selfplay import SimulationError, play_game, simulate
 from engine.sim.wall import INDICATORS, dead_wall_replacements, deal, live_tiles, tile_set
 from engine.state import GameState, Phase
-from engine.tiles import EAST, KINDS, SANMA_MISSING, Tile, parse_tile, parse_tiles
+from engine.tiles import EAST, KINDS, SANMA_MISSING, Tile, parse_tile
+from tests.engine.dealt import dealt_state
 
 SEED = 20240601
 GAMES = 20
@@ -490,20 +491,7 @@ BUG_HANDS = (
 def bug_state() -> GameState:
     """East 1 of BUG_HANDS: seat 1 waits on 1p-4p with a closed pure straight; seat 2 holds a
     pair of Red dragons."""
-    state = GameState(get_ruleset("tenhou-4p-nored"))
-    state.start_round(
-        Round(
-            wind=0,
-            number=1,
-            dealer=0,
-            honba=0,
-            sticks=0,
-            scores=(25000,) * 4,
-            hands=tuple(tuple(parse_tiles(hand)) for hand in BUG_HANDS),
-            dora_indicators=(parse_tile("9m"),),
-            events=(),
-        )
-    )
+    state = dealt_state(BUG_HANDS, ruleset="tenhou-4p-nored", indicators="9m")
     return state
 
 

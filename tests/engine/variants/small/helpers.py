@@ -1,17 +1,17 @@
 """Shared helpers of the small mahjong tests: winning hands, conditions and hand-made deals.
 
-Seed line numbers refer to ``/work/shared/seeds/004_1679fc2b9b5d2e6b.txt`` (small mahjong).
+Seed line numbers refer to ``../shared/seeds/004_1679fc2b9b5d2e6b.txt`` (small mahjong).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.events import Round
 from engine.rules import Ruleset, get_ruleset
 from engine.scoring import HandScore, WinConditions, WinningHand, score_hand
 from engine.state import GameState
 from engine.tiles import EAST, SOUTH, parse_tile, parse_tiles
+from tests.engine.dealt import dealt_state
 
 
 def won(
@@ -43,28 +43,6 @@ def conditions(score: HandScore) -> dict[str, int]:
     return {entry.name: entry.han for entry in score.yaku}
 
 
-def deal(
-    hands: list[str],
-    *,
-    ruleset: str | Ruleset = "small-4p",
-    dealer: int = 0,
-    indicators: str = "",
-    scores: tuple[int, ...] | None = None,
-) -> GameState:
-    """A state at the start of a hand dealt as given (no wall: draws come from the events)."""
-    rules = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
-    state = GameState(rules)
-    state.start_round(
-        Round(
-            wind=0,
-            number=dealer + 1,
-            dealer=dealer,
-            honba=0,
-            sticks=0,
-            scores=scores if scores is not None else (0,) * rules.players,
-            hands=tuple(tuple(parse_tiles(hand)) for hand in hands),
-            dora_indicators=tuple(parse_tiles(indicators)),
-            events=(),
-        )
-    )
-    return state
+def deal(hands: list[str], *, ruleset: str | Ruleset = "small-4p", **options: Any) -> GameState:
+    """A small-mahjong state at the start of a hand dealt as given (see :func:`dealt_state`)."""
+    return dealt_state(hands, ruleset=ruleset, **options)

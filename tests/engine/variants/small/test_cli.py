@@ -3,22 +3,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[4]
-
-
-def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "engine", *args],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        timeout=300,
-        check=False,
-    )
+from tests.engine.test_cli_games import run
 
 
 def test_score_one_hand() -> None:

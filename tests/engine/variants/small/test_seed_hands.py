@@ -1,6 +1,6 @@
 """Every hand and value of ``seeds/004`` (small mahjong) that fixes a shape or a value.
 
-Each test cites the line of ``/work/shared/seeds/004_1679fc2b9b5d2e6b.txt`` it comes from. The
+Each test cites the line of ``../shared/seeds/004_1679fc2b9b5d2e6b.txt`` it comes from. The
 expected points are the document's (lines 101-128); hands are written so that only the
 conditions named in each test apply, which the comment works out by hand.
 """

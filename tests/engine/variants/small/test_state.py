@@ -1,7 +1,7 @@
 """The state machine plays small mahjong (``seeds/004``): what it allows and what it refuses.
 
 Hand-made 4-tile deals (``small-4p-4``) keep the scenarios short. Seed lines refer to
-``/work/shared/seeds/004_1679fc2b9b5d2e6b.txt``.
+``../shared/seeds/004_1679fc2b9b5d2e6b.txt``.
 """
 
 from __future__ import annotations

@@ -12,9 +12,6 @@ from engine.scoring.request import parse_request, result_to_dict
 from engine.scoring.score import score_hand
 from engine.tiles import format_kind, parse_counts, parse_tile
 
-#: The seed document of space mahjong (tests cite its lines).
-SEED = "/work/shared/seeds/000_277951dae5ac668f.txt"
-
 RYANMEN = WaitShape.RYANMEN
 KANCHAN = WaitShape.KANCHAN
 PENCHAN = WaitShape.PENCHAN

@@ -1,5 +1,5 @@
 """Every hand written out in ``seeds/000`` (space mahjong), with the shape, waits and value the
-document states; each test cites its line of ``/work/shared/seeds/000_277951dae5ac668f.txt``.
+document states; each test cites its line of ``../shared/seeds/000_277951dae5ac668f.txt``.
 
 The document gives shapes and waits, and for the yaku which yaku a hand shows (it never gives
 points). Where a test checks points, the comment works them out by hand from the yaku and fu

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import InvalidHandError, UnknownRulesetError
-from engine.events import Chi, Discard, Draw, Round, Win
+from engine.events import Chi, Discard, Draw, Win
 from engine.frames import round_frames
 from engine.hand.decompose import WaitShape
 from engine.hand.melds import Meld, called_honour_runs
@@ -17,6 +17,7 @@ from engine.scoring.score import WinningHand, score_hand
 from engine.sim.selfplay import simulate
 from engine.state import GameState, Phase
 from engine.tiles import KINDS, format_kind, parse_tile, parse_tiles
+from tests.engine.dealt import dealt_state
 from tests.engine.variants.space.helpers import KANCHAN, PENCHAN, RYANMEN, kind, kinds, waits_of
 
 # Three triplets and a pair that join no run with the partials below.
@@ -107,21 +108,7 @@ def test_shapes_follow_the_rule_set() -> None:
 
 
 def _state(ruleset_name: str, hands: tuple[str, str, str, str]) -> GameState:
-    state = GameState(get_ruleset(ruleset_name))
-    state.start_round(
-        Round(
-            wind=0,
-            number=1,
-            dealer=0,
-            honba=0,
-            sticks=0,
-            scores=(25000,) * 4,
-            hands=tuple(tuple(parse_tiles(hand)) for hand in hands),
-            dora_indicators=(parse_tile("2s"),),
-            events=(),
-        )
-    )
-    return state
+    return dealt_state(hands, ruleset=ruleset_name, indicators="2s")
 
 
 HANDS = (
@@ -219,21 +206,9 @@ def test_a_space_meld_is_refused_under_the_standard_shapes_when_scored() -> None
 def _open_kokushi_play(ruleset_name: str, **options: object) -> GameState:
     """Seat 1 calls 234z and 567z from the dealer and waits on 1z with 19m19p119s (seeds/000
     line 64's hand); seat 2 then draws and discards 1z."""
-    state = GameState(get_ruleset(ruleset_name).replace(**options))
     hands = ("234p567p22s345s4z7z", "19m19p119s23z56z45m", "2345678m234567p", "2345678s345678p")
-    state.start_round(
-        Round(
-            wind=0,
-            number=1,
-            dealer=0,
-            honba=0,
-            sticks=0,
-            scores=(25000,) * 4,
-            hands=tuple(tuple(parse_tiles(hand)) for hand in hands),
-            dora_indicators=(parse_tile("3m"),),
-            events=(),
-        )
-    )
+    ruleset = get_ruleset(ruleset_name).replace(**options)
+    state = dealt_state(hands, ruleset=ruleset, indicators="3m")
     t = parse_tile
     for event in (
         Draw(0, t("6s")),

@@ -62,3 +62,14 @@ def test_simulate_then_verify(capsys: pytest.CaptureFixture[str], tmp_path: Path
     code, out, _ = run(capsys, "verify", str(target))
     assert code == 0
     assert out.count(": verified") == 2
+
+
+@pytest.mark.parametrize("win", ["1m2m", "5t", ""])
+def test_score_refuses_a_winning_tile_that_is_not_one_of_the_hand(
+    capsys: pytest.CaptureFixture[str], win: str
+) -> None:
+    code, _, err = run(
+        capsys, "score", "--ruleset", "uzje-4p", "--hand", "123s456s789s11m234m", "--win", win
+    )
+    assert code == 1
+    assert "must be one of the hand's tiles" in err

@@ -6,19 +6,17 @@ preset."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 
 import pytest
 
 from engine.events import AddedKan, ClosedKan, Game, OpenKan, Win
 from engine.formats.canonical import game_from_json, game_to_json
-from engine.replay import Verdict
 from engine.variants.uzje.events import Chow, FlowerExposed
-from engine.variants.uzje.replay import replay
 from engine.variants.uzje.rules import PRESETS, UZJE_4P, UzjeRules
 from engine.variants.uzje.selfplay import simulate
 from engine.variants.uzje.shapes import classify
 from engine.variants.uzje.tiles import kind_of
+from tests.engine.sim.test_selfplay import unverified
 
 SEED = 20240607
 SLOW_GAMES = 10_000
@@ -36,18 +34,6 @@ RUNS: list[tuple[UzjeRules, int]] = [
 ]
 
 
-def problems(games: Iterable[Game]) -> list[str]:
-    out = []
-    for game in games:
-        report = replay(game)
-        if report.verdict is not Verdict.VERIFIED:
-            assert report.discrepancy is not None
-            out.append(f"{game.header.source.id}: {report.discrepancy.message}")
-        elif not report.complete:
-            out.append(f"{game.header.source.id}: the record stops before the match's end")
-    return out
-
-
 @pytest.fixture(scope="module")
 def generated() -> dict[str, list[Game]]:
     return {rules.name: simulate(count, SEED, rules) for rules, count in RUNS}
@@ -55,7 +41,7 @@ def generated() -> dict[str, list[Game]]:
 
 def test_every_generated_game_verifies(generated: dict[str, list[Game]]) -> None:
     everything = [game for games in generated.values() for game in games]
-    assert problems(everything) == []
+    assert unverified(everything) == []
     # "A few hundred self-played games": Ùzje games (deals), not matches.
     assert sum(len(game.rounds) for game in everything) >= 300
 
@@ -106,6 +92,6 @@ def test_many_self_played_games_verify(name: str) -> None:
     chunk = 0
     while games < SLOW_GAMES:
         matches = simulate(25, SEED + 1 + 1000 * chunk, PRESETS[name])
-        assert problems(matches) == []
+        assert unverified(matches) == []
         games += sum(len(match.rounds) for match in matches)
         chunk += 1
