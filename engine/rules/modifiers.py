@@ -36,6 +36,10 @@ class RuleModifier:
     name: ClassVar[str]
     #: One line for people: what the modifier does.
     description: ClassVar[str]
+    #: The entry names :meth:`bonus` may add to a win's yaku list. They are part of the
+    #: canonical format's vocabulary (the JSON Schema lists them beside the yaku), so they must
+    #: not collide with a yaku name or another modifier's entry.
+    entries: ClassVar[tuple[str, ...]] = ()
 
     def bonus(self, hand: WinningHand, held: bytes) -> tuple[tuple[str, int], ...]:
         """Extra ``(entry name, han)`` pairs for a win, added like dora to every reading.
@@ -56,8 +60,20 @@ def register(cls: _ModifierType) -> _ModifierType:
     """Class decorator: register one instance of a modifier under its ``name``."""
     if cls.name in MODIFIERS:
         raise ValueError(f"a rule modifier named {cls.name!r} is already registered")
+    # Imported here: the yaku table imports the rules package.
+    from engine.scoring.yaku import YAKU
+
+    taken = set(YAKU) | set(modifier_entries())
+    clashes = [entry for entry in cls.entries if entry in taken]
+    if clashes:
+        raise ValueError(f"rule modifier {cls.name!r}: entry names already in use: {clashes}")
     MODIFIERS[cls.name] = cls()
     return cls
+
+
+def modifier_entries() -> tuple[str, ...]:
+    """Every entry name the registered modifiers may add to a win, in registration order."""
+    return tuple(entry for modifier in MODIFIERS.values() for entry in modifier.entries)
 
 
 def get_modifiers(names: tuple[str, ...]) -> tuple[RuleModifier, ...]:
@@ -90,6 +106,7 @@ class LuckySevens(RuleModifier):
 
     name = "lucky_sevens"
     description = "every 7 held in a winning hand is worth one han, like a dora"
+    entries = ("lucky_seven",)
 
     def bonus(self, hand: WinningHand, held: bytes) -> tuple[tuple[str, int], ...]:
         sevens = sum(held[kind] for kind in _SEVENS)

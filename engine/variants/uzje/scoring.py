@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from engine.variants.uzje.rules import Rounding, UzjeRules
 from engine.variants.uzje.shapes import Decomposition, Form, Meld, Shape, decompositions
@@ -65,6 +66,26 @@ class SpecialWin(StrEnum):
     SIX_FLOWERS = "six_flowers"
     CROSSING_THE_SEA = "crossing_the_sea"
     IVIES_ON_THE_WALL = "ivies_on_the_wall"
+
+
+#: Every pattern name a hand's value may list (a win's ``recorded.yaku`` in the canonical
+#: format): the score table's patterns in the order of the document, the limit patterns, and
+#: the flower wins. The JSON Schema's Ùzje ``yaku_name`` is this list.
+PATTERN_NAMES: Final = (
+    # luck (lines 181-215)
+    "self_draw", "closed_hand", "sea_scoop", "sea_scoop_1t", "pond_scoop", "pond_scoop_3m",
+    "quad_draw", "quad_draw_5t", "multi_quad_draw", "multi_quad_draw_extra", "multi_quad_draw_5t",
+    "quad_rob", "quad_rob_2s",
+    # lucky tiles and flowers (lines 224-232)
+    "bonus_tile", "orchard", "seat_flower",
+    # suits, honours and melds (lines 249-286)
+    "purity", "clean_tongs", "clean", "seat_wind", "round_wind", "arrow", "single_differences",
+    "all_powers", "all_gems", "rock_field", "stutter", "archery_class", "seven_pairs",
+    # limit patterns (lines 287-298)
+    "thirteen_orphans", "fourteen_orphans", "ultra_long_straight", "globetrotter", "journeyman",
+    "honourable",
+    *(special.value for special in SpecialWin),
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

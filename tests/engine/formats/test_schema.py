@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import re
 from importlib import resources
 from pathlib import Path
@@ -40,10 +41,17 @@ from engine.events import (
 )
 from engine.formats import canonical, read_games
 from engine.rules import PRESETS
+from engine.rules.modifiers import modifier_entries
 from engine.scoring import score_request
 from engine.scoring.limits import base_points, yakuman_limit
 from engine.scoring.yaku import YAKU
+from engine.sim.bots import GreedyBot
+from engine.sim.selfplay import play_game
 from engine.tiles import KINDS, Tile, parse_tiles
+from engine.variants.uzje import scoring as uzje_scoring
+from engine.variants.uzje.events import UZJE_EVENT_TYPES, BonusRevealed, Chow, FlowerExposed
+from engine.variants.uzje.scoring import PATTERN_NAMES
+from engine.variants.uzje.selfplay import simulate as uzje_simulate
 from tests.engine.formats.test_canonical import (
     BUILDERS,
     codec_path,
@@ -57,7 +65,11 @@ SCHEMA: dict[str, Any] = json.loads(
     resources.files("engine").joinpath("schema", "game.schema.json").read_text(encoding="utf-8")
 )
 VALIDATOR = Draft202012Validator(SCHEMA)
-DEFS: dict[str, Any] = SCHEMA["$defs"]
+#: The definitions by name: the header's own and the round parts (the riichi dialect's tiles,
+#: events, yaku names and limits are the parts' defaults).
+DEFS: dict[str, Any] = {**SCHEMA["$defs"], **SCHEMA["$defs"]["parts"]["$defs"]}
+#: What the Ùzje dialect brings in place of the riichi parts.
+UZJE_DEFS: dict[str, Any] = SCHEMA["$defs"]["uzje"]["$defs"]
 FORMAT_DOC = Path(__file__).resolve().parents[3] / "docs" / "format.md"
 
 
@@ -148,8 +160,9 @@ def test_abort_kinds_are_the_codes() -> None:
     assert DEFS["abort_kind"]["enum"] == [kind.value for kind in AbortKind]
 
 
-def test_yaku_names_are_the_engines() -> None:
-    assert DEFS["yaku_name"]["enum"] == list(YAKU)
+def test_yaku_names_are_the_engines_and_the_modifiers_entries() -> None:
+    assert DEFS["yaku_name"]["enum"] == list(YAKU) + list(modifier_entries())
+    assert "lucky_seven" in DEFS["yaku_name"]["enum"]
 
 
 def test_every_limit_name_of_the_engine_is_accepted() -> None:
@@ -497,3 +510,91 @@ def test_corpus_games_of_every_format_validate_and_round_trip() -> None:
 def test_every_corpus_game_validates_and_round_trips() -> None:
     """About a minute: schema validation of a whole hanchan takes half a second."""
     _check_corpus([name for files in _corpus_files().values() for name in files])
+
+
+# -- dialects: Ùzje rounds, modified rule sets ----------------------------------------------------
+
+
+def _uzje_doc(preset: str = "uzje-4p", seed: int = 5) -> dict[str, Any]:
+    return canonical.game_to_json(uzje_simulate(1, seed, preset)[0])
+
+
+@pytest.mark.parametrize("preset", ["uzje-3p", "uzje-4p", "uzje-5p", "uzje-6p"])
+def test_self_played_uzje_games_validate(preset: str) -> None:
+    for seed in range(3):
+        assert _schema_errors(_uzje_doc(preset, seed)) == []
+
+
+def test_uzje_event_types_are_the_codes() -> None:
+    event = UZJE_DEFS["event"]
+    assert event["properties"]["type"]["enum"] == list(UZJE_EVENT_TYPES)
+    branches = {branch["if"]["properties"]["type"]["const"] for branch in event["allOf"]}
+    assert branches == set(UZJE_EVENT_TYPES)
+
+
+@pytest.mark.parametrize("cls", [FlowerExposed, Chow, BonusRevealed])
+def test_each_uzje_event_has_the_members_of_its_class(cls: type) -> None:
+    definition = UZJE_DEFS[cls.type]  # type: ignore[attr-defined]
+    assert set(definition["properties"]) == {"type"} | {f.name for f in dataclasses.fields(cls)}
+    assert set(definition["required"]) == set(definition["properties"])
+    assert definition["additionalProperties"] is False
+
+
+def test_uzje_pattern_names_are_the_scorers() -> None:
+    assert UZJE_DEFS["yaku_name"]["enum"] == list(PATTERN_NAMES)
+    # Every name the scorer can add is listed (a new pattern must be added to PATTERN_NAMES).
+    source = Path(uzje_scoring.__file__).read_text(encoding="utf-8")
+    added = set(re.findall(r'(?:add|append)\(\(?"([a-z0-9_]+)"', source))
+    added |= set(re.findall(r'\("([a-z]+_wind)",', source))
+    assert added, "the scorer's pattern names were not found"
+    assert sorted(added - set(PATTERN_NAMES)) == []
+
+
+def test_self_played_uzje_wins_use_listed_patterns_and_limits() -> None:
+    names: set[str] = set()
+    limits: set[str] = set()
+    for game in uzje_simulate(6, 11, "uzje-4p"):
+        for round_ in game.rounds:
+            for event in round_.events:
+                recorded = getattr(event, "recorded", None)
+                if recorded is not None:
+                    names |= {name for name, _ in recorded.yaku or ()}
+                    limits |= {recorded.limit} if recorded.limit else set()
+    assert names and names <= set(PATTERN_NAMES)
+    pattern = re.compile(UZJE_DEFS["limit"]["pattern"])
+    assert all(pattern.search(limit) for limit in limits)
+    assert not pattern.search("mangan") and not pattern.search("0l")
+
+
+@pytest.mark.parametrize(
+    ("make_doc", "foreign_tile"),
+    [(_uzje_doc, "1z"), (lambda: four_player_doc(), "xm")],
+    ids=["riichi tile in an Ùzje game", "Ùzje tile in a riichi game"],
+)
+def test_a_tile_of_the_other_dialect_is_refused_by_schema_and_reader(
+    make_doc: Any, foreign_tile: str
+) -> None:
+    doc = make_doc()
+    doc["rounds"][0]["hands"][0][0] = foreign_tile
+    assert _schema_errors(doc) == [("rounds", 0, "hands", 0, 0)]
+    with pytest.raises(MalformedLogError, match=re.escape(foreign_tile)):
+        read_games(json.dumps(doc).encode())
+
+
+def test_a_riichi_event_in_an_uzje_game_is_refused_by_schema_and_reader() -> None:
+    doc = _uzje_doc()
+    doc["rounds"][0]["events"].insert(0, {"type": "riichi", "seat": 0})
+    assert _schema_errors(doc) == [("rounds", 0, "events", 0, "type")]
+    with pytest.raises(MalformedLogError, match="riichi"):
+        read_games(json.dumps(doc).encode())
+
+
+def test_a_lucky_sevens_game_validates_with_its_entries() -> None:
+    lucky = PRESETS["tenhou-4p"].replace(modifiers=("lucky_sevens",))
+    rng = random.Random(7)
+    docs = [
+        canonical.game_to_json(play_game(lucky, [GreedyBot() for _ in range(4)], rng))
+        for _ in range(8)
+    ]
+    assert all(_schema_errors(doc) == [] for doc in docs)
+    assert "lucky_seven" in json.dumps(docs)

@@ -14,6 +14,7 @@ from engine.rules.modifiers import MODIFIERS, RuleModifier, get_modifiers, regis
 from engine.rules.presets import as_preset, get_ruleset, with_overrides
 from engine.rules.ruleset import Ruleset
 from engine.scoring.score import WinConditions, WinningHand, score_hand
+from engine.scoring.yaku import YAKU
 from engine.sim.bots import GreedyBot
 from engine.sim.selfplay import play_game
 from engine.tiles import parse_tile, parse_tiles
@@ -83,6 +84,10 @@ def test_self_played_games_under_the_modifier_verify_and_use_it() -> None:
         assert again.header.rule_overrides == {"modifiers": ["lucky_sevens"]}
         report = replay(again)
         assert report.verdict is Verdict.VERIFIED, report.discrepancy
+        wins = [win for summary in report.rounds for win in summary.wins]
+        entries = {name for win in wins for name, _ in win.yaku}
+        # Only declared entries (the schema lists them) beside the yaku.
+        assert entries <= set(YAKU) | set(MODIFIERS["lucky_sevens"].entries)
         lucky_wins += sum(
             1
             for summary in report.rounds
@@ -106,3 +111,15 @@ def test_a_new_modifier_registers_under_its_name() -> None:
             register(NothingChanges)
     finally:
         del MODIFIERS["test_nothing_changes"]
+
+
+@pytest.mark.parametrize("entry", ["lucky_seven", "tanyao"])
+def test_a_modifier_cannot_take_an_entry_name_in_use(entry: str) -> None:
+    class Clashing(RuleModifier):
+        name = "test_clashing"
+        description = "adds an entry named like an existing one"
+        entries = (entry,)
+
+    with pytest.raises(ValueError, match=f"entry names already in use: \\['{entry}'\\]"):
+        register(Clashing)
+    assert "test_clashing" not in MODIFIERS
