@@ -14,6 +14,8 @@ from typing import Any, BinaryIO, TextIO
 
 from engine.cli_games import add_commands, run_convert, run_simulate, run_verify
 from engine.rules import PRESETS
+from engine.rules.presets import get_ruleset
+from engine.rules.ruleset import Scoring
 from engine.scoring.request import FLAGS, score_request
 from engine.variants.uzje import request as uzje_request
 from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
@@ -139,7 +141,8 @@ def _score_one(args: argparse.Namespace) -> int:
     elif "error" in result:
         print(f"error ({result['error']}): {result['message']}", file=sys.stderr)
     else:
-        print(_describe(result))
+        small = get_ruleset(args.ruleset).scoring is Scoring.SMALL
+        print(_describe_small(result) if small else _describe(result))
     return 1 if "error" in result else 0
 
 
@@ -175,6 +178,26 @@ def _last_tile(hand: str) -> str:
     return f"{digits[-1:]}{suit}"
 
 
+def _payment_lines(result: dict[str, Any]) -> list[str]:
+    lines = ["paid: " + ", ".join(f"{p['payer']} {p['amount']}" for p in result["payments"])]
+    if result["sticks"]:
+        lines.append(f"riichi sticks: {result['sticks']}")
+    lines.append(f"total: {result['total']}")
+    return lines
+
+
+def _points(count: int) -> str:
+    return f"{count} point" if count == 1 else f"{count} points"
+
+
+def _describe_small(result: dict[str, Any]) -> str:
+    """Small mahjong has no han, fu or limits: the conditions' points add up (the result's
+    ``han`` member carries that sum, so the JSON stays one shape)."""
+    lines = [_points(result["han"])]
+    lines += [f"  {item['name']:<18} {_points(item['han']):>9}" for item in result["yaku"]]
+    return "\n".join(lines + _payment_lines(result))
+
+
 def _describe(result: dict[str, Any]) -> str:
     lines = [
         f"{result['han']} han {result['fu']} fu"
@@ -182,8 +205,4 @@ def _describe(result: dict[str, Any]) -> str:
     ]
     lines += [f"  {yaku['name']:<18} {yaku['han']:>2} han" for yaku in result["yaku"]]
     lines.append("fu: " + ", ".join(f"{item['name']} {item['fu']}" for item in result["fu_items"]))
-    lines.append("paid: " + ", ".join(f"{p['payer']} {p['amount']}" for p in result["payments"]))
-    if result["sticks"]:
-        lines.append(f"riichi sticks: {result['sticks']}")
-    lines.append(f"total: {result['total']}")
-    return "\n".join(lines)
+    return "\n".join(lines + _payment_lines(result))

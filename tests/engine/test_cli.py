@@ -38,6 +38,19 @@ def test_score_arguments_readable_output() -> None:
     assert done.stderr == ""
 
 
+def test_small_mahjong_readable_output_speaks_of_points_not_han_and_fu() -> None:
+    hand = ("--hand", "123456789m11p234s", "--win", "4s", "--riichi", "--tsumo")
+    done = engine("score", "--ruleset", "small-4p", *hand)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    # riichi 1, menzen_tsumo 1, pinfu 1, ittsu 2 (seeds/004): paid by each of the three others.
+    assert lines[0] == "5 points"
+    assert "  riichi" in lines[1] and lines[1].endswith(" 1 point")
+    assert any(line.startswith("  ittsu") and line.endswith("2 points") for line in lines)
+    assert "han" not in done.stdout and "fu:" not in done.stdout
+    assert "paid: S 5, W 5, N 5" in lines and lines[-1] == "total: 15"
+
+
 def test_score_arguments_json() -> None:
     done = engine("score", *PINFU, "--riichi", "--json")
     assert done.returncode == 0, done.stderr
