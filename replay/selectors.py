@@ -92,11 +92,15 @@ def game_frames(game: Game, round_index: int) -> dict[str, Any]:
     """
     record, frames = _round_frames(game, round_index)
     data = frames.to_json()
+    # A variant with its own tile notation says so ("notation": "uzje"); the viewer reads it
+    # from the round before it draws any frame.
+    notation = {"notation": data["notation"]} if "notation" in data else {}
     return {
         "game": game.pk,
         "players": data["players"],
         "players_count": data["players_count"],
         "ruleset": data["ruleset"],
+        **notation,
         "rounds": [info.to_json() for info in round_list(record)],
         "round": round_index,
         "discrepancy": _discrepancy_in(game, frames),

@@ -107,6 +107,18 @@ def test_the_game_page_and_the_viewer_answer(client: Client, stored: Game) -> No
     assert client.get(f"/replay/{stored.pk}/").status_code == 200
 
 
+def test_the_frames_api_says_the_tile_notation_of_the_round(
+    client: Client, variant: str, stored: Game
+) -> None:
+    body = client.get(f"/api/games/{stored.pk}/rounds/0/frames/").json()
+    assert body["players_count"] == _players(variant)
+    # Ùzje tiles are UJMJ codes: the round says so, not only each frame.
+    assert body.get("notation", "mpsz") == ("uzje" if variant in UZJE else "mpsz")
+    assert {frame.get("notation", "mpsz") for frame in body["frames"]} == {
+        body.get("notation", "mpsz")
+    }
+
+
 def test_the_game_list_filters_by_its_player_count_and_rule_set(
     client: Client, variant: str, stored: Game
 ) -> None:
