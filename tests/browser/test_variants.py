@@ -253,3 +253,42 @@ def test_ujmj_tiles_flowers_and_bonus_tiles_are_drawn(
     assert called.count() >= 1
     assert "side" not in (called.first.get_attribute("class") or "")
     assert not page.locator("#sticks-line").is_visible()
+
+
+#: Every seat's box and its tiles' narrowest width, for the layout checks at phone width.
+READ_SEAT_BOXES = """() => Array.from(document.querySelectorAll("#table section.seat")).map((seat) => {
+  const box = seat.getBoundingClientRect();
+  const widths = Array.from(seat.querySelectorAll('[data-part="hand"] .tile')).map(
+    (tile) => tile.getBoundingClientRect().width);
+  return {pos: seat.dataset.pos, left: box.left, top: box.top, right: box.right,
+          bottom: box.bottom, narrowest: Math.min(...widths)};
+})"""
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> float:
+    """The area two boxes share (0 when they do not touch)."""
+    width = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    height = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return max(0.0, width) * max(0.0, height)
+
+
+@pytest.mark.parametrize("name", ["uzje-5p", "uzje-6p"])
+def test_five_and_six_seats_fit_a_phone(
+    page: Any, live_server: Any, transactional_db: None, name: str
+) -> None:
+    stored = store_game(self_played(name), name)
+    last = len(engine_frames(stored, 0)["frames"]) - 1
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/replay/{stored.pk}/?round=0&step={last}")
+    wait_step(page, 0, last)
+    page.keyboard.press("Escape")  # close the result panel: the table is what is checked
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    seats = page.evaluate(READ_SEAT_BOXES)
+    assert len(seats) == stored.players_count
+    for seat in seats:
+        assert 0 <= seat["left"] and seat["right"] <= 390, seat
+        assert seat["narrowest"] >= 14, seat  # a tile stays big enough to read its rank
+    for i, a in enumerate(seats):
+        for b in seats[i + 1 :]:
+            assert _overlap(a, b) < 1, (a["pos"], b["pos"])
+    screenshot(page, f"variant-{name}-390x844")
