@@ -113,3 +113,24 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.rating_before:.0f} -> {self.rating_after:.0f}"
+
+
+class RatingsBacklog(models.Model):
+    """Whether the stored ratings are behind the games, and from when: one row (``pk`` 1).
+
+    Every verification, deletion or visibility change marks the ratings stale from its game's
+    time on; a recomputation clears the mark only if no new mark came while it ran
+    (``version``). So a burst of a thousand verifications costs a few recomputations from the
+    earliest time marked, not a thousand (``stats.rating_backlog``)."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    stale = models.BooleanField(default=False)
+    #: Recompute from this game time on; ``None`` while stale means every game.
+    since = models.DateTimeField(null=True, blank=True)
+    #: Bumped by every mark: a recomputation that began before a mark does not clear it.
+    version = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        if not self.stale:
+            return "ratings up to date"
+        return f"ratings stale since {self.since or 'the first game'}"
