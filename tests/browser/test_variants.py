@@ -256,7 +256,8 @@ def test_ujmj_tiles_flowers_and_bonus_tiles_are_drawn(
 
 
 #: Every seat's box and its tiles' narrowest width, for the layout checks at phone width.
-READ_SEAT_BOXES = """() => Array.from(document.querySelectorAll("#table section.seat")).map((seat) => {
+READ_SEAT_BOXES = """() => Array.from(document.querySelectorAll("#table section.seat")).map(
+ (seat) => {
   const box = seat.getBoundingClientRect();
   const widths = Array.from(seat.querySelectorAll('[data-part="hand"] .tile')).map(
     (tile) => tile.getBoundingClientRect().width);
@@ -286,7 +287,7 @@ def test_five_and_six_seats_fit_a_phone(
     seats = page.evaluate(READ_SEAT_BOXES)
     assert len(seats) == stored.players_count
     for seat in seats:
-        assert 0 <= seat["left"] and seat["right"] <= 390, seat
+        assert seat["left"] >= 0 and seat["right"] <= 390, seat
         assert seat["narrowest"] >= 14, seat  # a tile stays big enough to read its rank
     for i, a in enumerate(seats):
         for b in seats[i + 1 :]:
