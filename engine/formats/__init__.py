@@ -45,26 +45,86 @@ class Format:
     read_named: Callable[[bytes, str], list[Game]] | None = None
 
 
+#: How much a gzip stream is inflated at a time: a bomb is stopped at the limit, holding no
+#: more than the limit (inflating to the limit in one call would hold it twice over).
+_INFLATE_STEP = 1024 * 1024
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
 def decompress(data: bytes) -> bytes:
-    """The bytes themselves, or their gzip content when they are gzip-compressed.
+    """The bytes themselves, or their gzip content when they are gzip-compressed (every member
+    of a multi-member file, as ``cat a.gz b.gz`` makes).
 
     :raises MalformedLogError: corrupt gzip data, or more than :data:`MAX_DECOMPRESSED_BYTES`.
     """
-    if data[:2] != b"\x1f\x8b":
+    if data[:2] != _GZIP_MAGIC:
         return data
-    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    parts: list[bytes] = []
+    size = 0
+    rest = data
+    while rest[:2] == _GZIP_MAGIC:
+        inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        pending = rest
+        while not inflater.eof:
+            try:
+                part = inflater.decompress(pending, _INFLATE_STEP)
+            except zlib.error as error:
+                raise MalformedLogError(f"corrupt gzip data ({error})") from None
+            if not part and not pending:
+                # A cut-off download: the partial content could still parse as a shorter
+                # record.
+                raise MalformedLogError(
+                    "truncated gzip data (the file ends before the gzip stream does)"
+                )
+            size += len(part)
+            if size > MAX_DECOMPRESSED_BYTES:
+                raise MalformedLogError(
+                    f"gzip content larger than {MAX_DECOMPRESSED_BYTES // (1024 * 1024)} MB; "
+                    "refused"
+                )
+            parts.append(part)
+            pending = inflater.unconsumed_tail
+        rest = inflater.unused_data
+    if rest.strip(b"\x00"):  # zeros after the last member are padding (gzip(1) allows it)
+        raise MalformedLogError("data after the end of the gzip stream")
+    return b"".join(parts)
+
+
+def check_strings(value: object, where: str | None = None) -> None:
+    """Refuse a decoded JSON value holding a string that is not storable text: U+0000 (which
+    PostgreSQL cannot hold in text or JSON) or a lone surrogate (``"\\ud800"``: no UTF-8 has
+    it). Only escapes make them (JSON text cannot hold them as they are), so a reader may call
+    this only when its text holds a ``\\u``.
+
+    :raises MalformedLogError: naming the path of the first such string (``players[0].name``),
+        from ``where`` (a line, or the document's root when ``None``).
+    """
+    stack: list[tuple[object, str]] = [(value, where or "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            problem = _text_problem(item)
+            if problem:
+                raise MalformedLogError(problem, path or None)
+        elif isinstance(item, dict):
+            for key, member in item.items():
+                problem = _text_problem(key)
+                if problem:
+                    raise MalformedLogError(f"a member name {problem}", path or None)
+                stack.append((member, f"{path}.{key}" if path else key))
+        elif isinstance(item, list):
+            stack.extend((member, f"{path}[{index}]") for index, member in enumerate(item))
+
+
+def _text_problem(text: str) -> str | None:
+    """What makes a string unstorable, or ``None``."""
+    if "\x00" in text:
+        return "holds the character U+0000 (NUL), which no record may hold"
     try:
-        out = inflater.decompress(data, MAX_DECOMPRESSED_BYTES + 1)
-    except zlib.error as error:
-        raise MalformedLogError(f"corrupt gzip data ({error})") from None
-    if len(out) > MAX_DECOMPRESSED_BYTES or inflater.unconsumed_tail:
-        raise MalformedLogError(
-            f"gzip content larger than {MAX_DECOMPRESSED_BYTES // (1024 * 1024)} MB; refused"
-        )
-    if not inflater.eof:
-        # A cut-off download: the partial content could still parse as a shorter record.
-        raise MalformedLogError("truncated gzip data (the file ends before the gzip stream does)")
-    return out
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        return f"holds {text[error.start]!r}, half of a UTF-16 surrogate pair: not text"
+    return None
 
 
 def formats() -> dict[str, Format]:
@@ -126,6 +186,7 @@ def read_games(
 __all__ = [
     "MAX_DECOMPRESSED_BYTES",
     "Format",
+    "check_strings",
     "decompress",
     "formats",
     "get_format",

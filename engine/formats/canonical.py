@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -32,7 +33,7 @@ from engine.events import (
     Source,
     Wall,
 )
-from engine.formats import Format
+from engine.formats import Format, check_strings
 from engine.tiles import Tile, parse_tile
 
 #: The value of the ``format`` member that marks a canonical document.
@@ -262,9 +263,12 @@ def _number(value: Any, path: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise MalformedLogError(f"expected a number, got {_kind(value)}", path)
     try:
-        return float(value)
+        number = float(value)
     except OverflowError:
         raise MalformedLogError("number out of range", path) from None
+    if not math.isfinite(number):  # 1e999 reads as infinity, which no document can hold
+        raise MalformedLogError("number out of range", path)
+    return number
 
 
 def _str(value: Any, path: str) -> str:
@@ -492,9 +496,11 @@ def loads(text: str | bytes) -> list[Game]:
     except MalformedLogError as error:
         if "Extra data" not in str(error):
             raise
+        # Split on newlines only: str.splitlines() also splits on U+2028 and others, which a
+        # line's JSON strings (player names) may hold as they are.
         return [
             game_from_json(_parse_json(line, f"line {number}"), f"line {number}")
-            for number, line in enumerate(text.splitlines(), start=1)
+            for number, line in enumerate(text.split("\n"), start=1)
             if line.strip()
         ]
     if isinstance(obj, list):
@@ -520,13 +526,16 @@ def _refuse_constant(name: str) -> None:
 def _parse_json(text: str, where: str | None = None) -> Any:
     """``json.loads`` whose every failure is a :class:`MalformedLogError`."""
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
         raise MalformedLogError(f"not valid JSON ({error})", where) from None
     except RecursionError:
         raise MalformedLogError("JSON nested too deeply", where) from None
     except ValueError as error:  # e.g. an integer of more than 4300 digits
         raise MalformedLogError(f"not valid JSON ({error})", where) from None
+    if "\\u" in text:  # only an escape can make a NUL or a lone surrogate
+        check_strings(value, where)
+    return value
 
 
 def _sniff(data: bytes) -> bool:

@@ -77,7 +77,7 @@ from engine.events import (
     Source,
     Win,
 )
-from engine.formats import Format
+from engine.formats import Format, check_strings
 from engine.formats.riichi_only import refuse_variant
 from engine.rules.presets import PRESETS
 from engine.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
@@ -924,6 +924,8 @@ def _events(text: str) -> Iterator[tuple[Any, str]]:
             ) from None
         except (ValueError, RecursionError) as error:  # a 5000-digit number, deep nesting
             raise MalformedLogError(f"unreadable JSON ({error})", f"line {number}") from None
+        if "\\u" in line:  # only an escape can make a NUL or a lone surrogate
+            check_strings(value, f"line {number}")
         if isinstance(value, list):
             for index, item in enumerate(value, start=1):
                 yield item, f"line {number}, event {index}"
@@ -1232,7 +1234,7 @@ def sniff(data: bytes) -> bool:
         return False
     try:
         value = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # bad JSON or UTF-8, a 5000-digit number, deep nesting
         return False
     if isinstance(value, list) and value:
         value = value[0]

@@ -20,6 +20,7 @@ a ron is on the last offered tile) and leaves the rules to the replayer.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Final, NamedTuple, NoReturn, TypeAlias
 from urllib.parse import unquote
@@ -217,6 +218,18 @@ def _short(text: str, limit: int = 40) -> str:
     return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 
 
+def _finite(text: str) -> float:
+    """A decimal number (a rating, a result): ``float()`` without the infinities and NaN it also
+    reads (``inf``, ``1e999``), which no record means and no JSON document can hold.
+
+    :raises ValueError: not a finite number.
+    """
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
+
+
 def _attr(attrs: _Attrs, key: str) -> str:
     try:
         return attrs[key]
@@ -347,8 +360,18 @@ def _xml_text_start(data: bytes) -> str:
 
 
 def sniff(data: bytes) -> bool:
-    """Whether the (decompressed) bytes are an mjlog: their root element is ``<mjloggm``."""
-    return _xml_text_start(data).startswith("<mjloggm")
+    """Whether the (decompressed) bytes are an mjlog: their root element is ``<mjloggm``, or
+    a DTD comes first in a document naming ``mjloggm`` (the reader then refuses the DTD by
+    name, rather than sniffing failing with "not a game record in any known format")."""
+    start = _xml_text_start(data)
+    if start.startswith("<!DOCTYPE"):
+        head = data[:_DTD_SNIFF_BYTES]
+        return "mjloggm" in head.decode(_utf16_codec(head) or "utf-8", "ignore")
+    return start.startswith("<mjloggm")
+
+
+#: How far the sniffer looks for ``mjloggm`` past a DTD (entity declarations can be long).
+_DTD_SNIFF_BYTES = 64 * 1024
 
 
 # -- the reader -----------------------------------------------------------------------------------
@@ -533,14 +556,17 @@ class _GameReader:
                         raise ValueError(dan)
                     rank = DAN_LABELS[dan]
                 if seat < len(rates):
-                    rating = float(rates[seat])
+                    rating = _finite(rates[seat])
             except (ValueError, IndexError):
                 raise MalformedLogError(
                     f"bad dan or rate of seat {seat} ({_short(roster.get('dan', ''))}, "
                     f"{_short(roster.get('rate', ''))})",
                     where,
                 ) from None
-            players.append(Player(unquote(roster.get(f"n{seat}", "")), rank, rating))
+            name = unquote(roster.get(f"n{seat}", ""))
+            if "\x00" in name:  # %00: no database stores it
+                raise MalformedLogError(f"the name of seat {seat} holds U+0000 (NUL)", where)
+            players.append(Player(name, rank, rating))
         return tuple(players)
 
     def _game(self) -> Game:
@@ -765,7 +791,7 @@ class _GameReader:
             raise _TagError(f"owari={_short(text)} has fewer than {2 * self.players} values")
         try:
             scores = tuple(int(parts[2 * s]) * 100 for s in range(self.players))
-            results = tuple(float(parts[2 * s + 1]) for s in range(self.players))
+            results = tuple(_finite(parts[2 * s + 1]) for s in range(self.players))
         except ValueError:
             raise _TagError(f"owari={_short(text)} is not points and results") from None
         self.final = FinalResult(scores, results)

@@ -21,6 +21,7 @@ from engine.events import (
     Source,
     Win,
 )
+from engine.formats import check_strings
 from engine.formats.tenhou6.round_data import _RoundData
 from engine.formats.tenhou6.strings import _disp_rules, _is_tenhou_disp
 from engine.formats.tenhou6.values import _array, _int, _kind, _number, _str
@@ -58,11 +59,15 @@ def _load(data: bytes) -> list[tuple[Any, str]]:
     try:
         value = _json(text)
     except MalformedLogError:
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        # Split on newlines only: str.splitlines() also splits on U+2028 and others, which the
+        # JSON strings of a line (player names) may hold as they are.
+        lines = [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
         if len(lines) < 2:
             raise
         return [(_json(line, f"line {n}"), f"line {n}: ") for n, line in lines]
     if isinstance(value, list):
+        if not value:
+            raise MalformedLogError("an empty array holds no game")
         return [(item, f"[{i}].") for i, item in enumerate(value)]
     return [(value, "")]
 
@@ -70,7 +75,7 @@ def _load(data: bytes) -> list[tuple[Any, str]]:
 def _json(text: str, where: str | None = None) -> Any:
     """Parse JSON, refusing what Python's parser accepts beyond it (NaN, Infinity)."""
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        value = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         place = where or f"line {error.lineno}"
         raise MalformedLogError(
@@ -80,6 +85,9 @@ def _json(text: str, where: str | None = None) -> Any:
         raise MalformedLogError("JSON nested too deeply", where) from None
     except ValueError as error:
         raise MalformedLogError(str(error), where) from None
+    if "\\u" in text:  # only an escape can make a NUL or a lone surrogate
+        check_strings(value, where)
+    return value
 
 
 def _no_constant(name: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from engine.errors import MalformedLogError
@@ -33,7 +34,13 @@ def _int(value: Any, where: str) -> int:
 
 def _number(value: Any, where: str) -> float:
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an integer of 400 digits
+            raise MalformedLogError(f"{_kind(value)} is out of range", where) from None
+        if math.isfinite(number):  # 1e999 reads as infinity, which no document can hold
+            return number
+        raise MalformedLogError(f"{_kind(value)} is out of range", where)
     raise MalformedLogError(f"expected a number, got {_kind(value)}", where)
 
 
