@@ -12,3 +12,5 @@ urlpatterns = [
     # The home page and /health/ live in the mjlogs app; keep this include last.
     path("", include("mjlogs.urls")),
 ]
+
+handler404 = "config.api.not_found"

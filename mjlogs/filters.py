@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import django_filters
+from django import forms
 from django.db.models import Q, QuerySet
 
 from engine.formats import formats
@@ -26,13 +27,20 @@ def _choices(names: Iterable[str]) -> list[tuple[str, str]]:
 PLAYER_COUNTS = tuple((count, f"{count} players") for count in (4, 3, 2, 5, 6))
 
 
+class IntegerFilter(django_filters.NumberFilter):
+    """A whole number, such as an id: ``NumberFilter`` reads a decimal, and would take ``0.5``
+    (a filter on an id no row has) where a client should hear that it is not an id."""
+
+    field_class = forms.IntegerField
+
+
 class GameFilter(django_filters.FilterSet):
     player = django_filters.CharFilter(
         method="filter_player",
         label="Player",
         help_text="A player's name (any platform), case-insensitive, in part or whole.",
     )
-    player_id = django_filters.NumberFilter(
+    player_id = IntegerFilter(
         field_name="seats__player", label="Player id", help_text="One player, by id."
     )
     ruleset = django_filters.ChoiceFilter(

@@ -27,7 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from mjlogs import selectors as game_selectors
-from mjlogs.api.serializers import PlayerRefSerializer
+from mjlogs.api.serializers import PlayerRefSerializer, QueryParameters
 from mjlogs.models import Player
 from stats import selectors
 from stats.filters import StatsFilter
@@ -233,7 +233,7 @@ def filter_parameters(*leave_out: str) -> list[OpenApiParameter]:
     ]
 
 
-class SeriesQuerySerializer(serializers.Serializer):
+class SeriesQuerySerializer(QueryParameters):
     window = serializers.IntegerField(
         min_value=1,
         max_value=1000,
@@ -242,12 +242,12 @@ class SeriesQuerySerializer(serializers.Serializer):
     )
 
 
-class HeadToHeadQuerySerializer(serializers.Serializer):
+class HeadToHeadQuerySerializer(QueryParameters):
     a = serializers.IntegerField(help_text="A player id.")
     b = serializers.IntegerField(help_text="Another player id.")
 
 
-class LeaderboardQuerySerializer(serializers.Serializer):
+class LeaderboardQuerySerializer(QueryParameters):
     metric = serializers.ChoiceField(
         choices=[(metric.name, metric.label) for metric in METRICS],
         default="average_placement",
@@ -260,7 +260,11 @@ class LeaderboardQuerySerializer(serializers.Serializer):
     )
     players = serializers.ChoiceField(choices=("3", "4"), required=False)
     length = serializers.ChoiceField(choices=("east", "east_south"), required=False)
-    ruleset = serializers.CharField(required=False, help_text="A rule set preset.")
+    ruleset = serializers.ChoiceField(
+        choices=StatsFilter.base_filters["ruleset"].extra["choices"],
+        required=False,
+        help_text="A rule set preset.",
+    )
     since = serializers.DateField(required=False, help_text="Games played on or after.")
     until = serializers.DateField(required=False, help_text="Games played on or before.")
 

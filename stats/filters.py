@@ -7,7 +7,7 @@ import django_filters
 from django.db.models import QuerySet
 
 from engine.rules import PRESETS
-from mjlogs.filters import GameFilter
+from mjlogs.filters import GameFilter, IntegerFilter
 from mjlogs.models import Game
 
 
@@ -22,10 +22,10 @@ class StatsFilter(GameFilter):
         label="Length",
         help_text="By the rule set's preset length.",
     )
-    opponent = django_filters.NumberFilter(
+    opponent = IntegerFilter(
         method="filter_opponent", label="Opponent", help_text="Only games with this player id."
     )
-    last = django_filters.NumberFilter(
+    last = IntegerFilter(
         method="filter_last", min_value=1, label="Last games", help_text="The last N games."
     )
 

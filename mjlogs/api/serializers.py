@@ -128,7 +128,17 @@ class ExportFormatSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=EXPORT_FORMATS)
 
 
-class UploadOptionsSerializer(serializers.Serializer):
+class QueryParameters(serializers.Serializer):
+    """Query parameters: one sent empty counts as not sent, as for the filters (django-filter)
+    and the page number; the schema says so (``allowEmptyValue``, config/openapi.py)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if hasattr(data, "items"):
+            data = {key: value for key, value in data.items() if value != ""}
+        return super().to_internal_value(data)
+
+
+class UploadOptionsSerializer(QueryParameters):
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
 
 
