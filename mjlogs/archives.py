@@ -2,8 +2,11 @@
 one file.
 
 Archives are untrusted: the member count, each member's size and the total are bounded *before*
-anything is decompressed (a zip states its sizes; a tar member is read through a bounded read),
-links, devices and nested archives are skipped, and a corrupt archive is one clear error.
+anything is decompressed (a zip states its sizes, and the size of its directory is checked
+before the directory is parsed; a tar is read header by header and refused as soon as it goes
+over a limit, never listed whole), and each member is read through a read bounded by its stated
+size. Links and devices are skipped; an archive inside an archive is not opened but reported as
+a file that failed; a corrupt archive is one clear error.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ class Limits:
     max_file_bytes: int = 32 * 1024 * 1024
     #: Bytes of all the files of one archive, uncompressed.
     max_total_bytes: int = 512 * 1024 * 1024
+    #: Entries of one archive of any kind (files, folders, links): each costs memory while the
+    #: archive is listed, before any is read.
+    max_entries: int = 10_000
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,15 @@ class UploadedFile:
 
     name: str
     data: bytes
+    #: Why the file is not to be imported (an archive inside an archive), or ``None``.
+    problem: str | None = None
+
+
+#: The problem of an archive found inside an archive.
+NESTED_ARCHIVE = (
+    "an archive inside an archive is not opened; upload the inner archive on its own, or its "
+    "files in one archive"
+)
 
 
 def is_archive(data: bytes) -> bool:
@@ -88,7 +103,51 @@ class _Member:
     read: Callable[[int], bytes]
 
 
+#: A zip's end-of-central-directory record, the zip64 locator and record (APPNOTE 4.3.14-16).
+_END_OF_DIRECTORY = b"PK\x05\x06"
+_ZIP64_LOCATOR = b"PK\x06\x07"
+_ZIP64_END_OF_DIRECTORY = b"PK\x06\x06"
+#: The smallest central directory entry (a file with a one-letter name, no extra field).
+_SMALLEST_ZIP_ENTRY = 47
+
+
+def _zip_directory(data: bytes) -> tuple[int, int] | None:
+    """(entries, directory bytes) as the zip's last end-of-central-directory record states them
+    (zip64 values when it has them), or ``None`` when there is no such record."""
+    # The record is 22 bytes and a comment of at most 65,535: it is in the file's last 65,557.
+    at = data.rfind(_END_OF_DIRECTORY, max(0, len(data) - 65_557))
+    if at < 0 or len(data) < at + 22:
+        return None
+    entries = int.from_bytes(data[at + 10 : at + 12], "little")
+    size = int.from_bytes(data[at + 12 : at + 16], "little")
+    locator = at - 20
+    if locator >= 0 and data[locator : locator + 4] == _ZIP64_LOCATOR:
+        record = int.from_bytes(data[locator + 8 : locator + 16], "little")
+        if data[record : record + 4] == _ZIP64_END_OF_DIRECTORY:
+            entries = int.from_bytes(data[record + 32 : record + 40], "little")
+            size = int.from_bytes(data[record + 40 : record + 48], "little")
+    return entries, size
+
+
+def _check_zip_directory(name: str, data: bytes, limits: Limits) -> None:
+    """Refuse a zip with too many entries before :class:`zipfile.ZipFile` lists them all (an
+    object each). The directory's size bounds the count whatever the stated count says:
+    ``zipfile`` reads entries until that many bytes are used."""
+    directory = _zip_directory(data)
+    if directory is None:
+        return  # not a zip: ZipFile says so
+    entries, size = directory
+    if entries > limits.max_entries:
+        raise ArchiveError(f"{name} holds {entries:,} entries; the limit is {limits.max_entries:,}")
+    if size > limits.max_entries * _SMALLEST_ZIP_ENTRY * 8:
+        raise ArchiveError(
+            f"{name} has a central directory of {size:,} bytes, too large for the "
+            f"{limits.max_entries:,} entries an archive may hold"
+        )
+
+
 def _zip_members(name: str, data: bytes, limits: Limits) -> Iterator[UploadedFile]:
+    _check_zip_directory(name, data, limits)
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         infos = [info for info in archive.infolist() if not info.is_dir()]
@@ -107,18 +166,20 @@ def _zip_members(name: str, data: bytes, limits: Limits) -> Iterator[UploadedFil
 
 
 def _tar(data: bytes) -> tarfile.TarFile | None:
-    """The tar archive in the bytes (plain, gzip, bzip2 or xz), or ``None``."""
+    """The tar archive in the bytes (plain, gzip, bzip2 or xz), or ``None``. Bytes that open
+    as a tar without a member (512 zero bytes do, compressed or not) are no archive: they go
+    to the readers, which say what they are (a gzip bomb of zeros: too large)."""
     try:
-        return tarfile.open(fileobj=io.BytesIO(data), mode="r:*")
+        tar = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")  # noqa: SIM115 - returned open
+        # The first member, read on opening; iterating the archive starts from it again.
+        first = tar.next()
     except _READ_ERRORS:
         return None
+    return tar if first is not None else None
 
 
 def _tar_members(name: str, tar: tarfile.TarFile, limits: Limits) -> Iterator[UploadedFile]:
-    try:
-        infos = [info for info in tar.getmembers() if info.isfile()]
-    except _READ_ERRORS as error:
-        raise ArchiveError(f"{name} is not a readable tar archive ({error})") from None
+    infos = _tar_files(name, tar, limits)
 
     def reader(info: tarfile.TarInfo) -> Callable[[int], bytes]:
         def read(count: int) -> bytes:
@@ -131,11 +192,49 @@ def _tar_members(name: str, tar: tarfile.TarFile, limits: Limits) -> Iterator[Up
     return _read_members(name, "tar", members, limits)
 
 
+def _tar_files(name: str, tar: tarfile.TarFile, limits: Limits) -> list[tarfile.TarInfo]:
+    """The regular files of a tar, read header by header (``getmembers()`` would list every
+    entry first: millions of tiny ones cost gigabytes) and refused at the first header that
+    goes over a limit, before the data of the members past it is decompressed."""
+    files: list[tarfile.TarInfo] = []
+    total = 0
+    try:
+        for entries, info in enumerate(tar, start=1):
+            if entries > limits.max_entries:
+                raise ArchiveError(
+                    f"{name} holds more than {limits.max_entries:,} entries; "
+                    f"the limit is {limits.max_entries:,}"
+                )
+            if not info.isfile():
+                continue
+            files.append(info)
+            total += info.size
+            if len(files) > limits.max_files:
+                raise ArchiveError(
+                    f"{name} holds more than {limits.max_files:,} files; "
+                    f"the limit is {limits.max_files:,}"
+                )
+            if info.size > limits.max_file_bytes:
+                raise ArchiveError(_too_large(_member_name(name, info.name), info.size, limits))
+            if total > limits.max_total_bytes:
+                raise ArchiveError(
+                    f"{name} holds more than {limits.max_total_bytes:,} bytes uncompressed; "
+                    f"the limit is {limits.max_total_bytes:,}"
+                )
+    except ArchiveError:
+        raise
+    except _READ_ERRORS as error:
+        raise ArchiveError(f"{name} is not a readable tar archive ({error})") from None
+    return files
+
+
 def _read_members(
     name: str, kind: str, members: list[_Member], limits: Limits
 ) -> Iterator[UploadedFile]:
     """The members' files, the limits checked on the sizes the archive states before any
     member is decompressed, and each read bounded by its stated size."""
+    if not members:
+        raise ArchiveError(f"{name} holds no file")
     _check_counts(name, len(members), sum(member.size for member in members), limits)
     for member in members:
         if member.size > limits.max_file_bytes:
@@ -149,7 +248,9 @@ def _read_members(
             ) from None
         if len(content) > member.size:
             raise ArchiveError(f"{member.name} holds more than the {member.size:,} bytes it states")
-        if not is_archive(content):
+        if is_archive(content):
+            yield UploadedFile(member.name, b"", problem=NESTED_ARCHIVE)
+        else:
             yield UploadedFile(member.name, content)
 
 

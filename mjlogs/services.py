@@ -10,7 +10,12 @@ engine (format sniffed), and each game of a file goes in within its own transact
 cannot be read stores nothing and gives one error naming the problem; the other files of the
 batch go in. A game already stored (same content, or same source id) is a duplicate, also when
 two uploads of it race: the database's unique constraints decide, and the loser reports the
-winner's game. After each game commits, its verification is queued (``replay.tasks``).
+winner's game. After each game commits, its verification is queued (``replay.tasks``); when the
+broker cannot be reached the game stays stored with its verdict pending, and
+``manage.py reverify --pending`` queues it later (docs/faults.md).
+
+An upload through the site or the API (:func:`upload_import`) is one transaction: if the
+database goes away in the middle, nothing of it is stored, and sending it again stores it all.
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import logging
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -27,8 +33,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import Q
+from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
@@ -38,7 +45,16 @@ from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand
 from mjlogs.models import Game, GameSeat, Player, PlayerName, Visibility
 from mjlogs.selectors import user_can_manage_game
 
+logger = logging.getLogger(__name__)
+
 DEFAULT_LIMITS = Limits()
+
+#: How many times an upload is tried when PostgreSQL aborts its transaction to resolve a
+#: deadlock or a serialization failure with a concurrent upload of the same games or players.
+UPLOAD_ATTEMPTS = 3
+#: SQLSTATE codes of those aborts: deadlock_detected, serialization_failure. Trying again is
+#: safe; anything else (a lost connection, a server shutting down) is not retried.
+_RETRIED_SQLSTATES = frozenset({"40P01", "40001"})
 
 #: The platform a player's name belongs to, by the format the record came from.
 PLATFORM_OF_FORMAT = {"mjlog": "tenhou", "tenhou6": "tenhou"}
@@ -86,6 +102,52 @@ class ImportSummary:
         return {status.value: counted[status.value] for status in Status}
 
 
+class VerificationQueue:
+    """Queues each new game's verification once the game is committed, for one import.
+
+    When the broker cannot be reached, the game stays stored with its verdict pending (logged,
+    with the command that queues it later) and the rest of this import does not wait on the
+    broker again: a broker that does not answer costs each attempt seconds of retries, and an
+    upload of many games must not wait that long for each of them.
+    """
+
+    def __init__(self) -> None:
+        #: Games committed whose verification could not be queued.
+        self.left_pending: list[int] = []
+        self._broker_error: str | None = None
+
+    def after_commit(self, game_id: int) -> None:
+        transaction.on_commit(lambda: self._queue(game_id))
+
+    def _queue(self, game_id: int) -> None:
+        from replay.tasks import verify_game  # the replay app depends on this one, not the reverse
+
+        if self._broker_error is None:
+            try:
+                verify_game.delay(game_id)
+                return
+            except BrokerUnreachable as error:
+                self._broker_error = str(error)
+                logger.warning(
+                    "The task broker cannot be reached (%s): game %d and the games after it in "
+                    "this import are stored with their verification pending; once the broker "
+                    "is back, `manage.py reverify --pending` queues them.",
+                    error,
+                    game_id,
+                )
+        self.left_pending.append(game_id)
+
+    def log_left_pending(self) -> None:
+        """Log how many games of the import were left pending, if any."""
+        if self.left_pending:
+            logger.warning(
+                "%d games stored with their verification pending (broker unreachable: %s); "
+                "run `manage.py reverify --pending` once the broker is back.",
+                len(self.left_pending),
+                self._broker_error,
+            )
+
+
 @dataclass(frozen=True)
 class Origin:
     """Where the games of one file came from, stored with each of them."""
@@ -126,30 +188,101 @@ def import_files(
     visibility: str = Visibility.PUBLIC,
     limits: Limits = DEFAULT_LIMITS,
     progress: Callable[[Outcome], None] | None = None,
+    verifications: VerificationQueue | None = None,
 ) -> ImportSummary:
-    """Import uploaded files (archives are opened) and return every outcome.
+    """Import uploaded files (archives are opened) and return every outcome. Each game is
+    committed on its own (see :func:`upload_import` for all or nothing).
 
     ``progress`` is called after each outcome (a progress bar, a streamed response).
     """
+    own_queue = verifications is None
+    queue = VerificationQueue() if verifications is None else verifications
+    summary = _import(files, uploader, visibility, limits, progress, queue)
+    if own_queue:
+        queue.log_left_pending()
+    return summary
+
+
+def upload_import(
+    files: Iterable[UploadedFile],
+    *,
+    uploader: AbstractBaseUser | None = None,
+    visibility: str = Visibility.PUBLIC,
+    limits: Limits = DEFAULT_LIMITS,
+) -> ImportSummary:
+    """Import one upload (a request of the site or the API) all or nothing: its games are
+    stored in one transaction, so a database that goes away in the middle leaves none of them
+    (and no player, seat or verdict of theirs), and sending the upload again stores it all.
+    Files that cannot be read still fail alone, as with :func:`import_files`.
+
+    Two uploads sharing games or new players can each wait on a row the other inserted;
+    PostgreSQL then aborts one of them, which is tried again (:data:`UPLOAD_ATTEMPTS`).
+
+    :raises OperationalError: the database is unreachable, or went away during the upload.
+    """
+    files = list(files)
+    attempt = 1
+    while True:
+        queue = VerificationQueue()
+        try:
+            with transaction.atomic():
+                summary = _import(files, uploader, visibility, limits, None, queue)
+        except OperationalError as error:
+            sqlstate = getattr(error.__cause__, "sqlstate", None)
+            if attempt == UPLOAD_ATTEMPTS or sqlstate not in _RETRIED_SQLSTATES:
+                raise
+            logger.info("Upload aborted by the database (SQLSTATE %s); trying again", sqlstate)
+            attempt += 1
+            continue
+        queue.log_left_pending()
+        return summary
+
+
+def _import(
+    files: Iterable[UploadedFile],
+    uploader: AbstractBaseUser | None,
+    visibility: str,
+    limits: Limits,
+    progress: Callable[[Outcome], None] | None,
+    verifications: VerificationQueue,
+) -> ImportSummary:
     summary = ImportSummary()
     seen = 0
     for upload in files:
-        try:
-            members = list(expand(upload.name, upload.data, limits))
-        except ArchiveError as error:
-            members = []
-            _add(summary, Outcome(upload.name, Status.FAILED, error=str(error)), progress)
-        for member in members:
+        # One member at a time: an archive's files together may hold hundreds of megabytes.
+        for member in _members(upload, limits, summary, progress):
             seen += 1
             if seen > limits.max_files:
                 error = f"more than {limits.max_files:,} files in one import; the rest were skipped"
                 _add(summary, Outcome(member.name, Status.FAILED, error=error), progress)
                 return summary
+            if member.problem is not None:
+                _add(summary, Outcome(member.name, Status.FAILED, error=member.problem), progress)
+                continue
             for outcome in import_file(
-                member.name, member.data, uploader=uploader, visibility=visibility
+                member.name,
+                member.data,
+                uploader=uploader,
+                visibility=visibility,
+                verifications=verifications,
             ):
                 _add(summary, outcome, progress)
     return summary
+
+
+def _members(
+    upload: UploadedFile,
+    limits: Limits,
+    summary: ImportSummary,
+    progress: Callable[[Outcome], None] | None,
+) -> Iterator[UploadedFile]:
+    """The files of one upload, read one by one. An archive over a limit is one failure before
+    any of its files is read; one found corrupt part-way ends with a failure for the archive
+    after the files read before it."""
+    try:
+        yield from expand(upload.name, upload.data, limits)
+    except ArchiveError as error:
+        _add(summary, Outcome(upload.name, Status.FAILED, error=str(error)), progress)
 
 
 def _add(
@@ -166,6 +299,7 @@ def import_file(
     *,
     uploader: AbstractBaseUser | None = None,
     visibility: str = Visibility.PUBLIC,
+    verifications: VerificationQueue | None = None,
 ) -> list[Outcome]:
     """Import the games of one file: one outcome per game, or one failure for the file."""
     if visibility not in Visibility.values:
@@ -184,17 +318,21 @@ def import_file(
         uploader=uploader,
         visibility=visibility,
     )
+    queue = VerificationQueue() if verifications is None else verifications
     outcomes = []
     for index, game in enumerate(games):
-        stored, created = game_store(game, origin)
+        stored, created = game_store(game, origin, verifications=queue)
         status = Status.IMPORTED if created else Status.DUPLICATE
         outcomes.append(Outcome(name, status, index, stored.pk, source_format=fmt.name))
     return outcomes
 
 
-def game_store(game: EngineGame, origin: Origin) -> tuple[Game, bool]:
+def game_store(
+    game: EngineGame, origin: Origin, *, verifications: VerificationQueue | None = None
+) -> tuple[Game, bool]:
     """Store one game with its seats and players, in one transaction; or find the game already
-    stored (same content or same source id). Returns the game and whether it is new."""
+    stored (same content or same source id). Returns the game and whether it is new. A new
+    game's verification is queued once it is committed (``verifications``)."""
     document = canonical.game_to_json(game)
     digest = _document_hash(document)
     source_id = game.header.source.id
@@ -210,7 +348,7 @@ def game_store(game: EngineGame, origin: Origin) -> tuple[Game, bool]:
         if existing is None:
             raise
         return existing, False
-    transaction.on_commit(lambda: _queue_verification(stored.pk))
+    (VerificationQueue() if verifications is None else verifications).after_commit(stored.pk)
     return stored, True
 
 
@@ -283,12 +421,6 @@ def _started_at(text: str | None) -> datetime | None:
     except ValueError:
         return None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-def _queue_verification(game_id: int) -> None:
-    from replay.tasks import verify_game  # the replay app depends on this one, not the reverse
-
-    verify_game.delay(game_id)
 
 
 def game_delete(*, user: AbstractBaseUser | AnonymousUser, game: Game) -> None:

@@ -17,17 +17,51 @@ from django.http import HttpRequest
 from mjlogs.archives import UploadedFile
 
 
-class UploadTooLarge(ValueError):
+class UploadRefused(ValueError):
+    """An upload refused on its headers, before its body is read; ``status`` is the HTTP
+    answer."""
+
+    status = 400
+    #: How a page starts the message.
+    title = "Refused"
+
+
+class UploadTooLarge(UploadRefused):
     """The request is larger than ``MJLOGS_MAX_UPLOAD_BYTES``."""
+
+    status = 413
+    title = "Too large"
+
+
+class LengthRequired(UploadRefused):
+    """The request does not say how large it is (a chunked body)."""
+
+    status = 411
+    title = "Length required"
 
 
 def check_upload_size(request: HttpRequest) -> None:
-    """:raises UploadTooLarge: the request declares more bytes than the service accepts."""
+    """Check the size the request declares, before its body is read.
+
+    :raises LengthRequired: a chunked body (``Transfer-Encoding``, no ``Content-Length``):
+        Django reads a body only up to its declared length, so it would arrive empty.
+    :raises UploadRefused: a ``Content-Length`` that is not a number of bytes.
+    :raises UploadTooLarge: more bytes than the service accepts.
+    """
+    if request.method not in ("POST", "PUT", "PATCH"):
+        return  # no body to check (an OPTIONS, a GET answered 405)
     limit = settings.MJLOGS_MAX_UPLOAD_BYTES
-    try:
-        declared = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        declared = 0
+    if request.META.get("HTTP_TRANSFER_ENCODING", "").strip():
+        raise LengthRequired(
+            "a chunked upload (Transfer-Encoding) is not taken; send the file with its "
+            f"Content-Length (at most {_megabytes(limit)})"
+        )
+    text = str(request.META.get("CONTENT_LENGTH") or "").strip()
+    if not text:
+        return  # neither header: no body (RFC 9112, 6.3); the view finds no file in it
+    if not text.isdigit():
+        raise UploadRefused(f"Content-Length {text[:20]!r} is not a number of bytes")
+    declared = int(text)
     if declared > limit:
         raise UploadTooLarge(
             f"the upload is {_megabytes(declared)}; at most {_megabytes(limit)} is accepted "

@@ -3,6 +3,7 @@ selector or service, and serializes (see docs/api.md for the whole API)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.http import Http404, HttpResponse
@@ -13,10 +14,12 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.parsers import BaseParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.openapi import ERROR_COMPONENT
 from engine.errors import EngineError
 from engine.formats import get_format
 from mjlogs import selectors, services
@@ -35,11 +38,14 @@ from mjlogs.filters import GameFilter
 from mjlogs.models import Game, Player
 from mjlogs.throttling import UploadRateThrottle
 from mjlogs.uploads import (
-    UploadTooLarge,
+    UploadRefused,
     check_upload_size,
     file_name_from_headers,
     files_from_form,
 )
+from mjlogs.views.uploads import DATABASE_ERRORS, DATABASE_RETRY_AFTER, DATABASE_UNAVAILABLE
+
+logger = logging.getLogger(__name__)
 
 #: Content types of the exports, by format name.
 EXPORT_CONTENT_TYPES = {
@@ -83,11 +89,12 @@ class GameViewSet(
     def partial_update(self, request: Request, pk: str) -> Response:
         """Change who may see the game (``public`` or ``private``)."""
         game = self.get_object()
-        options = VisibilitySerializer(data=request.data)
+        options = VisibilitySerializer(data=request.data, partial=True)
         options.is_valid(raise_exception=True)
-        game = services.game_visibility_set(
-            user=request.user, game=game, visibility=options.validated_data["visibility"]
-        )
+        # A PATCH changes what it sends: without ``visibility``, nothing (who may manage the
+        # game is checked all the same).
+        visibility = options.validated_data.get("visibility", game.visibility)
+        game = services.game_visibility_set(user=request.user, game=game, visibility=visibility)
         return Response(GameDetailSerializer(game, context=self.get_serializer_context()).data)
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
@@ -178,13 +185,28 @@ class RawBodyParser(BaseParser):
         return stream.read() if stream is not None else b""
 
 
+def _error_response(description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=_ERROR_SCHEMA, description=description)
+
+
+#: DRF's error body (config/openapi.py documents it for every operation).
+_ERROR_SCHEMA = {"$ref": f"#/components/schemas/{ERROR_COMPONENT}"}
+#: An upload's 400: the outcomes when no file gave a game, else refused input (no file, a bad
+#: option).
+_UPLOAD_REFUSED_SCHEMA = {
+    "anyOf": [{"$ref": "#/components/schemas/UploadResult"}, _ERROR_SCHEMA],
+}
+
+
 class UploadView(APIView):
     """Upload game records: one or more files in a multipart form (field ``files``), or one file
     as the raw request body. Archives (zip, tar) are opened; formats are sniffed.
 
     Answers 201 when at least one game was stored, 200 when nothing new was stored but some
     games were already there, and 400 when no file gave a game; the body lists what became of
-    every game and every file. 413 when the request is larger than the service accepts.
+    every game and every file. 413 when the request is larger than the service accepts, 411
+    when it does not say its length (a chunked body); 503 when the database cannot be used
+    (nothing of the upload was stored: it is all or nothing).
     """
 
     permission_classes = (IsAuthenticated,)
@@ -195,9 +217,20 @@ class UploadView(APIView):
         # Before anything reads the body (CSRF checks on session auth read a form's fields).
         try:
             check_upload_size(request._request)
-        except UploadTooLarge as error:
-            raise _PayloadTooLarge(str(error)) from None
+        except UploadRefused as error:
+            raise _UploadRefused(error) from None
         super().initial(request, *args, **kwargs)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        # Also for the token or session look-up in initial(): it needs the database too.
+        if isinstance(exc, DATABASE_ERRORS):
+            logger.error("Upload refused, the database is not available: %s", exc)
+            exc = _DatabaseUnavailable()
+            # In JSON whatever was asked: the browsable API's page shows the user, whom only
+            # the database knows.
+            self.request.accepted_renderer = JSONRenderer()
+            self.request.accepted_media_type = JSONRenderer.media_type
+        return super().handle_exception(exc)
 
     @extend_schema(
         parameters=[UploadOptionsSerializer],
@@ -205,15 +238,27 @@ class UploadView(APIView):
             "multipart/form-data": {
                 "type": "object",
                 "properties": {
-                    "files": {"type": "array", "items": {"type": "string", "format": "binary"}}
+                    "files": {
+                        "type": "array",
+                        "items": {"type": "string", "format": "binary"},
+                        "minItems": 1,
+                    }
                 },
+                "required": ["files"],
             },
             "application/octet-stream": OpenApiTypes.BINARY,
         },
         responses={
             201: UploadResultSerializer,
             200: UploadResultSerializer,
-            400: UploadResultSerializer,
+            400: OpenApiResponse(
+                response=_UPLOAD_REFUSED_SCHEMA,
+                description="No file gave a game (what became of each), or refused input.",
+            ),
+            411: _error_response("No Content-Length (a chunked body)."),
+            413: _error_response("Larger than MJLOGS_MAX_UPLOAD_BYTES; not read."),
+            429: _error_response("Over MJLOGS_UPLOAD_RATE; Retry-After says when to try again."),
+            503: OpenApiResponse(description="The database is not available; nothing stored."),
         },
     )
     def post(self, request: Request) -> Response:
@@ -222,7 +267,7 @@ class UploadView(APIView):
         files = self._files(request)
         if not files:
             raise ValidationError({"files": ["no file was sent"]})
-        summary = services.import_files(
+        summary = services.upload_import(
             files, uploader=request.user, visibility=options.validated_data["visibility"]
         )
         counts = summary.counts
@@ -245,6 +290,19 @@ class UploadView(APIView):
         return files_from_form(request.FILES.getlist("files"))
 
 
-class _PayloadTooLarge(APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_code = "too_large"
+class _UploadRefused(APIException):
+    """An upload refused on its headers (413 too large, 411 no length, 400 a bad length)."""
+
+    default_code = "upload_refused"
+
+    def __init__(self, error: UploadRefused) -> None:
+        super().__init__(str(error))
+        self.status_code = error.status
+
+
+class _DatabaseUnavailable(APIException):
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "database_unavailable"
+    default_detail = DATABASE_UNAVAILABLE
+    #: DRF's exception handler sends it as ``Retry-After``.
+    wait = DATABASE_RETRY_AFTER

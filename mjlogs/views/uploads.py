@@ -3,9 +3,14 @@ each file to (``Accept: application/json``)."""
 
 from __future__ import annotations
 
+import logging
 import math
+from collections.abc import Callable
+from functools import wraps
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
@@ -15,27 +20,69 @@ from django.views.decorators.http import require_http_methods
 from mjlogs import services
 from mjlogs.forms import UploadForm
 from mjlogs.throttling import upload_wait
-from mjlogs.uploads import UploadTooLarge, check_upload_size, files_from_form
+from mjlogs.uploads import UploadRefused, check_upload_size, files_from_form
 
 TEMPLATE = "mjlogs/upload.html"
+
+logger = logging.getLogger(__name__)
+
+#: The database errors that mean it cannot be used now (it refuses connections, the connection
+#: was lost, the server is shutting down, a deadlock outlasted the retries), not a bug: the
+#: upload is answered 503 with :data:`DATABASE_UNAVAILABLE`, and nothing of it was stored
+#: (``services.upload_import`` is one transaction). The REST API answers the same.
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+DATABASE_UNAVAILABLE = (
+    "The database is not available right now, so nothing of this upload was stored. "
+    "Please try again in a minute."
+)
+#: Seconds a client is told to wait before trying again (``Retry-After``).
+DATABASE_RETRY_AFTER = 60
+
+
+def database_unavailable_is_503(
+    view: Callable[..., HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """Answer 503 naming the database, instead of a 500 traceback, when the database cannot be
+    used. Put it outermost: loading the logged-in user needs the database too."""
+
+    @wraps(view)
+    def guarded(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except DATABASE_ERRORS as error:
+            logger.error("Upload refused, the database is not available: %s", error)
+            try:
+                request.user.is_authenticated  # noqa: B018 - loads the account, if it can
+            except DATABASE_ERRORS:
+                # Without the database the account cannot be loaded: show the page as to a
+                # visitor rather than fail again while rendering it.
+                request.user = AnonymousUser()
+            response = _refused(request, _wants_json(request), 503, DATABASE_UNAVAILABLE)
+            response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+            return response
+
+    return guarded
 
 
 # CSRF is checked in the view, after the size check: Django's middleware would read (and spool
 # to disk) the whole body of an oversized request to look for the form's token first.
 @csrf_exempt
+@database_unavailable_is_503
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def upload(request: HttpRequest) -> HttpResponse:
     """GET: the upload form. POST: import the files and show (or, for ``Accept:
     application/json``, answer) what became of each game. 413 for a request over
-    ``MJLOGS_MAX_UPLOAD_BYTES``, 429 over ``MJLOGS_UPLOAD_RATE``, 400 without a file."""
+    ``MJLOGS_MAX_UPLOAD_BYTES``, 411 for a chunked body (``Transfer-Encoding``), 429 over
+    ``MJLOGS_UPLOAD_RATE``, 400 without a file, 503 when the database cannot be used (nothing
+    stored: the upload is all or nothing)."""
     if request.method != "POST":
         return render(request, TEMPLATE, {"form": UploadForm()})
     as_json = _wants_json(request)
     try:
         check_upload_size(request)
-    except UploadTooLarge as error:
-        return _refused(request, as_json, 413, f"Too large: {error}.")
+    except UploadRefused as error:
+        return _refused(request, as_json, error.status, f"{error.title}: {error}.")
     rejected = _csrf_rejection(request)
     if rejected is not None:
         return rejected
@@ -53,7 +100,7 @@ def upload(request: HttpRequest) -> HttpResponse:
             errors = [error for field in form.errors.values() for error in field]
             return JsonResponse({"error": " ".join(errors), "errors": form.errors}, status=400)
         return render(request, TEMPLATE, {"form": form}, status=400)
-    summary = services.import_files(
+    summary = services.upload_import(
         files_from_form(form.cleaned_data["files"]),
         uploader=request.user,
         visibility=form.cleaned_data["visibility"],
