@@ -156,6 +156,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Request bodies get their own components, which say what a request may not leave blank.
+    "COMPONENT_SPLIT_REQUEST": True,
+    # The error answers of every operation (400, 401, 403, 404): config/openapi.py.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.openapi.document_errors",
+    ],
 }
 
 # --- Celery ---------------------------------------------------------------------------------
@@ -175,6 +182,19 @@ CELERY_RESULT_BACKEND = result_backend_from_env(os.getenv("CELERY_RESULT_BACKEND
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task running when the connection to the broker is lost carries on (Celery 6 will cancel it
+# by default): its work is kept even when its message is lost with a broker that keeps
+# nothing across a restart, and a message that survives is only run again, harmlessly.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# Redis only: a task taken by a worker that then vanished as a whole (killed, its machine gone)
+# goes back to the queue this many seconds after it was taken (RabbitMQ redelivers when the
+# connection drops instead). Longer than any task runs, or a slow task is run twice: harmless,
+# the tasks being idempotent, but wasted. See docs/faults.md.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int(
+        "CELERY_VISIBILITY_TIMEOUT", os.getenv("CELERY_VISIBILITY_TIMEOUT"), default=3600
+    ),
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

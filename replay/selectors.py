@@ -32,10 +32,13 @@ def verdict_counts(game_ids: Iterable[int]) -> dict[str, int]:
     return dict(counted)
 
 
-def game_ids_to_verify(*, outdated_only: bool) -> list[int]:
-    """Ids of the games to verify (again): all, or those without a verdict of this engine."""
+def game_ids_to_verify(*, outdated_only: bool, pending_only: bool = False) -> list[int]:
+    """Ids of the games to verify (again): all, those without a verdict of this engine
+    (``outdated_only``), or those without any verdict yet (``pending_only``)."""
     games = Game.objects.order_by("pk")
-    if outdated_only:
+    if pending_only:
+        games = games.exclude(pk__in=Verification.objects.values("game_id"))
+    elif outdated_only:
         current = Verification.objects.filter(engine_version=engine.__version__)
         games = games.exclude(pk__in=current.values("game_id"))
     return list(games.values_list("pk", flat=True))

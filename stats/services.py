@@ -8,19 +8,27 @@ they never save models themselves. Reads belong in ``selectors.py``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection, transaction
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
+from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from engine.replay import RoundFact as EngineFact
 from mjlogs.models import Game, GameSeat, Player, Visibility
 from stats.models import PlayerSummary, RatingChange, RoundFact
 from stats.ratings import RatedGame, Standing, rate
 from stats.selectors import counted_games, player_stats
+
+if TYPE_CHECKING:
+    from celery import Task
+
+logger = logging.getLogger(__name__)
 
 #: The advisory lock that keeps rating recomputations one at a time (PostgreSQL).
 RATINGS_LOCK = 7_300_001
@@ -77,22 +85,33 @@ def _row(game_id: int, player_id: int, fact: EngineFact) -> RoundFact:
 def player_summaries_update(player_ids: Iterable[int]) -> int:
     """Recompute these players' summaries from their rows (a player with no public game loses
     theirs). Idempotent and order-free, so any number of workers may run it at once on any
-    players. Returns how many players were updated."""
+    players. Returns how many players were updated.
+
+    Each player is recomputed under a lock on their row (PostgreSQL), so two updates of one
+    player run one after the other and the later one reads what the earlier one saw and more:
+    without it, an update queued by an earlier verification could read before a later game
+    committed and write after the update that counted it, leaving that game out."""
     updated = 0
-    for player in Player.objects.filter(pk__in=set(player_ids)):
-        stats = player_stats(AnonymousUser(), player)
-        if not stats.counts["hands"] and not stats.counts["games"]:
-            PlayerSummary.objects.filter(player=player).delete()
-            continue
-        PlayerSummary.objects.update_or_create(
-            player=player,
-            defaults={
-                "games": stats.counts["games"],
-                "hands": stats.counts["hands"],
-                "counts": stats.counts,
-                "metrics": stats.metrics,
-            },
-        )
+    for player_id in sorted(set(player_ids)):
+        with transaction.atomic():
+            # FOR NO KEY UPDATE: imports inserting this player's seats or facts (which take
+            # FOR KEY SHARE on the row) do not wait for it, and it does not wait for them.
+            player = Player.objects.select_for_update(no_key=True).filter(pk=player_id).first()
+            if player is None:
+                continue
+            stats = player_stats(AnonymousUser(), player)
+            if not stats.counts["hands"] and not stats.counts["games"]:
+                PlayerSummary.objects.filter(player=player).delete()
+                continue
+            PlayerSummary.objects.update_or_create(
+                player=player,
+                defaults={
+                    "games": stats.counts["games"],
+                    "hands": stats.counts["hands"],
+                    "counts": stats.counts,
+                    "metrics": stats.metrics,
+                },
+            )
         updated += 1
     return updated
 
@@ -101,18 +120,29 @@ def game_stats_queue_update(game: Game) -> None:
     """After the current transaction commits, queue what a change to this game (verified,
     deleted, made public or private) changes: its players' summaries, and the ratings from its
     time on. Call it before deleting the game: it reads the game's players now. The tasks run
-    in-process when Celery is eager."""
+    in-process when Celery is eager, and also when the broker cannot be reached (logged): the
+    statistics have no pending state to catch up from later, so they are brought up to date
+    now rather than left without the game."""
     player_ids = players_of_game(game.pk)
-    since = (game.started_at or game.uploaded_at).isoformat()
+    since = game.started_at or game.uploaded_at
 
     def queue() -> None:
         from stats.tasks import update_player_stats, update_ratings
 
         if player_ids:
-            update_player_stats.delay(player_ids)
-        update_ratings.delay(since)
+            _queue_or_run(update_player_stats, player_ids)
+        _queue_or_run(update_ratings, since.isoformat())
 
     transaction.on_commit(queue)
+
+
+def _queue_or_run(task: Task, *args: Any) -> None:
+    """Queue ``task``, or, when the broker cannot be reached, run it here."""
+    try:
+        task.delay(*args)
+    except BrokerUnreachable as error:
+        logger.warning("The task broker cannot be reached (%s): running %s here", error, task.name)
+        task(*args)
 
 
 def players_of_game(game_id: int) -> list[int]:

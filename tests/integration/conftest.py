@@ -9,6 +9,7 @@ A missing service skips these tests with a reason that names it; with ``MJ_REQUI
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,7 +21,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.integration.processes import ROOT, Processes, RedisServer, free_port
+
 #: A Redis database of its own, emptied before each test, so no stray worker or leftover task
 #: of another run interferes.
 REDIS_URL = os.environ.get("MJ_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -122,3 +124,27 @@ def wait_for(
     pytest.fail(
         f"timed out after {timeout:.0f} s waiting for {what}\n--- worker log ---\n" + log()[-4000:]
     )
+
+
+# --- Fault tests: processes to start, stop and kill (tests/integration/processes.py) ---------
+
+
+@pytest.fixture
+def processes(tmp_path: Path) -> Iterator[Processes]:
+    started = Processes(tmp_path)
+    try:
+        yield started
+    finally:
+        started.stop_all()
+
+
+@pytest.fixture
+def private_redis(processes: Processes, tmp_path: Path) -> RedisServer:
+    """A Redis server of this test's own, on a free port, that the test may stop and start
+    (the machine's shared Redis is never restarted)."""
+    if shutil.which("redis-server") is None:
+        _missing("redis-server (the Redis server program) is not installed")
+    server = RedisServer(free_port(), tmp_path / "redis.log")
+    processes.add(server)
+    server.start()
+    return server

@@ -1,5 +1,7 @@
 """``manage.py reverify``: verify stored games again, all of them or only those whose verdict
-came from an older engine (``--outdated``) or that were never verified.
+came from an older engine (``--outdated``) or that were never verified, or only those never
+verified (``--pending``: games stored while the broker could not be reached, or whose queued
+task was lost with a broker that keeps no data across a restart; see docs/faults.md).
 
 Each game is a task (``replay.tasks.verify_game``): with a broker the workers share them and
 this command only queues; with Celery eager it verifies in this process. The verification
@@ -21,18 +23,27 @@ from replay.tasks import verify_game
 
 
 class Command(BaseCommand):
-    help = "Verify stored games again (all, or --outdated: older engine or never verified)."
+    help = (
+        "Verify stored games again (all, or --outdated: older engine or never verified, "
+        "or --pending: never verified)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
+        which = parser.add_mutually_exclusive_group()
+        which.add_argument(
             "--outdated",
             action="store_true",
             help=f"Only games not verified by this engine ({engine.__version__}).",
         )
+        which.add_argument(
+            "--pending",
+            action="store_true",
+            help="Only games never verified (their verification was never queued, or was lost).",
+        )
         parser.add_argument("--quiet", action="store_true", help="No progress bar.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        ids = game_ids_to_verify(outdated_only=options["outdated"])
+        ids = game_ids_to_verify(outdated_only=options["outdated"], pending_only=options["pending"])
         eager = settings.CELERY_TASK_ALWAYS_EAGER
         for game_id in tqdm(
             ids,
