@@ -3,8 +3,9 @@
 A game's rating depends on every earlier game of its players, so a change to one game
 (verified, deleted, made private) means recomputing every rating from that game's time on. Done
 once per game, importing N games with random dates costs O(N²). Instead each change *marks* the
-ratings stale from its time (:func:`ratings_mark_stale`, a short update of one row), and
-:func:`ratings_catch_up` recomputes from the earliest time marked, once for every mark so far:
+ratings stale from its time as it commits (:func:`ratings_mark_stale`, a short update of one
+row), then queues a catch-up task; :func:`ratings_catch_up` recomputes from the earliest time
+marked, once for every mark so far, and the catch-ups queued behind it find nothing left:
 
 * one catch-up at a time: the others find the lock taken and return at once, because the one
   running goes round until no mark is left (a mark made while it ran bumps the version, so its
@@ -59,12 +60,6 @@ def ratings_catch_up() -> int:
             )
         if cleared:
             return stored
-
-
-def ratings_update(since: datetime | None) -> int:
-    """Mark the ratings stale from ``since`` and catch up: what a change to a game calls."""
-    ratings_mark_stale(since)
-    return ratings_catch_up()
 
 
 def _try_lock() -> bool:

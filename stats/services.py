@@ -127,11 +127,15 @@ def game_stats_queue_update(game: Game) -> None:
     since = game.started_at or game.uploaded_at
 
     def queue() -> None:
+        from stats.rating_backlog import ratings_mark_stale
         from stats.tasks import update_player_stats, update_ratings
 
         if player_ids:
             _queue_or_run(update_player_stats, player_ids)
-        _queue_or_run(update_ratings, since.isoformat())
+        # Marked now, not when the task runs: the thousands of catch-up tasks a bulk import
+        # queues then find the work done by the first of them (stats.rating_backlog).
+        ratings_mark_stale(since)
+        _queue_or_run(update_ratings)
 
     transaction.on_commit(queue)
 

@@ -6,19 +6,18 @@ errors are verdicts to record, never retried; only transient faults are retried.
 
 Each verification (and each deletion or visibility change of a game) queues
 :func:`update_player_stats` for the game's players (only they are recomputed) and
-:func:`update_ratings` from the game's time on (later games' ratings depend on it); a burst of
-them costs a few recomputations, not one each (``stats.rating_backlog``).
+:func:`update_ratings`, after marking the ratings stale from the game's time on (later games'
+ratings depend on it); a burst of them costs a few recomputations, not one each
+(``stats.rating_backlog``).
 ``manage.py recompute_stats`` queues every player in chunks, which many workers share.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from celery import shared_task
 from django.db import OperationalError
 
-from stats.rating_backlog import ratings_update
+from stats.rating_backlog import ratings_catch_up
 from stats.services import player_summaries_update
 
 
@@ -29,8 +28,8 @@ def update_player_stats(player_ids: list[int]) -> int:
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def update_ratings(since: str | None = None) -> int:
-    """Mark the ratings stale from ``since`` (ISO 8601; all games when ``None``) and catch up,
-    unless another worker is catching up already (``stats.rating_backlog``); returns the
-    changes stored."""
-    return ratings_update(None if since is None else datetime.fromisoformat(since))
+def update_ratings() -> int:
+    """Bring the ratings up to date from the earliest time marked stale, unless another worker
+    is doing it already (``stats.rating_backlog``); returns the changes stored. Whoever changes
+    a game marks the ratings stale first, then queues this."""
+    return ratings_catch_up()

@@ -4,19 +4,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('stats', '0004_roundfact_limit_hand'),
+        ("stats", "0004_roundfact_limit_hand"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatingsBacklog',
+            name="RatingsBacklog",
             fields=[
-                ('id', models.PositiveSmallIntegerField(default=1, primary_key=True, serialize=False)),
-                ('stale', models.BooleanField(default=False)),
-                ('since', models.DateTimeField(blank=True, null=True)),
-                ('version', models.PositiveBigIntegerField(default=0)),
+                (
+                    "id",
+                    models.PositiveSmallIntegerField(default=1, primary_key=True, serialize=False),
+                ),
+                ("stale", models.BooleanField(default=False)),
+                ("since", models.DateTimeField(blank=True, null=True)),
+                ("version", models.PositiveBigIntegerField(default=0)),
             ],
         ),
     ]

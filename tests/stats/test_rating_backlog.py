@@ -124,3 +124,26 @@ def test_a_second_worker_leaves_the_catch_up_to_the_one_running() -> None:
         assert backlog() == (False, None)
     finally:
         other.close()
+
+
+@pytest.mark.django_db
+def test_catch_ups_queued_behind_a_burst_of_verifications_recompute_once(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from stats.tasks import update_ratings
+
+    queued: list[Any] = []
+    monkeypatch.setattr(update_ratings, "delay", lambda *args: queued.append(args))
+    games = [stored(django_capture_on_commit_callbacks, seed, 20 - seed) for seed in range(4)]
+    # Each verification marked the ratings stale as it committed, and queued one catch-up.
+    assert len(queued) == 4 and all(args == () for args in queued)
+    assert backlog() == (True, min(game.started_at for game in games))
+    calls: list[datetime | None] = []
+
+    def counted(since: datetime | None = None) -> int:
+        calls.append(since)
+        return ratings_recompute(since)
+
+    monkeypatch.setattr(rating_backlog, "ratings_recompute", counted)
+    done = [update_ratings() for _ in queued]  # the worker runs the queue
+    assert done == [16, 0, 0, 0] and len(calls) == 1

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
+from stats.rating_backlog import ratings_mark_stale
 from stats.selectors import player_ids_with_facts_or_summary
 from stats.tasks import update_player_stats, update_ratings
 
@@ -47,6 +48,8 @@ class Command(BaseCommand):
             for chunk in chunks:
                 update_player_stats.delay(chunk)
                 bar.update(len(chunk))
-        update_ratings.delay(None)  # one task: ratings depend on the order of all games
+        # One task for all games: each rating depends on the order of every game before it.
+        ratings_mark_stale(None)
+        update_ratings.delay()
         verb = "recomputed" if eager else "queued for recomputation"
         self.stdout.write(f"{len(ids)} players {verb} in {len(chunks)} tasks, and the ratings")
