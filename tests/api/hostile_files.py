@@ -15,23 +15,13 @@ import tarfile
 import zipfile
 import zlib
 
+# The same documents as the reader's own test: the upload tests check the whole path refuses them.
+from tests.engine.formats.test_mjlog import BILLION_LAUGHS as BILLION_LAUGHS
+
 #: The chunk a bomb repeats.
 CHUNK = 1024 * 1024
 GIGABYTE = 1024 * 1024 * 1024
 
-BILLION_LAUGHS = b"""<?xml version="1.0"?>
-<!DOCTYPE lolz [
- <!ENTITY lol "lol">
- <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
- <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
- <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
- <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
- <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
- <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
- <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
- <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
-]>
-<mjloggm ver="2.3"><UN n0="&lol9;" n1="b" n2="c" n3="d"/></mjloggm>"""
 #: What the billion laughs would expand to: 10^9 times "lol".
 BILLION_LAUGHS_EXPANDED = 3 * 10**9
 

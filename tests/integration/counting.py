@@ -4,8 +4,6 @@ statistics computed once from scratch (a clean run) and with the engine's own co
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,7 @@ from replay.models import Verdict, Verification
 from stats.models import PlayerSummary, RatingChange, RoundFact
 from stats.selectors import player_stats
 from stats.services import player_summaries_update, ratings_recompute
-from tests.integration.processes import ROOT, Process, broker_idle, wait_until
+from tests.integration.processes import Process, broker_idle, manage, wait_until
 
 
 def named_game(seed: int, names: list[str], *, number: int = 0) -> EngineGame:
@@ -34,18 +32,6 @@ def named_game(seed: int, names: list[str], *, number: int = 0) -> EngineGame:
     for player, name in zip(document["players"], names, strict=True):
         player["name"] = name
     return canonical.game_from_json(document)
-
-
-def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``manage.py`` in a process of its own, on the test's services."""
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def import_by_command(env: dict[str, str], folder: Path, games: list[EngineGame]) -> list[int]:

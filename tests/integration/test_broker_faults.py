@@ -25,12 +25,11 @@ from stats.models import PlayerSummary, RatingChange
 from tests.integration.counting import (
     assert_counted_once,
     counted_games_of,
-    manage,
     named_game,
     wait_until_done,
 )
 from tests.integration.http_client import request, upload
-from tests.integration.processes import Processes, RedisServer, wait_until
+from tests.integration.processes import Processes, RedisServer, manage, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

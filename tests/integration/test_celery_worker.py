@@ -5,8 +5,6 @@ idempotent); the statistics the verifications queued equal a rebuild through the
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,20 +17,10 @@ from engine.sim.selfplay import simulate
 from mjlogs.models import Game
 from replay.models import Verdict, Verification
 from stats.models import PlayerSummary, RatingChange
-from tests.integration.conftest import ROOT, wait_for
+from tests.integration.conftest import wait_for
+from tests.integration.processes import manage
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def verdicts_by_file() -> dict[str, str]:
