@@ -57,19 +57,36 @@ def _errors_of(path: str, method: str, operation: dict[str, Any]) -> dict[str, d
     return errors
 
 
+#: A free-text query value: anything but U+0000, which config.middleware refuses with a 400
+#: (PostgreSQL text cannot hold it).
+NO_NUL_PATTERN = "^[^\\u0000]*$"
+
+
+def _refuse_nul(schema: dict[str, Any]) -> None:
+    """Say that a free string query value cannot hold U+0000 (its items' too, for a list)."""
+    if schema.get("type") == "array":
+        _refuse_nul(schema.get("items", {}))
+    elif schema.get("type") == "string" and "enum" not in schema and "format" not in schema:
+        schema.setdefault("pattern", NO_NUL_PATTERN)
+
+
 def document_errors(
     result: dict[str, Any], generator: Any, request: Any, public: bool
 ) -> dict[str, Any]:
-    """A ``POSTPROCESSING_HOOKS`` entry of drf-spectacular: add the error answers, and say
-    that an optional query parameter may be sent empty (it then counts as not sent, as the
-    site's forms send their empty fields; django-filter and DRF's pagination read it so)."""
+    """A ``POSTPROCESSING_HOOKS`` entry of drf-spectacular: add the error answers, say that an
+    optional query parameter may be sent empty (it then counts as not sent, as the site's
+    forms send their empty fields; django-filter and DRF's pagination read it so), and that a
+    free-text query value cannot hold U+0000."""
     for path, operations in result.get("paths", {}).items():
         for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
             for code, answer in _errors_of(path, method, operation).items():
                 responses.setdefault(code, answer)
             for parameter in operation.get("parameters", []):
-                if parameter.get("in") == "query" and not parameter.get("required"):
+                if parameter.get("in") != "query":
+                    continue
+                if not parameter.get("required"):
                     parameter.setdefault("allowEmptyValue", True)
+                _refuse_nul(parameter.get("schema", {}))
     result.setdefault("components", {}).setdefault("schemas", {})[ERROR_COMPONENT] = ERROR_SCHEMA
     return result
