@@ -90,6 +90,8 @@ class Game(models.Model):
             ),
         )
         indexes = (
+            # The game list's order (Meta.ordering): without it, every page sorts every game.
+            models.Index(fields=("-started_at", "-id"), name="game_started_id"),
             models.Index(fields=("ruleset", "-started_at"), name="game_ruleset_started"),
             models.Index(fields=("source_format",), name="game_source_format"),
         )
