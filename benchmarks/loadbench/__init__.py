@@ -1,0 +1,1 @@
+"""The scale benchmark behind ``benchmarks/load.py``: generate, import, verify, serve, measure."""

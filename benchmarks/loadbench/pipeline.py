@@ -1,0 +1,249 @@
+"""Step 2: import the games through the service, verify them with K Celery workers, and bring
+every player's statistics up to date; time each part.
+
+This module runs inside a Django process set up for the benchmark's database (see
+:func:`setup_django`). The import goes through ``mjlogs.services.import_files``, the service
+``manage.py import_logs`` calls, with one uploaded file per game (a file of many games would
+store the whole file beside each of its games). The workers are stopped while importing, so
+the import is timed alone and the verification tasks wait in the broker; then the K workers
+start and verify. On 2 cores, importing and verifying at once would only share them.
+
+Each K starts from the same state: the imported games with no verdict, facts, summaries or
+ratings, and every game's verification queued in id order (as the import queued them).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.loadbench.services import Workers, flush_broker, tasks_left
+
+#: Games per call of the import service (its limit is 2,000 files per import).
+IMPORT_BATCH = 500
+POLL_SECONDS = 1.0
+
+
+def setup_django(env: dict[str, str]) -> None:
+    """Point this process's Django at the benchmark's database and broker, and set it up."""
+    for name in ("DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_DEBUG", "DJANGO_SECRET_KEY"):
+        os.environ[name] = env[name]
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    import django
+
+    django.setup()
+
+
+def migrate() -> float:
+    from django.core.management import call_command
+
+    started = time.perf_counter()
+    call_command("migrate", verbosity=0)
+    return time.perf_counter() - started
+
+
+@dataclass
+class ImportFigures:
+    games: int
+    seconds: float
+    statuses: dict[str, int]
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self) | {"games_per_second": round(self.games_per_second, 1)}
+
+
+def import_games(lines: Iterable[str], log: Callable[[str], None]) -> ImportFigures:
+    """Import one game per line through the import service; every game must go in."""
+    from mjlogs.archives import UploadedFile
+    from mjlogs.services import Status, import_files
+
+    statuses: Counter[str] = Counter({status.value: 0 for status in Status})
+    games = 0
+    failures: list[str] = []
+    started = time.perf_counter()
+    for batch in _batches(lines, IMPORT_BATCH):
+        files = [
+            UploadedFile(f"load-{games + offset:06d}.json", line.encode())
+            for offset, line in enumerate(batch)
+        ]
+        summary = import_files(files)
+        for outcome in summary.outcomes:
+            statuses[outcome.status.value] += 1
+            if outcome.error:
+                failures.append(f"{outcome.file}: {outcome.error}")
+        games += len(batch)
+        if games % (IMPORT_BATCH * 20) == 0:
+            rate = games / (time.perf_counter() - started)
+            log(f"  imported {games} games ({rate:.0f} games/s)")
+    seconds = time.perf_counter() - started
+    if failures:
+        raise RuntimeError(f"{len(failures)} games failed to import, first: {failures[0]}")
+    return ImportFigures(games, seconds, dict(statuses))
+
+
+def _batches(lines: Iterable[str], size: int) -> Iterator[list[str]]:
+    batch: list[str] = []
+    for line in lines:
+        batch.append(line)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def reset_verification(broker_url: str) -> int:
+    """Forget every verdict and everything computed from verdicts, empty the broker, and queue
+    the verification of every game in id order; returns the number of games queued."""
+    from django.db import connection
+
+    from replay.models import Verification
+    from replay.tasks import verify_game
+    from stats.models import PlayerSummary, RatingChange, RoundFact
+
+    flush_broker(broker_url)
+    tables = [model._meta.db_table for model in (Verification, RoundFact, PlayerSummary)]
+    tables.append(RatingChange._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"TRUNCATE {', '.join(tables)}")
+    from mjlogs.models import Game
+
+    ids = list(Game.objects.order_by("pk").values_list("pk", flat=True))
+    for game_id in ids:
+        verify_game.delay(game_id)
+    return len(ids)
+
+
+@dataclass
+class WorkerFigures:
+    workers: int
+    games: int
+    verify_seconds: float
+    verdicts: dict[str, int]
+    #: Time from the last verdict until the statistics tasks the verifications queued (each
+    #: game's players, ratings from its time on) were all done; ``None`` if cut off.
+    incremental_stats_seconds: float | None
+    incremental_stats_tasks_left: int
+    #: ``manage.py recompute_stats`` with these workers, from queueing to the last task done.
+    recompute_seconds: float
+    players: int
+
+    @property
+    def verify_games_per_second(self) -> float:
+        return self.games / self.verify_seconds
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self) | {"verify_games_per_second": round(self.verify_games_per_second, 1)}
+
+
+def verify_with_workers(
+    count: int,
+    env: dict[str, str],
+    log_dir: Path,
+    broker_url: str,
+    stats_timeout: float,
+    log: Callable[[str], None],
+) -> WorkerFigures:
+    from django.core.management import call_command
+
+    from mjlogs.models import Player
+    from replay.models import Verification
+
+    games = reset_verification(broker_url)
+    log(f"K={count}: {games} verifications queued; starting {count} workers")
+    workers = Workers(count, env, log_dir)
+    workers.start()
+    try:
+        started = time.perf_counter()
+        done = 0
+        last_log = started
+        while done < games:
+            time.sleep(POLL_SECONDS)
+            workers.check_alive()
+            done = Verification.objects.count()
+            if time.perf_counter() - last_log > 30:
+                elapsed = time.perf_counter() - started
+                log(f"  K={count}: {done}/{games} verified ({done / elapsed:.1f} games/s)")
+                last_log = time.perf_counter()
+        verify_seconds = time.perf_counter() - started
+        verdicts = Counter(Verification.objects.values_list("verdict", flat=True))
+        log(f"K={count}: verified {games} in {verify_seconds:.1f} s; {dict(verdicts)}")
+
+        incremental, left = _drain(broker_url, workers, stats_timeout)
+        if incremental is None:
+            log(f"K={count}: incremental stats cut off after {stats_timeout:.0f} s, {left} left")
+            # What is left is dropped (recompute_stats below rebuilds everything from the
+            # facts); the workers stop first so none is halfway through a dropped task.
+            workers.stop()
+            flush_broker(broker_url)
+            workers.start()
+        else:
+            log(f"K={count}: incremental stats done in {incremental:.1f} s")
+
+        started = time.perf_counter()
+        call_command("recompute_stats", "--quiet")
+        _drain(broker_url, workers, timeout=None)
+        recompute_seconds = time.perf_counter() - started
+    finally:
+        workers.stop()
+    players = Player.objects.count()
+    log(f"K={count}: recompute_stats for {players} players in {recompute_seconds:.1f} s")
+    return WorkerFigures(
+        workers=count,
+        games=games,
+        verify_seconds=verify_seconds,
+        verdicts=dict(verdicts),
+        incremental_stats_seconds=incremental,
+        incremental_stats_tasks_left=left,
+        recompute_seconds=recompute_seconds,
+        players=players,
+    )
+
+
+def _drain(broker_url: str, workers: Workers, timeout: float | None) -> tuple[float | None, int]:
+    """Wait until no task is queued or running; (seconds taken, 0), or (None, tasks left)."""
+    started = time.perf_counter()
+    while True:
+        left = tasks_left(broker_url)
+        if left == 0:
+            return time.perf_counter() - started, 0
+        if timeout is not None and time.perf_counter() - started > timeout:
+            return None, left
+        workers.check_alive()
+        time.sleep(POLL_SECONDS)
+
+
+def analyze() -> None:
+    """Refresh the planner's statistics. Autovacuum does it soon after a bulk change; the
+    benchmark does it at once so that the plans measured do not depend on when it ran (right
+    after the truncation and refill of the verification tables the planner thinks them empty)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
+def storage_figures() -> dict[str, Any]:
+    """Bytes on disk: the database, and the biggest tables with their rows."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_database_size(current_database())")
+        database = cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT c.relname, pg_total_relation_size(c.oid), c.reltuples::bigint "
+            "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE c.relkind = 'r' AND n.nspname = 'public' "
+            "ORDER BY 2 DESC LIMIT 8"
+        )
+        tables = {name: {"bytes": size, "rows": rows} for name, size, rows in cursor.fetchall()}
+    return {"database_bytes": database, "tables": tables}

@@ -1,0 +1,72 @@
+"""Optional: grow the served database F-fold by copying its rows in SQL (``--replicate F``).
+
+For the query-cost figures only, when generating, importing and verifying F times as many
+games does not fit the time at hand: every game is copied F - 1 times with its seats, verdict
+and fact rows, each copy with a new content hash and source id and a start time after all the
+originals (so the list's first pages show copies and the timeline goes on). The players are
+the same, so each plays F times as many games, as they would in a database F times as big.
+Ratings and summaries are not copied (the endpoints measured compute statistics from the fact
+rows). What this cannot measure is the import and verification of those games: the
+benchmark's other figures come from the real pipeline on the real games only.
+"""
+
+from __future__ import annotations
+
+import time
+
+#: Columns copied as they are, per table (all but ``id`` and the game reference).
+COPIED_COLUMNS = {
+    "mjlogs_gameseat": "seat, start_score, final_score, placement, player_id",
+    "replay_verification": (
+        "verdict, engine_version, discrepancy, message, complete, events, duration_ms, report, "
+        "verified_at"
+    ),
+}
+
+
+def replicate(factor: int) -> dict[str, float | int]:
+    """Copy every game ``factor - 1`` times; returns the games now stored and the seconds."""
+    from django.db import connection, transaction
+
+    from stats.models import RoundFact
+
+    fact_columns = ", ".join(
+        field.column
+        for field in RoundFact._meta.concrete_fields
+        if field.column not in ("id", "game_id")
+    )
+    tables = COPIED_COLUMNS | {RoundFact._meta.db_table: fact_columns}
+    started = time.perf_counter()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT max(started_at) - min(started_at) + interval '1 day' FROM mjlogs_game"
+        )
+        (span,) = cursor.fetchone()
+        cursor.execute(
+            "CREATE TEMP TABLE load_copy ON COMMIT DROP AS "
+            "SELECT g.id AS old_id, k, nextval(pg_get_serial_sequence('mjlogs_game', 'id')) "
+            "AS new_id FROM mjlogs_game g, generate_series(1, %s) AS k",
+            [factor - 1],
+        )
+        cursor.execute(
+            "INSERT INTO mjlogs_game (id, ruleset, rule_overrides, players_count, rounds_count, "
+            "complete, source_format, source_id, content_hash, started_at, uploaded_at, "
+            "visibility, document, raw, raw_name, raw_size, uploader_id) "
+            "SELECT c.new_id, g.ruleset, g.rule_overrides, g.players_count, g.rounds_count, "
+            "g.complete, g.source_format, g.source_id || '-copy-' || c.k, "
+            "encode(sha256((g.content_hash || '-copy-' || c.k)::bytea), 'hex'), "
+            "g.started_at + c.k * %s, g.uploaded_at, g.visibility, g.document, g.raw, "
+            "g.raw_name, g.raw_size, g.uploader_id "
+            "FROM mjlogs_game g JOIN load_copy c ON c.old_id = g.id",
+            [span],
+        )
+        for table, columns in tables.items():
+            cursor.execute(
+                f"INSERT INTO {table} (game_id, {columns}) SELECT c.new_id, {columns} "
+                f"FROM {table} t JOIN load_copy c ON c.old_id = t.game_id"
+            )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+        cursor.execute("SELECT count(*) FROM mjlogs_game")
+        (games,) = cursor.fetchone()
+    return {"factor": factor, "games": games, "seconds": round(time.perf_counter() - started, 1)}

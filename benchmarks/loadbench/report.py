@@ -1,0 +1,66 @@
+"""Step 4: the summary as a table for the terminal (the JSON holds the same figures)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def summary_table(summary: dict[str, Any]) -> str:
+    lines = [f"Load benchmark: {summary['games']:,} games, {summary['machine']['cores']} cores"]
+    imported = summary.get("import")
+    if imported:
+        lines.append(
+            f"  import (1 process, workers stopped): {imported['games_per_second']:8.1f} games/s"
+            f"  ({imported['seconds']:.0f} s)"
+        )
+    workers = summary.get("workers") or []
+    for figures in workers:
+        incremental = figures["incremental_stats_seconds"]
+        incremental_text = (
+            f"{incremental:.0f} s"
+            if incremental is not None
+            else f"cut off, {figures['incremental_stats_tasks_left']} tasks left"
+        )
+        lines.append(
+            f"  verify, K={figures['workers']}: {figures['verify_games_per_second']:8.1f} games/s"
+            f"  ({figures['verify_seconds']:.0f} s); incremental stats {incremental_text};"
+            f" recompute_stats ({figures['players']} players) {figures['recompute_seconds']:.1f} s"
+        )
+    if len(workers) >= 2:
+        first, last = workers[0], workers[-1]
+        ratio = last["verify_games_per_second"] / first["verify_games_per_second"]
+        lines.append(
+            f"  verification K={last['workers']}/K={first['workers']}: {ratio:.2f}x "
+            f"(on {summary['machine']['cores']} cores)"
+        )
+    storage = summary.get("storage")
+    if storage:
+        per_game = storage["database_bytes"] / summary["games"]
+        lines.append(
+            f"  database: {storage['database_bytes'] / 1e6:,.0f} MB, {per_game / 1e3:.1f} kB/game"
+        )
+    replicated = summary.get("replicated")
+    if replicated:
+        lines.append(
+            f"  served database grown {replicated['factor']}x by SQL copies: "
+            f"{replicated['games']:,} games (query costs only)"
+        )
+    queries = summary.get("queries")
+    if queries:
+        lines.append("  one request each (queries, ms alone):")
+        for name, figures in queries.items():
+            lines.append(
+                f"    {name:38} {figures['status']}  {figures['queries']:3} queries "
+                f"{figures['ms']:8.1f} ms"
+            )
+    load = summary.get("load")
+    if load:
+        header = f"{'under load':38} {'req':>6} {'fail':>5} {'p50':>6} {'p95':>6} {'req/s':>6}"
+        lines.append(f"  {header}")
+        for name, figures in load.items():
+            lines.append(
+                f"    {name:36} {figures['requests']:6} {figures['failures']:5} "
+                f"{figures['p50_ms']:6.0f} {figures['p95_ms']:6.0f} "
+                f"{figures['requests_per_second']:6.1f}"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,194 @@
+"""``benchmarks/load.py`` on a handful of games, so the scale benchmark cannot rot.
+
+The end-to-end test runs the whole script (generate, import, verify with K = 1 and 2 real Celery
+workers, recompute_stats, the database grown by SQL copies, gunicorn under a short locust load)
+against a PostgreSQL database and a Redis database of its own, and checks the figures it writes
+describe what happened: every game imported and verified, every endpoint answered without
+failure. It needs PostgreSQL
+(``DATABASE_URL=postgres://...``, the server only: the benchmark creates its own database) and
+Redis, and skips naming the missing one (fails under ``MJ_REQUIRE_SERVICES=1``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from benchmarks.loadbench import generate
+from benchmarks.loadbench.report import summary_table
+from benchmarks.loadbench.services import BenchmarkSetupError, check_name
+from tests.integration.processes import ROOT, free_port
+
+#: The smoke run's own database and Redis database (the benchmark drops and flushes them).
+SMOKE_DATABASE = "mjlogs_loadsmoke"
+SMOKE_BROKER = os.environ.get("MJ_LOAD_SMOKE_REDIS_URL", "redis://127.0.0.1:6379/14")
+GAMES = 12
+
+
+def _missing(service: str) -> None:
+    message = f"{service}; start it (see README: Run the tests) to run the load smoke test"
+    if os.environ.get("MJ_REQUIRE_SERVICES") == "1":
+        pytest.fail(f"required service missing: {message}", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.fixture
+def smoke_database_url() -> str:
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        _missing("PostgreSQL (DATABASE_URL=postgres://...) is needed by the load benchmark")
+    import psycopg
+
+    parts = urlsplit(url)
+    maintenance = urlunsplit(parts._replace(path="/postgres"))
+    try:
+        psycopg.connect(maintenance, connect_timeout=3).close()
+    except psycopg.OperationalError as error:
+        _missing(f"PostgreSQL at {parts.netloc} does not answer ({error})")
+    yield urlunsplit(parts._replace(path=f"/{SMOKE_DATABASE}"))
+    with psycopg.connect(maintenance, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{SMOKE_DATABASE}" WITH (FORCE)')
+
+
+@pytest.fixture
+def smoke_broker_url() -> str:
+    import redis
+
+    try:
+        redis.Redis.from_url(SMOKE_BROKER, socket_connect_timeout=2).ping()
+    except redis.RedisError as error:
+        _missing(f"Redis at {SMOKE_BROKER} does not answer ({error})")
+    return SMOKE_BROKER
+
+
+def test_load_script_end_to_end(
+    tmp_path: Path, smoke_database_url: str, smoke_broker_url: str
+) -> None:
+    output = tmp_path / "summary.json"
+    command = [
+        sys.executable,
+        "benchmarks/load.py",
+        "--games", str(GAMES),
+        "--chunk-games", "6",
+        "--gen-processes", "2",
+        "--players", "10",
+        "--workers", "1", "2",
+        "--cache", str(tmp_path / "cache"),
+        "--run-dir", str(tmp_path / "runs"),
+        "--database-url", smoke_database_url,
+        "--broker-url", smoke_broker_url,
+        "--stats-timeout", "60",
+        "--port", str(free_port()),
+        "--web-workers", "2",
+        "--users", "2",
+        "--duration", "6",
+        "--replicate", "2",
+        "--output", str(output),
+    ]  # fmt: skip
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240, check=False
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    summary = json.loads(output.read_text(encoding="utf-8"))
+
+    assert summary["import"]["games"] == GAMES
+    assert summary["import"]["statuses"] == {"imported": GAMES, "duplicate": 0, "failed": 0}
+    assert [run["workers"] for run in summary["workers"]] == [1, 2]
+    for run in summary["workers"]:
+        # Self-played games are right by construction: anything else is a bug somewhere.
+        assert run["verdicts"] == {"verified": GAMES}
+        assert run["incremental_stats_tasks_left"] == 0
+        assert run["players"] == 10
+        assert run["verify_seconds"] > 0
+    assert summary["storage"]["database_bytes"] > 0
+    # The served database was grown by SQL copies: twice the games, each copy listed.
+    assert summary["replicated"]["games"] == 2 * GAMES
+    assert all(query["status"] == 200 for query in summary["queries"].values())
+    endpoints = {
+        "game list (page)",
+        "game list (API)",
+        "game page",
+        "viewer frames (API)",
+        "player stats (API)",
+    }
+    assert endpoints <= set(summary["load"])
+    for name in endpoints:
+        assert summary["load"][name]["failures"] == 0, name
+    assert summary["load"]["Aggregated"]["requests"] > 0
+    assert "verification K=2/K=1" in result.stdout
+
+
+def test_generated_games_are_renamed_dated_and_cached(tmp_path: Path) -> None:
+    paths = generate.generate(tmp_path, 5, workers=1, pool=8, size=2, log=lambda _: None)
+    assert [path.name for path in paths] == [
+        "chunk-2-00000.jsonl.gz",
+        "chunk-2-00001.jsonl.gz",
+        "chunk-2-00002.jsonl.gz",
+    ]
+    games = [json.loads(line) for line in generate.iter_games(paths, 5)]
+    assert len(games) == 5
+    assert len({game["source"]["id"] for game in games}) == 5
+    for game in games:
+        names = [player["name"] for player in game["players"]]
+        assert len(set(names)) == len(names)
+        assert all(name.startswith("Player ") for name in names)
+    starts = [game["started_at"] for game in games]
+    assert starts == sorted(starts) and len(set(starts)) == 5
+
+    # A second run reuses what is there and makes only what is missing.
+    before = {path: path.stat().st_mtime_ns for path in paths}
+    more = generate.generate(tmp_path, 8, workers=1, pool=8, size=2, log=lambda _: None)
+    assert len(more) == 4
+    assert all(path.stat().st_mtime_ns == before[path] for path in paths)
+    with gzip.open(more[3], "rt", encoding="utf-8") as chunk:
+        assert len(chunk.read().splitlines()) == 2
+
+
+def test_seat_names_are_distinct_and_skewed() -> None:
+    import random
+
+    rng = random.Random(1)
+    seen: Counter[str] = Counter()
+    for _ in range(4000):
+        names = generate.seat_names(rng, 4, 200)
+        assert len(set(names)) == 4
+        seen.update(names)
+    assert set(seen) <= {generate.player_name(k) for k in range(200)}
+    # The most active player plays several times as often as the median one.
+    counts = sorted(seen.values(), reverse=True)
+    assert counts[0] > 4 * counts[len(counts) // 2]
+    with pytest.raises(ValueError, match="cannot fill"):
+        generate.seat_names(rng, 4, 3)
+
+
+@pytest.mark.parametrize("name", ["mjlogs", "test_mjlogs", "postgres", ""])
+def test_refuses_databases_it_must_not_drop(name: str) -> None:
+    with pytest.raises(BenchmarkSetupError):
+        check_name(f"postgres://postgres@127.0.0.1:5432/{name}")
+
+
+def test_summary_table_states_the_worker_ratio() -> None:
+    run = {
+        "incremental_stats_seconds": 1.0,
+        "incremental_stats_tasks_left": 0,
+        "players": 3,
+        "recompute_seconds": 1.0,
+    }
+    summary = {
+        "games": 100,
+        "machine": {"cores": 2},
+        "workers": [
+            run | {"workers": 1, "verify_games_per_second": 10.0, "verify_seconds": 10.0},
+            run | {"workers": 2, "verify_games_per_second": 18.0, "verify_seconds": 5.6},
+        ],
+    }
+    assert "verification K=2/K=1: 1.80x (on 2 cores)" in summary_table(summary)
