@@ -25,7 +25,7 @@ import pytest
 from benchmarks.loadbench import generate
 from benchmarks.loadbench.report import summary_table
 from benchmarks.loadbench.services import BenchmarkSetupError, check_name
-from tests.integration.processes import ROOT, free_port
+from tests.integration.processes import ROOT, free_port, missing_service
 
 #: The smoke run's own database and Redis database (the benchmark drops and flushes them).
 SMOKE_DATABASE = "mjlogs_loadsmoke"
@@ -34,10 +34,7 @@ GAMES = 12
 
 
 def _missing(service: str) -> None:
-    message = f"{service}; start it (see README: Run the tests) to run the load smoke test"
-    if os.environ.get("MJ_REQUIRE_SERVICES") == "1":
-        pytest.fail(f"required service missing: {message}", pytrace=False)
-    pytest.skip(message)
+    missing_service(service, "the load smoke test")
 
 
 @pytest.fixture

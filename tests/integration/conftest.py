@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tests.integration.processes import ROOT, Processes, RedisServer, free_port
+from tests.integration.processes import ROOT, Processes, RedisServer, free_port, missing_service
 
 #: A Redis database of its own, emptied before each test, so no stray worker or leftover task
 #: of another run interferes.
@@ -29,10 +29,7 @@ REDIS_URL = os.environ.get("MJ_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 def _missing(service: str) -> None:
-    message = f"{service}; start it (see README: Run the tests) to run this integration test"
-    if os.environ.get("MJ_REQUIRE_SERVICES") == "1":
-        pytest.fail(f"required service missing: {message}", pytrace=False)
-    pytest.skip(message)
+    missing_service(service, "this integration test")
 
 
 @pytest.fixture

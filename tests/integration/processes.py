@@ -16,10 +16,20 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def missing_service(service: str, what: str) -> NoReturn:
+    """Skip the test because a service it needs is missing, naming the service; fail instead
+    under ``MJ_REQUIRE_SERVICES=1`` (CI sets it), so CI cannot pass by skipping."""
+    message = f"{service}; start it (see README: Run the tests) to run {what}"
+    if os.environ.get("MJ_REQUIRE_SERVICES") == "1":
+        pytest.fail(f"required service missing: {message}", pytrace=False)
+    pytest.skip(message)
 
 
 def manage(
