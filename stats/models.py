@@ -78,6 +78,12 @@ class PlayerSummary(models.Model):
     hands = models.PositiveIntegerField()
     counts = models.JSONField(help_text="Every count (stats.metrics.HAND_COUNTS, GAME_COUNTS).")
     metrics = models.JSONField(help_text="Every metric's value, null without a denominator.")
+    #: The rest of what the player's statistics show, so that the unfiltered statistics are
+    #: read from this row instead of computed from thousands of fact rows on every request.
+    yaku = models.JSONField(default=list, help_text="[[yaku, wins], ...], most frequent first.")
+    han = models.JSONField(default=list, help_text="[[han, wins], ...] of riichi-scored wins.")
+    longest_dealer_streak = models.PositiveIntegerField(default=0)
+    stable_dan = models.FloatField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -86,6 +92,24 @@ class PlayerSummary(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.games} games"
+
+
+class SummaryBacklog(models.Model):
+    """A player whose :class:`PlayerSummary` is behind their games: marked in the same
+    transaction as the change to one of their games (verified, deleted, made public or
+    private), cleared when their summary has been recomputed (``stats.summary_backlog``).
+
+    While a player is marked, their statistics are computed from the rows; a burst of games
+    for one player costs one recomputation of their summary, not one per game."""
+
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, primary_key=True, related_name="summary_backlog"
+    )
+    #: Bumped by every mark: a recomputation that began before a mark does not clear it.
+    version = models.PositiveBigIntegerField(default=1)
+
+    def __str__(self) -> str:
+        return f"summary of {self.player} behind (mark {self.version})"
 
 
 class RatingChange(models.Model):

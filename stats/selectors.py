@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, F, FloatField, QuerySet
+from django.db.models import Count, Exists, F, FloatField, QuerySet
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
@@ -33,7 +33,7 @@ from stats.metrics import (
     metrics_of,
     stable_dan,
 )
-from stats.models import PlayerSummary, RatingChange, RoundFact
+from stats.models import PlayerSummary, RatingChange, RoundFact, SummaryBacklog
 
 
 class StatsFilterError(ValueError):
@@ -54,10 +54,15 @@ class PlayerStats:
     facts: QuerySet[RoundFact]
     #: The filters applied, as given and cleaned (``{"ruleset": "tenhou-4p", "last": 50}``).
     filters: dict[str, Any] = field(default_factory=dict)
+    #: The player's up-to-date summary when these are its figures (no filter, public games
+    #: only): the figures below are read from it rather than computed from the rows.
+    summary: PlayerSummary | None = None
 
     @property
     def stable_dan(self) -> float | None:
         """Tenhou's stable dan over the 4-player games of the selection."""
+        if self.summary is not None:
+            return self.summary.stable_dan
         seats = GameSeat.objects.filter(player=self.player, game__in=self.games)
         return stable_dan(counts_of_seats(seats.filter(game__players_count=4)))
 
@@ -69,14 +74,20 @@ class PlayerStats:
 
     @property
     def yaku(self) -> list[tuple[str, int]]:
+        if self.summary is not None:
+            return [(name, wins) for name, wins in self.summary.yaku]
         return yaku_frequencies(self.facts)
 
     @property
     def han(self) -> dict[int, int]:
+        if self.summary is not None:
+            return dict(self.summary.han)
         return han_distribution(self.facts)
 
     @property
     def longest_dealer_streak(self) -> int:
+        if self.summary is not None:
+            return self.summary.longest_dealer_streak
         return longest_dealer_streak(self.facts)
 
 
@@ -98,17 +109,52 @@ def counted_games(games: QuerySet[Game]) -> QuerySet[Game]:
 
 
 def player_stats(
-    user: User, player: Player, params: Mapping[str, Any] | None = None
+    user: User,
+    player: Player,
+    params: Mapping[str, Any] | None = None,
+    *,
+    from_summary: bool = True,
 ) -> PlayerStats:
     """A player's statistics over the games this user may see, filtered by ``params`` (see
     :class:`~stats.filters.StatsFilter`).
+
+    Without filters, over public games only (what an anonymous visitor sees), they are read
+    from the player's :class:`~stats.models.PlayerSummary` when it is up to date (their
+    player is not marked behind, ``stats.summary_backlog``): the same figures, one row read
+    instead of every fact row of the player. ``from_summary=False`` always computes them
+    (which is how the summary itself is computed).
 
     :raises StatsFilterError: a bad filter value.
     """
     chosen, filters = _chosen_games(user, player, params)
     facts = RoundFact.objects.filter(player=player, game__in=chosen)
+    if from_summary and not filters and not _sees_hidden_games_of(user, player):
+        summary = current_summary(player)
+        # A summary stored before a count was added lacks it: computed from the rows instead.
+        if summary is not None and summary.counts.keys() >= set(COUNT_NAMES):
+            counts = {name: summary.counts[name] for name in COUNT_NAMES}
+            return PlayerStats(player, counts, metrics_of(counts), chosen, facts, {}, summary)
     counts = counts_of(facts, GameSeat.objects.filter(player=player, game__in=chosen))
     return PlayerStats(player, counts, metrics_of(counts), chosen, facts, filters)
+
+
+#: Every count a summary holds, in the order the statistics list them.
+COUNT_NAMES: tuple[str, ...] = (*HAND_COUNTS, *GAME_COUNTS)
+
+
+def current_summary(player: Player) -> PlayerSummary | None:
+    """The player's summary if it is up to date (no change to their games is waiting for it)."""
+    behind = SummaryBacklog.objects.filter(player_id=player.pk)
+    return PlayerSummary.objects.filter(player=player).exclude(Exists(behind)).first()
+
+
+def _sees_hidden_games_of(user: User, player: Player) -> bool:
+    """Whether this user may see a game of the player's that is not public (their own
+    upload, or any game for staff): then their figures are not the summary's."""
+    if not user.is_authenticated:
+        return False
+    hidden = games_visible_to(user).exclude(visibility=Visibility.PUBLIC)
+    return hidden.filter(seats__player=player).exists()
 
 
 def _chosen_games(

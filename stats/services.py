@@ -21,6 +21,7 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from engine.replay import RoundFact as EngineFact
 from mjlogs.models import Game, GameSeat, Player, Visibility
+from stats import summary_backlog
 from stats.models import PlayerSummary, RatingChange, RoundFact
 from stats.ratings import RatedGame, Standing, rate
 from stats.selectors import counted_games, player_stats
@@ -84,54 +85,89 @@ def _row(game_id: int, player_id: int, fact: EngineFact) -> RoundFact:
 
 def player_summaries_update(player_ids: Iterable[int]) -> int:
     """Recompute these players' summaries from their rows (a player with no public game loses
-    theirs). Idempotent and order-free, so any number of workers may run it at once on any
-    players. Returns how many players were updated.
-
-    Each player is recomputed under a lock on their row (PostgreSQL), so two updates of one
-    player run one after the other and the later one reads what the earlier one saw and more:
-    without it, an update queued by an earlier verification could read before a later game
-    committed and write after the update that counted it, leaving that game out."""
-    updated = 0
+    theirs), and clear their marks (``stats.summary_backlog``). Idempotent and order-free, so
+    any number of workers may run it at once on any players. Returns how many summaries were
+    stored."""
+    stored = 0
     for player_id in sorted(set(player_ids)):
         with transaction.atomic():
-            # FOR NO KEY UPDATE: imports inserting this player's seats or facts (which take
-            # FOR KEY SHARE on the row) do not wait for it, and it does not wait for them.
-            player = Player.objects.select_for_update(no_key=True).filter(pk=player_id).first()
-            if player is None:
-                continue
-            stats = player_stats(AnonymousUser(), player)
-            if not stats.counts["hands"] and not stats.counts["games"]:
-                PlayerSummary.objects.filter(player=player).delete()
-                continue
-            PlayerSummary.objects.update_or_create(
-                player=player,
-                defaults={
-                    "games": stats.counts["games"],
-                    "hands": stats.counts["hands"],
-                    "counts": stats.counts,
-                    "metrics": stats.metrics,
-                },
-            )
-        updated += 1
-    return updated
+            # The mark first, then the player: the order the catch-up takes them in.
+            version = summary_backlog.hold_mark(player_id)
+            stored += player_summary_refresh(player_id)
+            if version is not None:
+                summary_backlog.clear_mark(player_id, version)
+    return stored
+
+
+def player_summaries_catch_up() -> int:
+    """Recompute the summary of every marked player, once each however many marks they have,
+    until no mark is left that another worker is not already on. Returns how many summaries
+    were recomputed (stored or removed)."""
+    done = 0
+    while True:
+        with transaction.atomic():
+            held = summary_backlog.hold_next_mark()
+            if held is None:
+                return done
+            player_id, version = held
+            player_summary_refresh(player_id)
+            summary_backlog.clear_mark(player_id, version)
+        done += 1
+
+
+def player_summary_refresh(player_id: int) -> bool:
+    """Recompute one player's summary from their rows, inside the caller's transaction; True
+    when a summary was stored (False: no such player, or no public game left to sum up).
+
+    The player's row is locked (PostgreSQL) while their rows are read, so two recomputations
+    of one player run one after the other and the later one reads what the earlier one saw and
+    more: without it, a recomputation that read before a game committed could write after one
+    that counted it, leaving that game out."""
+    # FOR NO KEY UPDATE: imports inserting this player's seats or facts (which take FOR KEY
+    # SHARE on the row) do not wait for it, and it does not wait for them.
+    player = Player.objects.select_for_update(no_key=True).filter(pk=player_id).first()
+    if player is None:
+        return False
+    stats = player_stats(AnonymousUser(), player, from_summary=False)
+    if not stats.counts["hands"] and not stats.counts["games"]:
+        PlayerSummary.objects.filter(player=player).delete()
+        return False
+    PlayerSummary.objects.update_or_create(
+        player=player,
+        defaults={
+            "games": stats.counts["games"],
+            "hands": stats.counts["hands"],
+            "counts": stats.counts,
+            "metrics": stats.metrics,
+            "yaku": [list(pair) for pair in stats.yaku],
+            "han": [list(pair) for pair in stats.han.items()],
+            "longest_dealer_streak": stats.longest_dealer_streak,
+            "stable_dan": stats.stable_dan,
+        },
+    )
+    return True
 
 
 def game_stats_queue_update(game: Game) -> None:
-    """After the current transaction commits, queue what a change to this game (verified,
-    deleted, made public or private) changes: its players' summaries, and the ratings from its
-    time on. Call it before deleting the game: it reads the game's players now. The tasks run
-    in-process when Celery is eager, and also when the broker cannot be reached (logged): the
-    statistics have no pending state to catch up from later, so they are brought up to date
-    now rather than left without the game."""
+    """Mark what a change to this game (verified, deleted, made public or private) changes,
+    and after the current transaction commits, queue the tasks that bring it up to date: its
+    players' summaries, and the ratings from its time on. Call it inside the transaction that
+    changes the game, before deleting it (it reads the game's players now).
+
+    The tasks run in-process when Celery is eager, and also when the broker cannot be reached
+    (logged): the marks would keep the statistics correct (read from the rows) but slow until
+    the next catch-up, so they are brought up to date now."""
     player_ids = players_of_game(game.pk)
     since = game.started_at or game.uploaded_at
+    # Marked in the change's own transaction: a committed change is never unmarked.
+    summary_backlog.mark_stale(player_ids)
 
     def queue() -> None:
         from stats.rating_backlog import ratings_mark_stale
-        from stats.tasks import update_player_stats, update_ratings
+        from stats.tasks import catch_up_player_stats, update_ratings
 
         if player_ids:
-            _queue_or_run(update_player_stats, player_ids)
+            _queue_or_run(catch_up_player_stats)
         # Marked now, not when the task runs: the thousands of catch-up tasks a bulk import
         # queues then find the work done by the first of them (stats.rating_backlog).
         ratings_mark_stale(since)

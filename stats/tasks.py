@@ -4,12 +4,13 @@ A task is thin and safe to run twice: it takes ids, calls one service, and is qu
 the transaction commits (``transaction.on_commit`` or ``task.delay_on_commit``). Engine
 errors are verdicts to record, never retried; only transient faults are retried.
 
-Each verification (and each deletion or visibility change of a game) queues
-:func:`update_player_stats` for the game's players (only they are recomputed) and
-:func:`update_ratings`, after marking the ratings stale from the game's time on (later games'
-ratings depend on it); a burst of them costs a few recomputations, not one each
-(``stats.rating_backlog``).
-``manage.py recompute_stats`` queues every player in chunks, which many workers share.
+Each verification (and each deletion or visibility change of a game) marks the game's
+players' summaries and the ratings from the game's time on as behind, then queues
+:func:`catch_up_player_stats` and :func:`update_ratings`: a burst of them costs one
+recomputation per player and a few of the ratings, not one each (``stats.summary_backlog``,
+``stats.rating_backlog``).
+``manage.py recompute_stats`` queues every player in chunks (:func:`update_player_stats`),
+which many workers share.
 """
 
 from __future__ import annotations
@@ -18,13 +19,21 @@ from celery import shared_task
 from django.db import OperationalError
 
 from stats.rating_backlog import ratings_catch_up
-from stats.services import player_summaries_update
+from stats.services import player_summaries_catch_up, player_summaries_update
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def update_player_stats(player_ids: list[int]) -> int:
     """Recompute these players' summaries; returns how many were updated."""
     return player_summaries_update(player_ids)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def catch_up_player_stats() -> int:
+    """Recompute the summaries of the players marked behind (``stats.summary_backlog``);
+    returns how many. Workers running it at once share the marks; the tasks queued behind a
+    burst find the work done."""
+    return player_summaries_catch_up()
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

@@ -36,7 +36,7 @@ from tests.integration.processes import ROOT, CeleryWorker, Processes, broker_id
 
 FAULT_APP = "tests.integration.fault_worker"
 VERIFY = "replay.tasks.verify_game"
-PLAYER_STATS = "stats.tasks.update_player_stats"
+PLAYER_STATS = "stats.tasks.catch_up_player_stats"
 RATINGS = "stats.tasks.update_ratings"
 #: Short, so the test need not wait an hour for a killed worker's message.
 VISIBILITY_TIMEOUT = 2

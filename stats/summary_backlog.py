@@ -1,0 +1,70 @@
+"""Which players' summaries are behind their games: marks kept in the database.
+
+A change to a game (verified, deleted, made public or private) changes its players' summaries.
+Recomputing a summary reads every fact row of the player, so doing it once per game costs a
+bulk import of a busy player's games O(games²) reads. Instead the change *marks* its players in
+its own transaction (:func:`mark_stale`), and a catch-up task recomputes each marked player
+once, however many marks piled up (``stats.services.player_summaries_catch_up``):
+
+* the mark commits with the change, so no committed change is ever unmarked, and a summary
+  whose player is not marked is up to date: the statistics pages read it instead of the rows;
+* a recomputation holds its player's mark (a row lock) while it reads, and clears the mark
+  only if no new mark came meanwhile (``version``); a change that marks the player then waits
+  for the lock, so its mark lands after the recomputation and is not lost;
+* catch-ups skip marks another worker holds (``SKIP LOCKED``), so many workers share a
+  backlog without waiting on each other.
+
+On SQLite (one writer at a time) the locks are not needed and not taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import connection
+
+from stats.models import SummaryBacklog
+
+
+def mark_stale(player_ids: Iterable[int]) -> None:
+    """Mark these players' summaries as behind. Call it inside the transaction that changes
+    their games, so that the mark commits (or rolls back) with the change."""
+    ids = sorted(set(player_ids))  # one lock order for every transaction: no deadlock
+    if not ids:
+        return
+    table = connection.ops.quote_name(SummaryBacklog._meta.db_table)
+    rows = ", ".join(["(%s, 1)"] * len(ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (player_id, version) VALUES {rows} "
+            f"ON CONFLICT (player_id) DO UPDATE SET version = {table}.version + 1",
+            ids,
+        )
+
+
+def hold_mark(player_id: int) -> int | None:
+    """Lock this player's mark for the current transaction (waiting for a change that is
+    marking them to commit); its version, or ``None`` when the player is not marked."""
+    marks = SummaryBacklog.objects.select_for_update().filter(player_id=player_id)
+    return marks.values_list("version", flat=True).first()
+
+
+def hold_next_mark() -> tuple[int, int] | None:
+    """Lock the first mark no other transaction holds; (player id, version), or ``None`` when
+    every mark is taken or none is left."""
+    marks = SummaryBacklog.objects.select_for_update(skip_locked=True).order_by("player_id")
+    return marks.values_list("player_id", "version").first()
+
+
+def clear_mark(player_id: int, version: int) -> bool:
+    """Clear the mark held, unless it was marked again since (then it stays, for the next
+    catch-up). True when cleared."""
+    return bool(SummaryBacklog.objects.filter(player_id=player_id, version=version).delete()[0])
+
+
+def is_marked(player_id: int) -> bool:
+    return SummaryBacklog.objects.filter(player_id=player_id).exists()
+
+
+def marked_count() -> int:
+    return SummaryBacklog.objects.count()

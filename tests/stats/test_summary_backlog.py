@@ -1,0 +1,217 @@
+"""The summary backlog (stats.summary_backlog): a change to a game marks its players in its own
+transaction, one catch-up recomputes each marked player once however many marks piled up, a
+mark made during a recomputation is not lost, and the statistics are read from a summary only
+while its player is not marked (and only for what the summary sums up: no filter, public
+games)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AnonymousUser, User
+from django.db import connection, transaction
+
+from mjlogs.models import Game, Player
+from stats import services, summary_backlog
+from stats.models import PlayerSummary
+from stats.selectors import player_stats
+from stats.services import player_summaries_catch_up, player_summaries_update
+from tests.api.conftest import client_for
+from tests.stats.test_summaries import import_games, summaries
+
+
+def counting_refreshes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    refresh = services.player_summary_refresh
+
+    def counted(player_id: int) -> bool:
+        calls.append(player_id)
+        return refresh(player_id)
+
+    monkeypatch.setattr(services, "player_summary_refresh", counted)
+    return calls
+
+
+@pytest.mark.django_db
+def test_a_burst_of_verifications_recomputes_each_player_once(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from stats.tasks import catch_up_player_stats
+
+    queued: list[Any] = []
+    monkeypatch.setattr(catch_up_player_stats, "delay", lambda *args: queued.append(args))
+    import_games(django_capture_on_commit_callbacks, 5, 61)
+    # Each verification marked its four players as it committed, and queued one catch-up.
+    assert len(queued) == 5
+    assert summary_backlog.marked_count() == Player.objects.count() == 6
+    assert not PlayerSummary.objects.exists()
+    calls = counting_refreshes(monkeypatch)
+    done = [catch_up_player_stats() for _ in queued]  # the worker runs the queue
+    assert done == [6, 0, 0, 0, 0]
+    assert sorted(calls) == sorted(Player.objects.values_list("pk", flat=True))
+    assert summary_backlog.marked_count() == 0
+    caught_up = summaries()
+    PlayerSummary.objects.all().delete()
+    player_summaries_update(Player.objects.values_list("pk", flat=True))
+    assert summaries() == caught_up
+
+
+@pytest.mark.django_db
+def test_a_mark_made_during_a_recomputation_is_caught_up_too(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import_games(django_capture_on_commit_callbacks, 1, 62)
+    ann = Player.objects.get(name="Ann").pk
+    calls: list[int] = []
+    refresh = services.player_summary_refresh
+
+    def marks_during_the_first(player_id: int) -> bool:
+        calls.append(player_id)
+        if len(calls) == 1:  # another verification of hers lands while this one reads
+            summary_backlog.mark_stale([player_id])
+        return refresh(player_id)
+
+    monkeypatch.setattr(services, "player_summary_refresh", marks_during_the_first)
+    summary_backlog.mark_stale([ann])
+    assert player_summaries_catch_up() == 2
+    assert calls == [ann, ann]
+    assert not summary_backlog.is_marked(ann)
+
+
+@pytest.mark.django_db
+def test_a_failed_recomputation_keeps_its_mark_and_the_summary(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import_games(django_capture_on_commit_callbacks, 1, 63)
+    before = summaries()
+
+    def dies(player_id: int) -> bool:
+        PlayerSummary.objects.filter(player_id=player_id).delete()
+        raise RuntimeError("worker lost")
+
+    monkeypatch.setattr(services, "player_summary_refresh", dies)
+    ann = Player.objects.get(name="Ann").pk
+    summary_backlog.mark_stale([ann])
+    with pytest.raises(RuntimeError):
+        player_summaries_catch_up()
+    assert summary_backlog.is_marked(ann)  # rolled back with the summary: the retry redoes it
+    assert summaries() == before
+
+
+@pytest.mark.django_db
+def test_an_explicit_update_clears_the_marks_of_its_players(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    import_games(django_capture_on_commit_callbacks, 2, 64)
+    ids = list(Player.objects.values_list("pk", flat=True))
+    summary_backlog.mark_stale(ids)
+    player_summaries_update(ids[:2])
+    assert summary_backlog.marked_count() == len(ids) - 2
+
+
+def stats_body(player: Player, user: User | None = None, **params: Any) -> dict[str, Any]:
+    response = client_for(user).get(f"/api/players/{player.pk}/stats/", params)
+    assert response.status_code == 200, response.content[:500]
+    body: dict[str, Any] = response.json()
+    return body
+
+
+@pytest.mark.django_db
+def test_the_statistics_read_the_summary_only_while_it_is_current(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    alice = User.objects.create_user("alice")
+    first, *_ = import_games(django_capture_on_commit_callbacks, 4, 65, uploader=alice)
+    ann = Player.objects.get(name="Ann")
+    computed = stats_body(ann)["counts"]["hands"]
+    # Changed behind the services' back, so the answer tells where it was read from.
+    PlayerSummary.objects.filter(player=ann).update(counts=PlayerSummary.objects.get(
+        player=ann).counts | {"hands": 999})  # fmt: skip
+    assert stats_body(ann)["counts"]["hands"] == 999  # the summary
+    assert stats_body(ann, ruleset="tenhou-4p-east")["counts"]["hands"] == computed  # filtered
+    summary_backlog.mark_stale([ann.pk])
+    assert stats_body(ann)["counts"]["hands"] == computed  # marked: read from the rows
+    summary_backlog.clear_mark(ann.pk, 1)
+    assert stats_body(ann)["counts"]["hands"] == 999
+    # Who may see a private game of hers sees other figures than the summary's.
+    Game.objects.filter(pk=first).update(visibility="private")  # no stats task: no mark
+    assert stats_body(ann, alice)["counts"]["hands"] != 999
+    assert stats_body(ann)["counts"]["hands"] == 999
+
+
+@pytest.mark.django_db
+def test_the_summary_holds_every_figure_the_rows_give(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    import_games(django_capture_on_commit_callbacks, 6, 66)
+    for player in Player.objects.all():
+        read = player_stats(AnonymousUser(), player)
+        computed = player_stats(AnonymousUser(), player, from_summary=False)
+        assert read.summary is not None and computed.summary is None
+        assert read.counts == computed.counts and list(read.counts) == list(computed.counts)
+        assert read.metrics == computed.metrics
+        assert read.yaku == computed.yaku and read.yaku
+        assert read.han == computed.han and list(read.han) == list(computed.han)
+        assert read.longest_dealer_streak == computed.longest_dealer_streak >= 1
+        assert read.stable_dan == computed.stable_dan
+
+
+def _other_connection() -> Any:
+    import psycopg
+
+    settings = connection.settings_dict
+    return psycopg.connect(
+        dbname=settings["NAME"],
+        user=settings["USER"] or "postgres",
+        host=settings["HOST"] or "127.0.0.1",
+        port=settings["PORT"] or 5432,
+        password=settings["PASSWORD"] or None,
+        autocommit=True,
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_workers_share_the_marks_and_a_change_waits_for_a_held_one(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the row locks are PostgreSQL's (DATABASE_URL=postgres://...)")
+    import_games(django_capture_on_commit_callbacks, 1, 67)
+    ann, ben = sorted(Player.objects.filter(name__in=("Ann", "Ben")).values_list("pk", flat=True))
+    summary_backlog.mark_stale([ann, ben])
+    table = "stats_summarybacklog"
+    other = _other_connection()
+    try:
+        # Another worker is recomputing Ann: this catch-up takes Ben and leaves her alone.
+        with other.transaction():
+            other.execute(f"SELECT 1 FROM {table} WHERE player_id = %s FOR UPDATE", [ann])
+            assert player_summaries_catch_up() == 1
+            assert summary_backlog.is_marked(ann) and not summary_backlog.is_marked(ben)
+        # A change to Ann's games while a catch-up holds her mark: its mark waits for the
+        # recomputation to commit, then lands, so the change is not left out.
+        marked = threading.Event()
+
+        def change() -> None:
+            upsert = (
+                f"INSERT INTO {table} (player_id, version) VALUES (%s, 1) ON CONFLICT "
+                f"(player_id) DO UPDATE SET version = {table}.version + 1"
+            )
+            other.execute(upsert, [ann])
+            marked.set()
+
+        with transaction.atomic():
+            held = summary_backlog.hold_next_mark()
+            assert held is not None and held[0] == ann
+            thread = threading.Thread(target=change)
+            thread.start()
+            time.sleep(0.3)
+            assert not marked.is_set()  # waiting for the held mark
+            services.player_summary_refresh(ann)
+            assert summary_backlog.clear_mark(*held)
+        thread.join(10)
+        assert marked.is_set() and summary_backlog.is_marked(ann)
+    finally:
+        other.close()
