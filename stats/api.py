@@ -20,7 +20,6 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.generics import GenericAPIView
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,6 +28,7 @@ from rest_framework.views import APIView
 from mjlogs import selectors as game_selectors
 from mjlogs.api.serializers import PlayerRefSerializer, QueryParameters
 from mjlogs.models import Player
+from mjlogs.pagination import CappedPageNumberPagination
 from stats import selectors
 from stats.filters import StatsFilter
 from stats.metrics import DENOMINATOR_LABELS, METRIC_GROUP_OF, METRICS, METRICS_BY_NAME, Metric
@@ -439,7 +439,7 @@ class HeadToHeadView(APIView):
         return Response(HeadToHeadSerializer(data).data)
 
 
-class LeaderboardPagination(PageNumberPagination):
+class LeaderboardPagination(CappedPageNumberPagination):
     """Pages of 50 with the metric and the minimum of games beside the rows."""
 
     #: What the answer says beside the rows (set by the view for each request).
