@@ -19,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.middleware import DATABASE_ERRORS, DATABASE_RETRY_AFTER
 from config.openapi import ERROR_COMPONENT
 from engine.errors import EngineError
 from engine.formats import get_format
@@ -43,7 +44,7 @@ from mjlogs.uploads import (
     file_name_from_headers,
     files_from_form,
 )
-from mjlogs.views.uploads import DATABASE_ERRORS, DATABASE_RETRY_AFTER, DATABASE_UNAVAILABLE
+from mjlogs.views.uploads import DATABASE_UNAVAILABLE
 
 logger = logging.getLogger(__name__)
 

@@ -10,13 +10,13 @@ from functools import wraps
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser
-from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
+from config.middleware import DATABASE_ERRORS, DATABASE_RETRY_AFTER
 from mjlogs import services
 from mjlogs.forms import UploadForm
 from mjlogs.throttling import upload_wait
@@ -26,17 +26,13 @@ TEMPLATE = "mjlogs/upload.html"
 
 logger = logging.getLogger(__name__)
 
-#: The database errors that mean it cannot be used now (it refuses connections, the connection
-#: was lost, the server is shutting down, a deadlock outlasted the retries), not a bug: the
-#: upload is answered 503 with :data:`DATABASE_UNAVAILABLE`, and nothing of it was stored
-#: (``services.upload_import`` is one transaction). The REST API answers the same.
-DATABASE_ERRORS = (OperationalError, InterfaceError)
+#: When the database cannot be used (``config.middleware.DATABASE_ERRORS``), an upload is
+#: answered 503 with this, and nothing of it was stored (``services.upload_import`` is one
+#: transaction). The REST API answers the same.
 DATABASE_UNAVAILABLE = (
     "The database is not available right now, so nothing of this upload was stored. "
     "Please try again in a minute."
 )
-#: Seconds a client is told to wait before trying again (``Retry-After``).
-DATABASE_RETRY_AFTER = 60
 
 
 def database_unavailable_is_503(

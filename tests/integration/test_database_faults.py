@@ -68,8 +68,19 @@ def test_with_the_database_down_the_upload_page_and_api_answer_503(
     assert page_json.json() == {"error": DATABASE_NAMED + " Please try again in a minute."}
     assert DATABASE_NAMED in page.text and DATABASE_NAMED in form.text
     assert "Log in" in page.text  # shown as to a visitor: the account cannot be loaded
+    # Every other page and endpoint too (config.middleware), a visitor's session or not.
+    browsing = [
+        request(f"{site.url}{path}", headers=headers)
+        for path in ("/games/", "/stats/leaderboard/", "/api/games/", "/api/players/1/stats/")
+        for headers in ({}, session)
+    ]
+    for answer in browsing:
+        assert answer.status == 503, answer.text[:2000]
+        assert answer.headers["Retry-After"] == "60"
+        assert "The database is not available right now." in answer.text
     assert "Traceback" not in site.log()
     assert site.log().count("Upload refused, the database is not available") == 5
+    assert site.log().count("refused, the database is not available") == 5 + len(browsing)
 
 
 def row_counts() -> dict[str, int]:
