@@ -14,6 +14,7 @@ from stats import rating_backlog
 from stats.models import RatingChange, RatingsBacklog
 from stats.rating_backlog import ratings_catch_up, ratings_mark_stale
 from stats.services import RATINGS_LOCK, ratings_recompute
+from tests.stats.second_connection import second_connection
 from tests.stats.test_ratings import stored, stored_ratings
 
 DAY = datetime(2024, 1, 12, tzinfo=UTC)
@@ -103,17 +104,7 @@ def test_a_failed_catch_up_leaves_its_mark_and_its_ratings(
 def test_a_second_worker_leaves_the_catch_up_to_the_one_running() -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the catch-up lock is PostgreSQL's (DATABASE_URL=postgres://...)")
-    import psycopg
-
-    settings = connection.settings_dict
-    other = psycopg.connect(
-        dbname=settings["NAME"],
-        user=settings["USER"] or "postgres",
-        host=settings["HOST"] or "127.0.0.1",
-        port=settings["PORT"] or 5432,
-        password=settings["PASSWORD"] or None,
-        autocommit=True,
-    )
+    other = second_connection()
     try:
         ratings_mark_stale(DAY)
         other.execute("SELECT pg_advisory_lock(%s)", [RATINGS_LOCK])  # a worker catching up

@@ -20,6 +20,7 @@ from stats.models import PlayerSummary
 from stats.selectors import player_stats
 from stats.services import player_summaries_catch_up, player_summaries_update
 from tests.api.conftest import client_for
+from tests.stats.second_connection import second_connection
 from tests.stats.test_summaries import import_games, summaries
 
 
@@ -159,20 +160,6 @@ def test_the_summary_holds_every_figure_the_rows_give(
         assert read.stable_dan == computed.stable_dan
 
 
-def _other_connection() -> Any:
-    import psycopg
-
-    settings = connection.settings_dict
-    return psycopg.connect(
-        dbname=settings["NAME"],
-        user=settings["USER"] or "postgres",
-        host=settings["HOST"] or "127.0.0.1",
-        port=settings["PORT"] or 5432,
-        password=settings["PASSWORD"] or None,
-        autocommit=True,
-    )
-
-
 @pytest.mark.django_db(transaction=True)
 def test_workers_share_the_marks_and_a_change_waits_for_a_held_one(
     django_capture_on_commit_callbacks: Any,
@@ -183,7 +170,7 @@ def test_workers_share_the_marks_and_a_change_waits_for_a_held_one(
     ann, ben = sorted(Player.objects.filter(name__in=("Ann", "Ben")).values_list("pk", flat=True))
     summary_backlog.mark_stale([ann, ben])
     table = "stats_summarybacklog"
-    other = _other_connection()
+    other = second_connection()
     try:
         # Another worker is recomputing Ann: this catch-up takes Ben and leaves her alone.
         with other.transaction():
