@@ -34,8 +34,12 @@ class CappedPaginator(Paginator):
     def _capped_count(self) -> tuple[int, bool]:
         items = self.object_list
         # A queryset counts in SQL, COUNT(*) over a subquery with LIMIT cap + 1: the scan stops
-        # at the cap.
-        counted = items[: self.cap + 1].count() if isinstance(items, QuerySet) else len(items)
+        # at the cap. Unordered: which rows make up the cap does not change the count, and the
+        # order would cost a sort or an index walk.
+        if isinstance(items, QuerySet):
+            counted = items.order_by()[: self.cap + 1].count()
+        else:
+            counted = len(items)
         return min(counted, self.cap), counted <= self.cap
 
     @cached_property

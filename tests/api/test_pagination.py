@@ -30,6 +30,7 @@ def test_the_count_stops_at_the_cap_in_sql(five_games: list[Game]) -> None:
         assert (capped.count, capped.count_is_exact, capped.num_pages) == (3, False, 2)
     (count_query,) = [query["sql"] for query in queries.captured_queries]
     assert "COUNT(" in count_query.upper() and "LIMIT 4" in count_query.upper()
+    assert "ORDER BY" not in count_query.upper()  # no sort for a count
     last = capped.page(2)
     assert [game.pk for game in last] == [five_games[2].pk]  # the pages stop at the cap
     exact = CappedPaginator(games, 2, cap=5)
