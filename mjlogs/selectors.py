@@ -39,12 +39,12 @@ def games_visible_to(user: User) -> QuerySet[Game]:
 
 def _listed(games: QuerySet[Game]) -> QuerySet[Game]:
     """Games with what a list shows (seats with players, the verdict), without the large
-    columns (the document and the raw file)."""
+    columns (the document, the raw file, the verification's replay report)."""
     seats = GameSeat.objects.select_related("player").order_by("seat")
     return (
         games.select_related("verification", "uploader")
         .prefetch_related(Prefetch("seats", queryset=seats))
-        .defer("document", "raw")
+        .defer("document", "raw", "verification__report", "verification__discrepancy")
     )
 
 

@@ -144,6 +144,22 @@ def test_the_list_is_paginated(
     assert ids == {three_games["public"].pk, three_games["bobs"].pk}
 
 
+def test_the_list_reads_neither_documents_nor_replay_reports(three_games: dict[str, Game]) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client_for(None).get("/api/games/").status_code == 200
+    selected = " ".join(query["sql"] for query in queries.captured_queries)
+    assert '"replay_verification"."verdict"' in selected
+    for column in (
+        '"mjlogs_game"."document"',
+        '"mjlogs_game"."raw"',
+        '"replay_verification"."report"',
+    ):
+        assert column not in selected, column
+
+
 def test_game_detail_has_the_verification_and_links(three_games: dict[str, Game]) -> None:
     game = three_games["public"]
     body = client_for(None).get(f"/api/games/{game.pk}/").json()
