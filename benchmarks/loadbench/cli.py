@@ -26,7 +26,7 @@ from benchmarks.loadbench.services import (
 ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULT_CACHE = ROOT.parent / "loadbench-cache"
 DEFAULT_RUNS = ROOT.parent / "loadbench-runs"
-STEPS = ("generate", "import", "serve")
+STEPS = ("generate", "import", "verify", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,7 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="K, Celery worker counts to verify with, one run each on the same games (1 2)",
     )
     parser.add_argument(
-        "--only", choices=STEPS, nargs="+", default=list(STEPS), help="steps to run (all)"
+        "--only",
+        choices=STEPS,
+        nargs="+",
+        default=list(STEPS),
+        help="steps to run (all): generate the games; import them (re-creates the database); "
+        "verify them with each K; serve the database under load",
     )
     parser.add_argument(
         "--gen-processes",
@@ -99,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--output",
         type=Path,
-        help="summary JSON (RUN_DIR/N/summary.json; RUN_DIR/N/serve.json for --only serve)",
+        help="summary JSON (RUN_DIR/N/summary.json with the import step, else verify.json or "
+        "serve.json)",
     )
     return parser
 
@@ -163,30 +169,36 @@ def run(args: argparse.Namespace) -> int:
         summary["migrate_seconds"] = round(pipeline.migrate(), 1)
         flush_broker(args.broker_url)
         log(f"importing {args.games} games (workers stopped)")
-        imported = pipeline.import_games(generate.iter_games(paths, args.games), log)
+        with pipeline.AnalyzeWhileBusy(args.database_url):
+            imported = pipeline.import_games(generate.iter_games(paths, args.games), log)
         summary["import"] = imported.to_json()
         log(f"imported in {imported.seconds:.1f} s: {imported.games_per_second:.1f} games/s")
-        summary["workers"] = [
-            pipeline.verify_with_workers(
-                count, env, run_dir / "logs", args.broker_url, args.stats_timeout, log
-            ).to_json()
-            for count in args.workers
-        ]
+    else:
+        pipeline.setup_django(env)
+    if "verify" in args.only:
+        pipeline.analyze()
+        with pipeline.AnalyzeWhileBusy(args.database_url):
+            summary["workers"] = [
+                pipeline.verify_with_workers(
+                    count, env, run_dir / "logs", args.broker_url, args.stats_timeout, log
+                ).to_json()
+                for count in args.workers
+            ]
         pipeline.analyze()
         summary["storage"] = pipeline.storage_figures()
         _write(summary, args, run_dir)
-    else:
-        pipeline.setup_django(env)
 
     if "serve" in args.only:
         from benchmarks.loadbench import serve
 
         if args.replicate > 1:
-            from benchmarks.loadbench.replicate import replicate
+            from benchmarks.loadbench.replicate import replicate, statistics_catch_up
 
             log(f"replicating every game {args.replicate - 1} times in SQL")
             summary["replicated"] = replicate(args.replicate)
-            log(f"now {summary['replicated']['games']} games")
+            log(f"now {summary['replicated']['games']} games; bringing the statistics up to date")
+            summary["replicated"]["statistics"] = statistics_catch_up()
+            log(f"statistics up to date: {summary['replicated']['statistics']}")
         pipeline.analyze()
         targets = serve.write_targets(run_dir / "targets.json")
         summary["queries"] = serve.query_counts(serve.endpoint_paths(targets))
@@ -212,7 +224,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write(summary: dict[str, Any], args: argparse.Namespace, run_dir: Path) -> Path:
-    default = "summary.json" if "import" in args.only else "serve.json"
+    if "import" in args.only:
+        default = "summary.json"
+    else:
+        default = "verify.json" if "verify" in args.only else "serve.json"
     output: Path = args.output or run_dir / default
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")

@@ -45,6 +45,13 @@ def summary_table(summary: dict[str, Any]) -> str:
             f"  served database grown {replicated['factor']}x by SQL copies: "
             f"{replicated['games']:,} games (query costs only)"
         )
+        caught_up = replicated.get("statistics")
+        if caught_up:
+            lines.append(
+                f"    statistics brought up to date in one process: {caught_up['players']} "
+                f"summaries {caught_up['summaries_seconds']:.0f} s, every rating "
+                f"{caught_up['ratings_seconds']:.0f} s"
+            )
     queries = summary.get("queries")
     if queries:
         lines.append("  one request each (queries, ms alone):")

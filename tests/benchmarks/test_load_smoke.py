@@ -109,6 +109,8 @@ def test_load_script_end_to_end(
     assert summary["storage"]["database_bytes"] > 0
     # The served database was grown by SQL copies: twice the games, each copy listed.
     assert summary["replicated"]["games"] == 2 * GAMES
+    # ... and every player's statistics brought up to date over the copies too.
+    assert summary["replicated"]["statistics"]["players"] == 10
     assert all(query["status"] == 200 for query in summary["queries"].values())
     endpoints = {
         "game list (page)",
