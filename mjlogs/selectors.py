@@ -53,6 +53,35 @@ def games_listed(user: User) -> QuerySet[Game]:
     return _listed(games_visible_to(user))
 
 
+#: The columns of a game that a list shows, as :func:`game_rows` reads them.
+LIST_COLUMNS = (
+    "id", "ruleset", "rule_overrides", "players_count", "rounds_count", "complete",
+    "source_format", "source_id", "started_at", "uploaded_at", "visibility",
+)  # fmt: skip
+SEAT_COLUMNS = ("seat", "player_id", "player__name", "start_score", "final_score", "placement")
+
+
+def game_rows(game_ids: list[int]) -> list[dict[str, Any]]:
+    """These games as a list shows them, in this order, as plain values: the list's columns,
+    ``uploader`` (a username or ``None``), ``verdict`` (``None`` before the first
+    verification) and ``seats`` (dicts of :data:`SEAT_COLUMNS`, in seat order).
+
+    Two queries and no model instances: for a page of 50 games with 200 seats, building the
+    instances cost twice the queries themselves (the REST list reads this)."""
+    games = Game.objects.filter(pk__in=game_ids).values(
+        *LIST_COLUMNS, "uploader__username", "verification__verdict"
+    )
+    by_id = {row["id"]: row for row in games}
+    for row in by_id.values():
+        row["uploader"] = row.pop("uploader__username")
+        row["verdict"] = row.pop("verification__verdict")
+        row["seats"] = []
+    seats = GameSeat.objects.filter(game_id__in=game_ids).order_by("game_id", "seat")
+    for seat in seats.values("game_id", *SEAT_COLUMNS):
+        by_id[seat.pop("game_id")]["seats"].append(seat)
+    return [by_id[game_id] for game_id in game_ids if game_id in by_id]
+
+
 def game_filter(user: User, params: Mapping[str, Any] | None = None) -> GameFilter:
     """The game list's filter bound to these query parameters, over the games this user may see.
     ``.qs`` is the filtered list; ``.errors`` names any bad parameter."""

@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 
 from engine.formats import canonical, read_games
 from engine.formats import tenhou6 as tenhou6_format
+from engine.sim.selfplay import simulate
 from mjlogs.models import Game, GameSeat, Player
 from replay.models import Verdict, Verification
 from tests.api.conftest import StoreGame, client_for, self_played_document
@@ -142,6 +143,37 @@ def test_the_list_is_paginated(
     assert first["count"] == 2 and len(first["results"]) == 1 and second["next"] is None
     ids = {first["results"][0]["id"], second["results"][0]["id"]}
     assert ids == {three_games["public"].pk, three_games["bobs"].pk}
+
+
+def test_the_list_writes_each_game_as_the_game_serializer_does(
+    three_games: dict[str, Game], store_game: StoreGame, alice: User
+) -> None:
+    """The list builds its rows from plain values (selectors.game_rows); the schema and the
+    detail describe games with GameSerializer: the two must agree, field for field."""
+    from rest_framework.request import Request
+    from rest_framework.test import APIRequestFactory
+
+    from mjlogs import selectors
+    from mjlogs.api.serializers import GameSerializer
+
+    (played,) = simulate("tenhou-3p-east", 1, 4)
+    sanma = canonical.game_to_json(played)
+    sanma.pop("started_at", None)  # an undated record
+    store_game(sanma, uploader=None)
+    Verification.objects.filter(game=three_games["bobs"]).delete()  # pending
+    body = client_for(alice).get("/api/games/").json()
+    assert body["count"] == 4
+    request = Request(APIRequestFactory().get("/api/games/"))
+    for listed in body["results"]:
+        game = selectors.game_get(alice, listed["id"])
+        expected = json.loads(json.dumps(GameSerializer(game, context={"request": request}).data))
+        assert listed == expected
+        assert list(listed) == list(expected)
+    by_id = {listed["id"]: listed for listed in body["results"]}
+    assert by_id[three_games["bobs"].pk]["verdict"] == "pending"
+    assert {len(listed["seats"]) for listed in body["results"]} == {3, 4}
+    assert None in {listed["started_at"] for listed in body["results"]}
+    assert None in {listed["uploader"] for listed in body["results"]}
 
 
 def test_the_list_reads_neither_documents_nor_replay_reports(three_games: dict[str, Game]) -> None:
