@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -168,9 +169,12 @@ def run_load(
 
 
 def _warm_up(host: str, targets_path: Path, web_workers: int) -> None:
-    """Request every endpoint a few times per web worker before measuring: each process fills
-    the engine's tables on its first replay (the first viewer frames cost ~0.8 s, later ones
-    ~30 ms), a cost paid once per process, not per request."""
+    """Request every endpoint a few times from ``web_workers`` clients at once before
+    measuring, so that every web worker serves each of them: each process compiles its
+    templates and fills the engine's tables on first use (the first viewer frames cost
+    ~0.8 s, later ones ~30 ms), a cost paid once per process, not per request. Requests one
+    at a time would mostly reach the same worker (the kernel wakes the last one to wait), and
+    the first requests of the cold ones would be the p95 of the load."""
     targets = json.loads(targets_path.read_text(encoding="utf-8"))
     game_id, _ = targets["games"][0]
     paths = [
@@ -180,10 +184,15 @@ def _warm_up(host: str, targets_path: Path, web_workers: int) -> None:
         f"/api/games/{game_id}/rounds/0/frames/",
         f"/api/players/{targets['players'][0]}/stats/",
     ]
-    for _ in range(3 * web_workers):
-        for path in paths:
-            with urllib.request.urlopen(f"{host}{path}", timeout=60) as response:
-                response.read()
+
+    def browse(_: int) -> None:
+        for _ in range(3):
+            for path in paths:
+                with urllib.request.urlopen(f"{host}{path}", timeout=60) as response:
+                    response.read()
+
+    with ThreadPoolExecutor(max_workers=web_workers) as clients:
+        list(clients.map(browse, range(2 * web_workers)))
 
 
 def _wait_healthy(host: str, process: subprocess.Popen[bytes]) -> None:
