@@ -207,8 +207,8 @@ def test_an_update_of_a_player_in_flight_does_not_hide_a_game_verified_meanwhile
     slow = threading.local()  # set in worker 1's thread only
     compute = stats_services.player_stats
 
-    def computed_then_slow(user: Any, player: Player) -> Any:
-        stats = compute(user, player)
+    def computed_then_slow(user: Any, player: Player, **options: Any) -> Any:
+        stats = compute(user, player, **options)
         if getattr(slow, "on", False):
             computed.set()
             resume.wait(timeout=30)

@@ -38,6 +38,7 @@ from engine.sim.selfplay import simulate
 from mjlogs.models import Game, GameSeat, Player, Visibility
 from mjlogs.services import Status, import_file
 from replay.models import Verdict, Verification
+from stats import summary_backlog
 from stats.models import RoundFact
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve")
@@ -168,4 +169,8 @@ def build_world() -> World:
     players = {name: Player.objects.get(name=name) for name in NAMES}
     for key, spec in GAMES.items():
         write_facts(games[key], players["Ann"], spec["hands"])
+    # The games' verdicts and facts were replaced behind the services' back: mark the players
+    # as a change to their games does, so no summary computed before (where commits ran the
+    # verifications) is read for them.
+    summary_backlog.mark_stale(player.pk for player in players.values())
     return World(games, players, alice)
