@@ -158,3 +158,18 @@ class RatingsBacklog(models.Model):
         if not self.stale:
             return "ratings up to date"
         return f"ratings stale since {self.since or 'the first game'}"
+
+
+class QueuedCatchUp(models.Model):
+    """A catch-up task (one row per task name) that has been queued and has not started yet
+    (``stats.catch_up_queue``): while one is waiting, a change queues no other, because the
+    waiting one will see the change's marks when it starts."""
+
+    task = models.CharField(max_length=200, primary_key=True)
+    #: When the waiting task was queued; ``None`` once it has started.
+    queued_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        if self.queued_at is None:
+            return f"{self.task}: none waiting"
+        return f"{self.task}: queued at {self.queued_at:%Y-%m-%d %H:%M:%S}"

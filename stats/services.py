@@ -21,7 +21,7 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from engine.replay import RoundFact as EngineFact
 from mjlogs.models import Game, GameSeat, Player, Visibility
-from stats import summary_backlog
+from stats import catch_up_queue, summary_backlog
 from stats.models import PlayerSummary, RatingChange, RoundFact
 from stats.ratings import RatedGame, Standing, rate
 from stats.selectors import counted_games, player_stats
@@ -167,13 +167,19 @@ def game_stats_queue_update(game: Game) -> None:
         from stats.tasks import catch_up_player_stats, update_ratings
 
         if player_ids:
-            _queue_or_run(catch_up_player_stats)
-        # Marked now, not when the task runs: the thousands of catch-up tasks a bulk import
-        # queues then find the work done by the first of them (stats.rating_backlog).
+            _queue_catch_up(catch_up_player_stats)
+        # Marked now, not when the task runs: the catch-up then finds every mark made before
+        # it started, and one catch-up serves a burst of changes (stats.rating_backlog).
         ratings_mark_stale(since)
-        _queue_or_run(update_ratings)
+        _queue_catch_up(update_ratings)
 
     transaction.on_commit(queue)
+
+
+def _queue_catch_up(task: Task) -> None:
+    """Queue this catch-up task unless one is already waiting (``stats.catch_up_queue``)."""
+    if catch_up_queue.claim(task.name):
+        _queue_or_run(task)
 
 
 def _queue_or_run(task: Task, *args: Any) -> None:

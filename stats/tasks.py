@@ -6,9 +6,9 @@ errors are verdicts to record, never retried; only transient faults are retried.
 
 Each verification (and each deletion or visibility change of a game) marks the game's
 players' summaries and the ratings from the game's time on as behind, then queues
-:func:`catch_up_player_stats` and :func:`update_ratings`: a burst of them costs one
-recomputation per player and a few of the ratings, not one each (``stats.summary_backlog``,
-``stats.rating_backlog``).
+:func:`catch_up_player_stats` and :func:`update_ratings` unless one of each is already waiting
+(``stats.catch_up_queue``): a burst of changes costs one recomputation per player and a few of
+the ratings, not one each (``stats.summary_backlog``, ``stats.rating_backlog``).
 ``manage.py recompute_stats`` queues every player in chunks (:func:`update_player_stats`),
 which many workers share.
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
+from stats import catch_up_queue
 from stats.rating_backlog import ratings_catch_up
 from stats.services import player_summaries_catch_up, player_summaries_update
 
@@ -33,6 +34,7 @@ def catch_up_player_stats() -> int:
     """Recompute the summaries of the players marked behind (``stats.summary_backlog``);
     returns how many. Workers running it at once share the marks; the tasks queued behind a
     burst find the work done."""
+    catch_up_queue.release(catch_up_player_stats.name)
     return player_summaries_catch_up()
 
 
@@ -41,4 +43,5 @@ def update_ratings() -> int:
     """Bring the ratings up to date from the earliest time marked stale, unless another worker
     is doing it already (``stats.rating_backlog``); returns the changes stored. Whoever changes
     a game marks the ratings stale first, then queues this."""
+    catch_up_queue.release(update_ratings.name)
     return ratings_catch_up()
