@@ -58,6 +58,20 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.cpu_count() or 1,
         help="processes that self-play the games (one per core)",
     )
+    parser.add_argument(
+        "--self-played",
+        type=int,
+        metavar="D",
+        help="self-play only the first D games (whole chunks) and fill the rest with replays of "
+        "them under other names and times: new records to import and verify, without the cost "
+        "of self-playing them (all N self-played)",
+    )
+    parser.add_argument(
+        "--verify-while-importing",
+        action="store_true",
+        help="import with the first K workers already verifying, as the service takes a bulk "
+        "upload (default: import with the workers stopped, so each step is timed alone)",
+    )
     parser.add_argument("--players", type=int, default=2000, help="player pool size (2000)")
     parser.add_argument(
         "--chunk-games",
@@ -132,6 +146,13 @@ def run(args: argparse.Namespace) -> int:
         raise BenchmarkSetupError("--replicate must be 1 or more")
     if args.chunk_games < 1:
         raise BenchmarkSetupError("--chunk-games must be 1 or more")
+    if args.self_played is not None and (
+        args.self_played < 1
+        or (args.self_played < args.games and args.self_played % args.chunk_games)
+    ):
+        raise BenchmarkSetupError(
+            f"--self-played must be a positive multiple of --chunk-games ({args.chunk_games})"
+        )
     run_dir = args.run_dir / str(args.games)
     run_dir.mkdir(parents=True, exist_ok=True)
     summary: dict[str, Any] = {
@@ -149,8 +170,15 @@ def run(args: argparse.Namespace) -> int:
     paths = []
     if "generate" in args.only or "import" in args.only:
         paths = generate.generate(
-            args.cache, args.games, args.gen_processes, args.players, args.chunk_games, log=log
+            args.cache,
+            args.games,
+            args.gen_processes,
+            args.players,
+            args.chunk_games,
+            log=log,
+            self_played=args.self_played,
         )
+        summary["self_played"] = min(args.self_played or args.games, args.games)
         summary["generate_seconds"] = round(time.perf_counter() - started, 1)
         summary["cache_bytes"] = sum(path.stat().st_size for path in paths)
     if args.only == ["generate"]:
@@ -168,11 +196,22 @@ def run(args: argparse.Namespace) -> int:
         pipeline.setup_django(env)
         summary["migrate_seconds"] = round(pipeline.migrate(), 1)
         flush_broker(args.broker_url)
-        log(f"importing {args.games} games (workers stopped)")
-        with pipeline.AnalyzeWhileBusy(args.database_url):
-            imported = pipeline.import_games(generate.iter_games(paths, args.games), log)
-        summary["import"] = imported.to_json()
-        log(f"imported in {imported.seconds:.1f} s: {imported.games_per_second:.1f} games/s")
+        games = generate.iter_games(paths, args.games)
+        if args.verify_while_importing:
+            count = args.workers[0]
+            with pipeline.AnalyzeWhileBusy(args.database_url):
+                ingest = pipeline.import_while_verifying(
+                    games, count, env, run_dir / "logs", args.broker_url, args.stats_timeout, log
+                )
+            summary["ingest"] = ingest.to_json()
+            pipeline.analyze()
+            summary["storage"] = pipeline.storage_figures()
+        else:
+            log(f"importing {args.games} games (workers stopped)")
+            with pipeline.AnalyzeWhileBusy(args.database_url):
+                imported = pipeline.import_games(games, log)
+            summary["import"] = imported.to_json()
+            log(f"imported in {imported.seconds:.1f} s: {imported.games_per_second:.1f} games/s")
     else:
         pipeline.setup_django(env)
     if "verify" in args.only:

@@ -13,6 +13,13 @@ meaningful: the seats get names from a pool of players (self-play calls every se
 server; and every game gets a start time, spread over two years, so that period filters select
 something. Renaming changes the game's content hash, which is fine: the source id
 (``{preset}-seed-{chunk}-{n}``) stays unique, so no two games are duplicates.
+
+Self-play is the dearest step (~80 ms of a core a game here, more than importing and verifying
+it together), so a run may self-play only its first ``self_played`` games and fill the rest
+with *replays*: game ``g`` beyond them replays the tiles and actions of game
+``g mod self_played`` under the names and start time of number ``g`` and a source id of its
+own. A replay is a game like any other for the service: a new record, imported, stored,
+replayed by the verifier and counted in its players' statistics; only its play is not new.
 """
 
 from __future__ import annotations
@@ -46,8 +53,12 @@ def chunk_ruleset(index: int) -> str:
     return RULESET_CYCLE[index % len(RULESET_CYCLE)]
 
 
-def chunk_path(cache: Path, index: int, size: int) -> Path:
-    return cache / f"chunk-{size}-{index:05d}.jsonl.gz"
+def chunk_path(cache: Path, index: int, size: int, played_chunks: int | None = None) -> Path:
+    """Chunk ``index``'s file: self-played, or, at or beyond ``played_chunks``, replaying
+    chunk ``index mod played_chunks``."""
+    if played_chunks is None or index < played_chunks:
+        return cache / f"chunk-{size}-{index:05d}.jsonl.gz"
+    return cache / f"chunk-{size}-{index:05d}-replays-{index % played_chunks:05d}.jsonl.gz"
 
 
 def chunks_for(games: int, size: int) -> int:
@@ -84,22 +95,46 @@ def _chunk_games(index: int, size: int, pool: int) -> Iterator[dict[str, Any]]:
 
     ruleset = chunk_ruleset(index)
     for number, game in enumerate(simulate(ruleset, size, seed=index)):
-        document = game_to_json(game)
-        global_number = index * size + number
-        rng = random.Random(f"names-{global_number}")
-        names = seat_names(rng, len(document["players"]), pool)
-        document["players"] = [{"name": name} for name in names]
-        started = FIRST_START + global_number * GAME_SPACING
-        document["started_at"] = started.isoformat()
-        yield document
+        yield _as_number(game_to_json(game), index * size + number, pool)
 
 
-def write_chunk(cache: Path, index: int, size: int, pool: int) -> int:
-    """Generate chunk ``index`` into the cache; return its size in bytes."""
-    target = chunk_path(cache, index, size)
+def _replayed_games(
+    cache: Path, index: int, size: int, pool: int, played_chunks: int
+) -> Iterator[dict[str, Any]]:
+    """Chunk ``index``'s games as replays of the self-played chunk ``index mod
+    played_chunks`` (already in the cache)."""
+    source = chunk_path(cache, index % played_chunks, size)
+    with gzip.open(source, "rt", encoding="utf-8") as lines:
+        for number, line in enumerate(lines):
+            global_number = index * size + number
+            document = _as_number(json.loads(line), global_number, pool)
+            document["source"]["id"] += f"-replayed-as-{global_number}"
+            yield document
+
+
+def _as_number(document: dict[str, Any], global_number: int, pool: int) -> dict[str, Any]:
+    """Seat names from the pool and a start time, both following from the game's number."""
+    rng = random.Random(f"names-{global_number}")
+    names = seat_names(rng, len(document["players"]), pool)
+    document["players"] = [{"name": name} for name in names]
+    started = FIRST_START + global_number * GAME_SPACING
+    document["started_at"] = started.isoformat()
+    return document
+
+
+def write_chunk(
+    cache: Path, index: int, size: int, pool: int, played_chunks: int | None = None
+) -> int:
+    """Generate chunk ``index`` into the cache (self-played, or replays when ``index`` is at or
+    beyond ``played_chunks``); return its size in bytes."""
+    target = chunk_path(cache, index, size, played_chunks)
     partial = target.with_name(target.name + f".{os.getpid()}.part")
+    if played_chunks is None or index < played_chunks:
+        documents = _chunk_games(index, size, pool)
+    else:
+        documents = _replayed_games(cache, index, size, pool, played_chunks)
     with gzip.open(partial, "wt", encoding="utf-8", compresslevel=6) as out:
-        for document in _chunk_games(index, size, pool):
+        for document in documents:
             out.write(json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n")
     partial.replace(target)
     return target.stat().st_size
@@ -112,27 +147,50 @@ def generate(
     pool: int,
     size: int = CHUNK_GAMES,
     log: Callable[[str], None] = print,
+    self_played: int | None = None,
 ) -> list[Path]:
-    """Make sure the cache holds the chunks of the first ``games`` games; return their paths."""
+    """Make sure the cache holds the chunks of the first ``games`` games, self-playing the
+    first ``self_played`` (all when ``None``) and replaying them for the rest; return the
+    chunks' paths."""
     cache.mkdir(parents=True, exist_ok=True)
-    wanted = range(chunks_for(games, size))
-    missing = [index for index in wanted if not chunk_path(cache, index, size).exists()]
-    if missing:
-        log(
-            f"generating {len(missing)} of {len(wanted)} chunks ({size} games each) "
-            f"with {workers} processes into {cache}"
-        )
-        done = 0
-        with ProcessPoolExecutor(max_workers=workers) as pool_executor:
-            futures = [
-                pool_executor.submit(write_chunk, cache, index, size, pool) for index in missing
-            ]
-            for future in as_completed(futures):
-                future.result()
-                done += 1
-                if done % max(1, len(missing) // 50) == 0 or done == len(missing):
-                    log(f"  generated {done}/{len(missing)} chunks")
-    return [chunk_path(cache, index, size) for index in wanted]
+    wanted = chunks_for(games, size)
+    played = wanted if self_played is None else min(wanted, chunks_for(self_played, size))
+    if played < wanted and self_played is not None and self_played % size:
+        raise ValueError(f"self-played games ({self_played}) must be whole chunks of {size}")
+    # The self-played chunks first: the replays read them.
+    _make(cache, range(played), size, pool, None, workers, log, "self-playing")
+    _make(cache, range(played, wanted), size, pool, played, workers, log, "replaying")
+    return [chunk_path(cache, index, size, played) for index in range(wanted)]
+
+
+def _make(
+    cache: Path,
+    indexes: range,
+    size: int,
+    pool: int,
+    played_chunks: int | None,
+    workers: int,
+    log: Callable[[str], None],
+    verb: str,
+) -> None:
+    missing = [i for i in indexes if not chunk_path(cache, i, size, played_chunks).exists()]
+    if not missing:
+        return
+    log(
+        f"{verb} {len(missing)} of {len(indexes)} chunks ({size} games each) "
+        f"with {workers} processes into {cache}"
+    )
+    done = 0
+    with ProcessPoolExecutor(max_workers=workers) as pool_executor:
+        futures = [
+            pool_executor.submit(write_chunk, cache, index, size, pool, played_chunks)
+            for index in missing
+        ]
+        for future in as_completed(futures):
+            future.result()
+            done += 1
+            if done % max(1, len(missing) // 50) == 0 or done == len(missing):
+                log(f"  {verb}: {done}/{len(missing)} chunks")
 
 
 def iter_games(paths: list[Path], games: int) -> Iterator[str]:

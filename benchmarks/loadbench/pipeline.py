@@ -62,8 +62,11 @@ class ImportFigures:
         return asdict(self) | {"games_per_second": round(self.games_per_second, 1)}
 
 
-def import_games(lines: Iterable[str], log: Callable[[str], None]) -> ImportFigures:
-    """Import one game per line through the import service; every game must go in."""
+def import_games(
+    lines: Iterable[str], log: Callable[[str], None], check: Callable[[], None] = lambda: None
+) -> ImportFigures:
+    """Import one game per line through the import service; every game must go in. ``check``
+    runs between batches (that the workers verifying meanwhile are alive)."""
     from mjlogs.archives import UploadedFile
     from mjlogs.services import Status, import_files
 
@@ -77,6 +80,7 @@ def import_games(lines: Iterable[str], log: Callable[[str], None]) -> ImportFigu
             for offset, line in enumerate(batch)
         ]
         summary = import_files(files)
+        check()
         for outcome in summary.outcomes:
             statuses[outcome.status.value] += 1
             if outcome.error:
@@ -109,10 +113,24 @@ def reset_verification(broker_url: str) -> int:
 
     from replay.models import Verification
     from replay.tasks import verify_game
-    from stats.models import PlayerSummary, RatingChange, RoundFact, SummaryBacklog
+    from stats.models import (
+        PlayerSummary,
+        QueuedCatchUp,
+        RatingChange,
+        RoundFact,
+        SummaryBacklog,
+    )
 
     flush_broker(broker_url)
-    computed = (Verification, RoundFact, PlayerSummary, SummaryBacklog, RatingChange)
+    # QueuedCatchUp too: the claims of catch-ups in the emptied broker would hold back new ones.
+    computed = (
+        Verification,
+        RoundFact,
+        PlayerSummary,
+        SummaryBacklog,
+        RatingChange,
+        QueuedCatchUp,
+    )
     tables = [model._meta.db_table for model in computed]
     with connection.cursor() as cursor:
         cursor.execute(f"TRUNCATE {', '.join(tables)}")
@@ -208,6 +226,86 @@ def verify_with_workers(
         recompute_seconds=recompute_seconds,
         players=players,
     )
+
+
+@dataclass
+class IngestFigures:
+    """Importing while K workers verify, as a service takes a bulk upload."""
+
+    workers: int
+    games: int
+    #: The import alone, sharing the machine with the workers.
+    import_seconds: float
+    #: From the import's start to the last verdict.
+    verify_seconds: float
+    verdicts: dict[str, int]
+    #: From the last verdict until no task was left and no summary or rating was behind.
+    stats_seconds: float | None
+    stats_tasks_left: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self) | {
+            "import_games_per_second": round(self.games / self.import_seconds, 1),
+            "verify_games_per_second": round(self.games / self.verify_seconds, 1),
+        }
+
+
+def import_while_verifying(
+    lines: Iterable[str],
+    count: int,
+    env: dict[str, str],
+    log_dir: Path,
+    broker_url: str,
+    stats_timeout: float,
+    log: Callable[[str], None],
+) -> IngestFigures:
+    """Import every game with K workers already verifying what the import queues; time the
+    import, the last verdict and the statistics catching up."""
+    from replay.models import Verification
+
+    log(f"starting {count} workers; importing while they verify")
+    with Workers(count, env, log_dir) as workers:
+        started = time.perf_counter()
+        imported = import_games(lines, log, check=workers.check_alive)
+        import_seconds = time.perf_counter() - started
+        log(f"imported {imported.games} in {import_seconds:.1f} s; waiting for the verdicts")
+        last_log = time.perf_counter()
+        while (done := Verification.objects.count()) < imported.games:
+            time.sleep(POLL_SECONDS)
+            workers.check_alive()
+            if time.perf_counter() - last_log > 30:
+                log(f"  {done}/{imported.games} verified")
+                last_log = time.perf_counter()
+        verify_seconds = time.perf_counter() - started
+        verdicts = Counter(Verification.objects.values_list("verdict", flat=True))
+        log(f"last verdict after {verify_seconds:.1f} s; {dict(verdicts)}")
+        stats_seconds, left = _drain(broker_url, workers, stats_timeout)
+    if stats_seconds is not None:
+        behind = statistics_behind()
+        if behind:
+            raise RuntimeError(f"no task left, yet statistics are behind: {behind}")
+        log(f"statistics up to date {stats_seconds:.1f} s after the last verdict")
+    return IngestFigures(
+        workers=count,
+        games=imported.games,
+        import_seconds=import_seconds,
+        verify_seconds=verify_seconds,
+        verdicts=dict(verdicts),
+        stats_seconds=stats_seconds,
+        stats_tasks_left=left,
+    )
+
+
+def statistics_behind() -> dict[str, Any]:
+    """What the backlogs still mark as behind: empty when every summary and rating is current."""
+    from stats.models import RatingsBacklog, SummaryBacklog
+
+    behind: dict[str, Any] = {}
+    if players := SummaryBacklog.objects.count():
+        behind["players"] = players
+    if RatingsBacklog.objects.filter(stale=True).exists():
+        behind["ratings"] = True
+    return behind
 
 
 def _drain(broker_url: str, workers: Workers, timeout: float | None) -> tuple[float | None, int]:

@@ -13,6 +13,24 @@ def summary_table(summary: dict[str, Any]) -> str:
             f"  import (1 process, workers stopped): {imported['games_per_second']:8.1f} games/s"
             f"  ({imported['seconds']:.0f} s)"
         )
+    self_played = summary.get("self_played", summary["games"])
+    if self_played < summary["games"]:
+        lines.append(
+            f"  self-played {self_played:,} games; the other {summary['games'] - self_played:,}"
+            " replay them as new records"
+        )
+    ingest = summary.get("ingest")
+    if ingest:
+        stats = ingest["stats_seconds"]
+        stats_text = (
+            f"{stats:.0f} s" if stats is not None else f"cut off, {ingest['stats_tasks_left']} left"
+        )
+        lines.append(
+            f"  import while K={ingest['workers']} verify: import "
+            f"{ingest['import_games_per_second']:.1f} games/s ({ingest['import_seconds']:.0f} s),"
+            f" every verdict {ingest['verify_games_per_second']:.1f} games/s"
+            f" ({ingest['verify_seconds']:.0f} s); statistics current {stats_text} later"
+        )
     workers = summary.get("workers") or []
     for figures in workers:
         incremental = figures["incremental_stats_seconds"]

@@ -126,6 +126,54 @@ def test_load_script_end_to_end(
     assert "verification K=2/K=1" in result.stdout
 
 
+def test_import_while_workers_verify_replayed_games(
+    tmp_path: Path, smoke_database_url: str, smoke_broker_url: str
+) -> None:
+    output = tmp_path / "summary.json"
+    command = [
+        sys.executable,
+        "benchmarks/load.py",
+        "--games", "8",
+        "--self-played", "4",
+        "--chunk-games", "4",
+        "--gen-processes", "1",
+        "--players", "10",
+        "--workers", "2",
+        "--verify-while-importing",
+        "--only", "generate", "import",
+        "--cache", str(tmp_path / "cache"),
+        "--run-dir", str(tmp_path / "runs"),
+        "--database-url", smoke_database_url,
+        "--broker-url", smoke_broker_url,
+        "--stats-timeout", "60",
+        "--output", str(output),
+    ]  # fmt: skip
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240, check=False
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    summary = json.loads(output.read_text(encoding="utf-8"))
+    ingest = summary["ingest"]
+    assert summary["self_played"] == 4
+    assert ingest["games"] == 8 and ingest["workers"] == 2
+    # The replays are new records, each imported and verified.
+    assert ingest["verdicts"] == {"verified": 8}
+    assert ingest["stats_tasks_left"] == 0 and ingest["stats_seconds"] is not None
+    assert 0 < ingest["import_seconds"] <= ingest["verify_seconds"]
+    assert "replay them as new records" in result.stdout
+
+    import psycopg
+
+    with psycopg.connect(smoke_database_url) as connection:
+        (games,) = connection.execute("SELECT count(*) FROM mjlogs_game").fetchone()
+        (seats,) = connection.execute("SELECT sum(games) FROM stats_playersummary").fetchone()
+        (behind,) = connection.execute("SELECT count(*) FROM stats_summarybacklog").fetchone()
+    assert games == 8
+    # Every seat of every game counted in its player's summary (four-player games).
+    assert (seats, behind) == (32, 0)
+
+
 def test_generated_games_are_renamed_dated_and_cached(tmp_path: Path) -> None:
     paths = generate.generate(tmp_path, 5, workers=1, pool=8, size=2, log=lambda _: None)
     assert [path.name for path in paths] == [
@@ -150,6 +198,29 @@ def test_generated_games_are_renamed_dated_and_cached(tmp_path: Path) -> None:
     assert all(path.stat().st_mtime_ns == before[path] for path in paths)
     with gzip.open(more[3], "rt", encoding="utf-8") as chunk:
         assert len(chunk.read().splitlines()) == 2
+
+
+def test_games_beyond_the_self_played_replay_them_as_new_games(tmp_path: Path) -> None:
+    quiet = {"workers": 1, "pool": 8, "size": 2, "log": lambda _: None}
+    paths = generate.generate(tmp_path, 7, self_played=4, **quiet)  # type: ignore[arg-type]
+    assert [path.name for path in paths] == [
+        "chunk-2-00000.jsonl.gz",
+        "chunk-2-00001.jsonl.gz",
+        "chunk-2-00002-replays-00000.jsonl.gz",
+        "chunk-2-00003-replays-00001.jsonl.gz",
+    ]
+    games = [json.loads(line) for line in generate.iter_games(paths, 7)]
+    assert len(games) == 7
+    for number, game in enumerate(games[4:], start=4):
+        played = games[number % 4]
+        # The same play, as a new record: its own seats, start time and source id.
+        assert game["rounds"] == played["rounds"] and game["final"] == played["final"]
+        assert game["players"] != played["players"]
+        assert game["started_at"] > played["started_at"]
+        assert game["source"]["id"] == f"{played['source']['id']}-replayed-as-{number}"
+    assert len({game["source"]["id"] for game in games}) == 7
+    with pytest.raises(ValueError, match="whole chunks"):
+        generate.generate(tmp_path, 7, self_played=3, **quiet)  # type: ignore[arg-type]
 
 
 def test_seat_names_are_distinct_and_skewed() -> None:
