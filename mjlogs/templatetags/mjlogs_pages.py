@@ -8,9 +8,6 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from mjlogs.models import Game
-from replay.models import Verdict
-
 register = template.Library()
 
 _WINDS = ("East", "South", "West", "North")
@@ -60,17 +57,6 @@ def seat_wind(seat: int) -> str:
 def words(name: str) -> str:
     """An engine name in words: ``round_wind_east`` as ``round wind east``."""
     return str(name).replace("_", " ")
-
-
-@register.simple_tag
-def verdict_badge(game: Game) -> SafeString:
-    """The game's verdict as a coloured label (``pending`` before its first verification)."""
-    verification = getattr(game, "verification", None)
-    if verification is None:
-        verdict, label = Verdict.PENDING.value, Verdict.PENDING.label
-    else:
-        verdict, label = verification.verdict, verification.get_verdict_display()
-    return badge(verdict, label)
 
 
 @register.simple_tag

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST, require_safe
 from mjlogs import game_summary, selectors, services
 from mjlogs.forms import VisibilityForm
 from mjlogs.models import Game
-from mjlogs.views.common import paginate
+from mjlogs.views.common import paginate_games
 
 #: The exports offered on the game page (the REST API writes them): format name, label.
 EXPORTS = (
@@ -28,7 +28,7 @@ def game_list(request: HttpRequest) -> HttpResponse:
     for name in ("since", "until"):
         games.form.fields[name].widget.input_type = "date"
     # A list that silently dropped a bad filter would look filtered: show the error instead.
-    page = paginate(request, games.qs) if games.is_valid() else None
+    page = paginate_games(request, games.qs) if games.is_valid() else None
     return render(request, "mjlogs/game_list.html", {"filter": games, "page": page})
 
 

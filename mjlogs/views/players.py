@@ -8,7 +8,7 @@ from django.views.decorators.http import require_safe
 
 from mjlogs import selectors
 from mjlogs.models import Player
-from mjlogs.views.common import paginate
+from mjlogs.views.common import paginate, paginate_games
 
 
 @require_safe
@@ -26,5 +26,5 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         player = selectors.player_get(request.user, player_id)
     except Player.DoesNotExist:
         raise Http404("no such player") from None
-    page = paginate(request, selectors.player_games(request.user, player))
+    page = paginate_games(request, selectors.player_games(request.user, player))
     return render(request, "mjlogs/player_detail.html", {"player": player, "page": page})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 from django.utils.html import escape
 
 from engine.formats import canonical
@@ -85,6 +86,17 @@ def test_the_list_row_shows_players_scores_places_verdict_and_format(
         assert f'href="/players/{seat.player_id}/"' in row
     first = game.seats.get(placement=1)
     assert f"{first.player.name} {first.final_score:,} 1st" in words
+    assert '<span class="badge badge-verified">Verified</span>' in row
+    # The links to the game page and the viewer name the game for screen readers.
+    title = f'<span class="visually-hidden"> {game.source_id}</span>'
+    assert f'<a href="/games/{game.pk}/">View{title}</a>' in row
+    assert f'<a href="{reverse("replay:viewer", args=(game.pk,))}">Replay{title}</a>' in row
+
+
+def test_a_game_not_yet_verified_is_listed_as_such(client: Client, store: Store) -> None:
+    game = store(engine_game(names=("Ann", "Ben", "Cho", "Dai")), verify=False)
+    (row,) = rows(text(client.get("/games/")), "games")
+    assert '<span class="badge badge-pending">Not verified yet</span>' in row
     assert f'href="/games/{game.pk}/"' in row
 
 
