@@ -60,11 +60,3 @@ def clear_mark(player_id: int, version: int) -> bool:
     """Clear the mark held, unless it was marked again since (then it stays, for the next
     catch-up). True when cleared."""
     return bool(SummaryBacklog.objects.filter(player_id=player_id, version=version).delete()[0])
-
-
-def is_marked(player_id: int) -> bool:
-    return SummaryBacklog.objects.filter(player_id=player_id).exists()
-
-
-def marked_count() -> int:
-    return SummaryBacklog.objects.count()
