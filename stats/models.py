@@ -161,13 +161,16 @@ class RatingsBacklog(models.Model):
 
 
 class QueuedCatchUp(models.Model):
-    """A catch-up task (one row per task name) that has been queued and has not started yet
-    (``stats.catch_up_queue``): while one is waiting, a change queues no other, because the
-    waiting one will see the change's marks when it starts."""
+    """A catch-up task (one row per task name): whether one is queued and has not started yet,
+    and when the last one started (``stats.catch_up_queue``). While one is waiting, a change
+    queues no other, because the waiting one will see the change's marks when it starts."""
 
     task = models.CharField(max_length=200, primary_key=True)
     #: When the waiting task was queued; ``None`` once it has started.
     queued_at = models.DateTimeField(null=True, blank=True)
+    #: When the last one started: the next starts ``STATS_CATCH_UP_INTERVAL`` later at the
+    #: soonest.
+    started_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         if self.queued_at is None:

@@ -7,10 +7,12 @@ ratings stale from its time as it commits (:func:`ratings_mark_stale`, a short u
 row), then queues a catch-up task; :func:`ratings_catch_up` recomputes from the earliest time
 marked, once for every mark so far, and the catch-ups queued behind it find nothing left:
 
-* one catch-up at a time: the others find the lock taken and return at once, because the one
-  running goes round until no mark is left (a mark made while it ran bumps the version, so its
-  "clear if unchanged" fails and it goes round again; a mark blocks on the row until a round
-  that cleared it has committed, and by then the lock is free for the mark's own task);
+* one catch-up at a time: another finds the lock taken and comes back later (the task queues
+  itself again, ``stats.catch_up_queue``), because the one running may have read the marks
+  before its own;
+* a catch-up recomputes once: a mark made while it ran bumps the version, so its "clear if
+  unchanged" leaves the mark, for the catch-up that mark's change queued (going round until no
+  mark was left would never end while games keep being verified);
 * the mark is cleared in the same transaction as the recomputation it stands for, so a worker
   killed in the middle leaves the ratings marked, and the redelivered task recomputes them.
 
@@ -41,25 +43,22 @@ def ratings_mark_stale(since: datetime | None) -> None:
         backlog.save()
 
 
-def ratings_catch_up() -> int:
-    """Recompute the ratings from the earliest time marked stale, until no mark is left.
-    Returns the rating changes stored (0 when another worker is already catching up, or
-    nothing was marked)."""
-    stored = 0
-    while True:
-        # One transaction a round: its ratings and the clearing of its mark commit together.
-        with transaction.atomic():
-            if not _try_lock():
-                return stored  # the worker holding the lock sees our mark before it lets go
-            backlog = RatingsBacklog.objects.filter(pk=1, stale=True).first()
-            if backlog is None:
-                return stored
-            stored += ratings_recompute(backlog.since)
-            cleared = RatingsBacklog.objects.filter(pk=1, version=backlog.version).update(
-                stale=False, since=None
-            )
-        if cleared:
-            return stored
+def ratings_catch_up() -> int | None:
+    """Recompute the ratings from the earliest time marked stale, once. Returns the rating
+    changes stored (0 when nothing was marked), or ``None`` when another worker is catching up
+    and this call did nothing: that worker may have read the marks before this call's, so the
+    caller must come back later."""
+    # One transaction: the ratings and the clearing of the mark they stand for commit together.
+    with transaction.atomic():
+        if not _try_lock():
+            return None
+        backlog = RatingsBacklog.objects.filter(pk=1, stale=True).first()
+        if backlog is None:
+            return 0
+        stored = ratings_recompute(backlog.since)
+        # Not cleared when marked again meanwhile: that change queued the next catch-up.
+        RatingsBacklog.objects.filter(pk=1, version=backlog.version).update(stale=False, since=None)
+    return stored
 
 
 def _try_lock() -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection, transaction
@@ -100,19 +100,23 @@ def player_summaries_update(player_ids: Iterable[int]) -> int:
 
 
 def player_summaries_catch_up() -> int:
-    """Recompute the summary of every marked player, once each however many marks they have,
-    until no mark is left that another worker is not already on. Returns how many summaries
-    were recomputed (stored or removed)."""
+    """Recompute the summary of every player marked when it starts, once each however many
+    marks they have, skipping any another worker is already on. Returns how many summaries were
+    recomputed (stored or removed).
+
+    Marks made after it started are left to the catch-up their change queued: a pass that took
+    them too would never end while games keep being verified, and would keep a worker from
+    verifying them."""
     done = 0
-    while True:
+    for player_id in summary_backlog.marked_players():
         with transaction.atomic():
-            held = summary_backlog.hold_next_mark()
-            if held is None:
-                return done
-            player_id, version = held
+            version = summary_backlog.hold_mark_if_free(player_id)
+            if version is None:
+                continue  # cleared meanwhile, or another worker holds it
             player_summary_refresh(player_id)
             summary_backlog.clear_mark(player_id, version)
         done += 1
+    return done
 
 
 def player_summary_refresh(player_id: int) -> bool:
@@ -167,28 +171,30 @@ def game_stats_queue_update(game: Game) -> None:
         from stats.tasks import catch_up_player_stats, update_ratings
 
         if player_ids:
-            _queue_catch_up(catch_up_player_stats)
+            queue_catch_up(catch_up_player_stats)
         # Marked now, not when the task runs: the catch-up then finds every mark made before
         # it started, and one catch-up serves a burst of changes (stats.rating_backlog).
         ratings_mark_stale(since)
-        _queue_catch_up(update_ratings)
+        queue_catch_up(update_ratings)
 
     transaction.on_commit(queue)
 
 
-def _queue_catch_up(task: Task) -> None:
-    """Queue this catch-up task unless one is already waiting (``stats.catch_up_queue``)."""
-    if catch_up_queue.claim(task.name):
-        _queue_or_run(task)
-
-
-def _queue_or_run(task: Task, *args: Any) -> None:
-    """Queue ``task``, or, when the broker cannot be reached, run it here."""
+def queue_catch_up(task: Task) -> None:
+    """Queue this catch-up task (``stats.tasks``) unless one is already waiting, to start no
+    sooner than the catch-up interval after the last one started (``stats.catch_up_queue``);
+    when the broker cannot be reached, run it here at once."""
+    delay = catch_up_queue.claim(task.name)
+    if delay is None:
+        return
     try:
-        task.delay(*args)
+        if delay:
+            task.apply_async(countdown=delay)
+        else:
+            task.delay()
     except BrokerUnreachable as error:
         logger.warning("The task broker cannot be reached (%s): running %s here", error, task.name)
-        task(*args)
+        task()
 
 
 def players_of_game(game_id: int) -> list[int]:

@@ -12,7 +12,10 @@ once, however many marks piled up (``stats.services.player_summaries_catch_up``)
   only if no new mark came meanwhile (``version``); a change that marks the player then waits
   for the lock, so its mark lands after the recomputation and is not lost;
 * catch-ups skip marks another worker holds (``SKIP LOCKED``), so many workers share a
-  backlog without waiting on each other.
+  backlog without waiting on each other;
+* a catch-up takes the players marked when it starts, not those marked while it runs (their
+  changes queued the next catch-up, ``stats.catch_up_queue``), so a pass ends even while games
+  keep being verified.
 
 On SQLite (one writer at a time) the locks are not needed and not taken.
 """
@@ -49,11 +52,16 @@ def hold_mark(player_id: int) -> int | None:
     return marks.values_list("version", flat=True).first()
 
 
-def hold_next_mark() -> tuple[int, int] | None:
-    """Lock the first mark no other transaction holds; (player id, version), or ``None`` when
-    every mark is taken or none is left."""
-    marks = SummaryBacklog.objects.select_for_update(skip_locked=True).order_by("player_id")
-    return marks.values_list("player_id", "version").first()
+def marked_players() -> list[int]:
+    """The players marked now, in the lock order."""
+    return list(SummaryBacklog.objects.order_by("player_id").values_list("player_id", flat=True))
+
+
+def hold_mark_if_free(player_id: int) -> int | None:
+    """Lock this player's mark for the current transaction unless another transaction holds
+    it; its version, or ``None`` when it is held elsewhere or the player is not marked."""
+    marks = SummaryBacklog.objects.select_for_update(skip_locked=True).filter(player_id=player_id)
+    return marks.values_list("version", flat=True).first()
 
 
 def clear_mark(player_id: int, version: int) -> bool:

@@ -20,7 +20,7 @@ from django.db import OperationalError
 
 from stats import catch_up_queue
 from stats.rating_backlog import ratings_catch_up
-from stats.services import player_summaries_catch_up, player_summaries_update
+from stats.services import player_summaries_catch_up, player_summaries_update, queue_catch_up
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -40,8 +40,13 @@ def catch_up_player_stats() -> int:
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def update_ratings() -> int:
-    """Bring the ratings up to date from the earliest time marked stale, unless another worker
-    is doing it already (``stats.rating_backlog``); returns the changes stored. Whoever changes
-    a game marks the ratings stale first, then queues this."""
+    """Bring the ratings up to date from the earliest time marked stale; when another worker
+    is doing it already, queue this again for later (``stats.rating_backlog``). Returns the
+    changes stored. Whoever changes a game marks the ratings stale first, then queues this."""
     catch_up_queue.release(update_ratings.name)
-    return ratings_catch_up()
+    stored = ratings_catch_up()
+    if stored is None:  # another worker is catching up: come back after it
+        if not update_ratings.app.conf.task_always_eager:  # eager, it would run again at once
+            queue_catch_up(update_ratings)
+        return 0
+    return stored

@@ -90,7 +90,8 @@ def test_load_script_end_to_end(
         "--replicate", "2",
         "--output", str(output),
     ]  # fmt: skip
-    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    # Catch-ups two seconds apart: the interval's delayed tasks go through real workers.
+    env = os.environ | {"PYTHONPATH": str(ROOT), "STATS_CATCH_UP_INTERVAL": "2"}
     result = subprocess.run(
         command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240, check=False
     )
@@ -148,7 +149,8 @@ def test_import_while_workers_verify_replayed_games(
         "--stats-timeout", "60",
         "--output", str(output),
     ]  # fmt: skip
-    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    # Catch-ups two seconds apart: the interval's delayed tasks go through real workers.
+    env = os.environ | {"PYTHONPATH": str(ROOT), "STATS_CATCH_UP_INTERVAL": "2"}
     result = subprocess.run(
         command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240, check=False
     )
