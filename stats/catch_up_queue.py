@@ -1,30 +1,31 @@
-"""At most one catch-up task of each kind waiting in the broker, and at most one starting per
-``STATS_CATCH_UP_INTERVAL``.
+"""At most one catch-up task of each kind waiting in the broker, spaced so that catching up
+takes a bounded share of the workers.
 
 Every change to a game marks what it makes stale (``stats.summary_backlog``,
 ``stats.rating_backlog``) and then needs a catch-up task to come after it. One waiting task is
 enough, however many changes came before it starts, because it reads every mark there is when it
 starts. Queueing one per change instead cost a bulk import of 100,000 games 200,000 tasks, all
-but a few finding nothing to do (~13 ms of a worker each); and catching up as soon as a worker
-was free kept a worker recomputing summaries all through a bulk import, each pass covering a
-few games of each player.
+but a few finding nothing to do; and catching up whenever a worker was free kept the workers
+recomputing summaries all through a bulk import (with 2,000 players, each pass recomputed
+nearly all of them for a few games each), at half the verification rate.
 
 So a change queues a catch-up only if it can :func:`claim` the task's row, and the task
-:func:`release`\\ s it as the first thing it does:
+:func:`release`\\ s it as the first thing it does and records its end (:func:`finish`):
 
 * a change that finds the row claimed committed its marks before it looked, and the claimed
   task has not started (it releases first), so that task will see the marks;
 * a change that comes after the release queues a new task, which sees it;
-* the new task is queued to start ``STATS_CATCH_UP_INTERVAL`` seconds after the last one
-  started (at once after a quiet spell), so a burst of changes is caught up in passes that
-  each cover everything changed since the last;
-* a claim older than the interval plus :data:`LOST_AFTER` counts as lost (a message lost with
-  a broker that did not keep it, a task dropped by hand), and the next change queues anew.
+* the new task is due ``STATS_CATCH_UP_INTERVAL`` seconds after the last one started, or
+  later when the last one ran long: a catch-up kind uses at most :data:`DUTY` of one worker's
+  time, however long a pass gets (after a quiet spell, it starts at once). A bulk import is
+  caught up in passes, each covering every game verified since the last;
+* a claim still waiting :data:`LOST_AFTER` past its due time counts as lost (a message lost
+  with a broker that did not keep it, a task dropped by hand), and the next change queues anew.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import connection
@@ -32,8 +33,13 @@ from django.utils import timezone
 
 from stats.models import QueuedCatchUp
 
-#: How long past its start time a queued catch-up may still be waiting before it counts as
-#: lost (a queue deeper than that only gets one more catch-up, which costs little).
+#: The share of one worker's time a catch-up kind may take: a pass that took a minute is
+#: followed by the next four minutes after it started at the soonest.
+DUTY = 0.25
+#: The longest a catch-up is put off, however long the last pass took.
+MAX_DELAY = timedelta(minutes=30)
+#: How long past its due time a queued catch-up may still be waiting before it counts as lost
+#: (a queue deeper than that only gets one more catch-up, which costs little).
 LOST_AFTER = timedelta(minutes=2)
 
 
@@ -43,8 +49,8 @@ def interval() -> timedelta:
 
 def claim(task: str) -> float | None:
     """Claim the waiting slot of ``task``. ``None`` when one is waiting (queue nothing);
-    otherwise the seconds to delay the task by (0: at once). One statement, so two changes
-    claiming at once cannot both win."""
+    otherwise the seconds to delay the task by (0: at once). The claim is one statement, so
+    two changes claiming at once cannot both win."""
     now = timezone.now()
     table = connection.ops.quote_name(QueuedCatchUp._meta.db_table)
     with connection.cursor() as cursor:
@@ -54,31 +60,55 @@ def claim(task: str) -> float | None:
             f"INSERT INTO {table} (task, queued_at) VALUES (%s, %s) "
             f"ON CONFLICT (task) DO UPDATE SET queued_at = excluded.queued_at "
             f"WHERE {table}.queued_at IS NULL OR {table}.queued_at < %s "
-            f"RETURNING started_at",
-            [task, now, now - interval() - LOST_AFTER],
+            f"RETURNING started_at, finished_at",
+            [task, now, now - LOST_AFTER],
         )
         claimed = cursor.fetchone()
     if claimed is None:
         return None
-    (started_at,) = claimed
-    if started_at is None:
-        return 0.0
-    if isinstance(started_at, str):  # SQLite hands back text from RETURNING
-        started_at = datetime.fromisoformat(started_at)
-    if timezone.is_naive(started_at):
-        started_at = timezone.make_aware(started_at, timezone.get_current_timezone())
-    return max(0.0, (started_at + interval() - now).total_seconds())
+    started, finished = (_aware(value) for value in claimed)
+    due = now if started is None else next_start(started, finished, now)
+    if due > now:  # the claim holds until the task is due (and LOST_AFTER more)
+        QueuedCatchUp.objects.filter(task=task).update(queued_at=due)
+    return max(0.0, (due - now).total_seconds())
+
+
+def next_start(started: datetime, finished: datetime | None, now: datetime) -> datetime:
+    """When the next catch-up may start, after one that started at ``started`` and finished at
+    ``finished`` (``None``, or before ``started``: still running)."""
+    running = finished is None or finished < started
+    busy = (now if running else finished) - started  # still running: at least this long
+    return min(started + max(interval(), busy / DUTY), now + MAX_DELAY)
 
 
 def release(task: str) -> None:
     """Mark ``task`` as started, no longer waiting: call it when the task starts, before it
     reads any mark, so that a change committed from now on queues another."""
+    _upsert(task, "started_at")
+
+
+def finish(task: str) -> None:
+    """Record that ``task`` finished (or failed): the next is spaced after how long it took."""
+    _upsert(task, "finished_at")
+
+
+def _upsert(task: str, column: str) -> None:
     table = connection.ops.quote_name(QueuedCatchUp._meta.db_table)
+    queued = "queued_at = NULL, " if column == "started_at" else ""
     with connection.cursor() as cursor:
         # An upsert: a task run without a claim (by hand, or redelivered after the table was
-        # emptied) still records its start.
+        # emptied) still records its times.
         cursor.execute(
-            f"INSERT INTO {table} (task, queued_at, started_at) VALUES (%s, NULL, %s) "
-            f"ON CONFLICT (task) DO UPDATE SET queued_at = NULL, started_at = excluded.started_at",
+            f"INSERT INTO {table} (task, {column}) VALUES (%s, %s) "
+            f"ON CONFLICT (task) DO UPDATE SET {queued}{column} = excluded.{column}",
             [task, timezone.now()],
         )
+
+
+def _aware(value: datetime | str | None) -> datetime | None:
+    """A timestamp from RETURNING (SQLite hands back text, naive in UTC)."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value is not None and timezone.is_naive(value):
+        value = value.replace(tzinfo=UTC)
+    return value

@@ -166,11 +166,11 @@ class QueuedCatchUp(models.Model):
     queues no other, because the waiting one will see the change's marks when it starts."""
 
     task = models.CharField(max_length=200, primary_key=True)
-    #: When the waiting task was queued; ``None`` once it has started.
+    #: When the waiting task is due to start; ``None`` once it has started.
     queued_at = models.DateTimeField(null=True, blank=True)
-    #: When the last one started: the next starts ``STATS_CATCH_UP_INTERVAL`` later at the
-    #: soonest.
+    #: When the last one started and finished: the next is spaced after them.
     started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         if self.queued_at is None:

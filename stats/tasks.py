@@ -35,7 +35,10 @@ def catch_up_player_stats() -> int:
     returns how many. Workers running it at once share the marks; the tasks queued behind a
     burst find the work done."""
     catch_up_queue.release(catch_up_player_stats.name)
-    return player_summaries_catch_up()
+    try:
+        return player_summaries_catch_up()
+    finally:
+        catch_up_queue.finish(catch_up_player_stats.name)
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -44,7 +47,10 @@ def update_ratings() -> int:
     is doing it already, queue this again for later (``stats.rating_backlog``). Returns the
     changes stored. Whoever changes a game marks the ratings stale first, then queues this."""
     catch_up_queue.release(update_ratings.name)
-    stored = ratings_catch_up()
+    try:
+        stored = ratings_catch_up()
+    finally:
+        catch_up_queue.finish(update_ratings.name)
     if stored is None:  # another worker is catching up: come back after it
         if not update_ratings.app.conf.task_always_eager:  # eager, it would run again at once
             queue_catch_up(update_ratings)

@@ -50,29 +50,47 @@ def test_a_claim_waits_until_released() -> None:
     assert catch_up_queue.claim(TASK) is not None
 
 
-@pytest.mark.django_db
-@override_settings(STATS_CATCH_UP_INTERVAL=60)
-def test_the_next_catch_up_starts_an_interval_after_the_last_started() -> None:
-    catch_up_queue.release(TASK)  # one starts now
-    delay = catch_up_queue.claim(TASK)
-    assert delay is not None and 59 < delay <= 60
+def delay_after(started_ago: float, took: float | None) -> float | None:
+    """The delay a claim gets after a catch-up that started ``started_ago`` seconds ago and
+    took ``took`` seconds (``None``: still running)."""
+    now = timezone.now()
+    started = now - timedelta(seconds=started_ago)
+    finished = None if took is None else started + timedelta(seconds=took)
     catch_up_queue.release(TASK)
-    set_times(started_at=timezone.now() - timedelta(seconds=45))
-    delay = catch_up_queue.claim(TASK)
-    assert delay is not None and 14 < delay <= 15
-    catch_up_queue.release(TASK)
-    set_times(started_at=timezone.now() - timedelta(minutes=5))  # after a quiet spell
-    assert catch_up_queue.claim(TASK) == 0.0
+    set_times(started_at=started, finished_at=finished)
+    return catch_up_queue.claim(TASK)
 
 
 @pytest.mark.django_db
 @override_settings(STATS_CATCH_UP_INTERVAL=60)
-def test_a_claim_waiting_past_its_start_and_the_grace_counts_as_lost() -> None:
-    assert catch_up_queue.claim(TASK) is not None
-    limit = catch_up_queue.interval() + catch_up_queue.LOST_AFTER
-    set_times(queued_at=timezone.now() - limit + timedelta(seconds=5))
+def test_the_next_catch_up_is_spaced_after_the_last_one() -> None:
+    def about(delay: float | None, expected: float) -> bool:
+        return delay is not None and expected - 1 < delay <= expected + 1
+
+    # A short pass: the next starts an interval after it started.
+    assert about(delay_after(0, 1), 60)
+    assert about(delay_after(45, 1), 15)
+    # A long pass: catching up takes at most a quarter of a worker (DUTY).
+    assert catch_up_queue.DUTY == 0.25
+    assert about(delay_after(60, 60), 180)  # due 240 s after it started
+    # Still running after 45 s: at least that long, so due 180 s after it started.
+    assert about(delay_after(45, None), 135)
+    # After a quiet spell, at once; never later than MAX_DELAY.
+    assert delay_after(600, 1) == 0.0
+    assert delay_after(600, 3600) == catch_up_queue.MAX_DELAY.total_seconds()
+
+
+@pytest.mark.django_db
+@override_settings(STATS_CATCH_UP_INTERVAL=60)
+def test_a_claim_waiting_past_its_due_time_and_the_grace_counts_as_lost() -> None:
+    delay = delay_after(0, 1)
+    assert delay is not None and delay > 59
+    due = QueuedCatchUp.objects.get(task=TASK).queued_at
+    assert due is not None and due > timezone.now()  # the claim holds until it is due
     assert catch_up_queue.claim(TASK) is None
-    set_times(queued_at=timezone.now() - limit - timedelta(seconds=1))
+    set_times(queued_at=timezone.now() - catch_up_queue.LOST_AFTER + timedelta(seconds=5))
+    assert catch_up_queue.claim(TASK) is None
+    set_times(queued_at=timezone.now() - catch_up_queue.LOST_AFTER - timedelta(seconds=1))
     assert catch_up_queue.claim(TASK) is not None
     assert catch_up_queue.claim(TASK) is None  # the new claim is fresh
 
@@ -89,8 +107,8 @@ def test_changes_queue_a_catch_up_only_when_none_is_waiting(
     # Never run before: each at once, and one of each for the three games.
     assert sorted(queued) == sorted([(catch_up_player_stats.name, 0.0), (update_ratings.name, 0.0)])
 
-    # The summaries' catch-up starts (and releases its slot); the ratings' still waits. The next
-    # change queues the summaries' again, for an interval after this one started.
+    # The summaries' catch-up runs (releasing its slot as it starts); the ratings' still waits.
+    # The next change queues the summaries' again, an interval after this one started.
     queued.clear()
     catch_up_player_stats()
     import_games(django_capture_on_commit_callbacks, 1, 72)
