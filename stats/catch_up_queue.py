@@ -60,49 +60,82 @@ def claim(task: str) -> float | None:
             f"INSERT INTO {table} (task, queued_at) VALUES (%s, %s) "
             f"ON CONFLICT (task) DO UPDATE SET queued_at = excluded.queued_at "
             f"WHERE {table}.queued_at IS NULL OR {table}.queued_at < %s "
-            f"RETURNING started_at, finished_at",
+            f"RETURNING started_at, finished_at, last_seconds",
             [task, now, now - LOST_AFTER],
         )
         claimed = cursor.fetchone()
     if claimed is None:
         return None
-    started, finished = (_aware(value) for value in claimed)
-    due = now if started is None else next_start(started, finished, now)
+    started, finished, last_seconds = _aware(claimed[0]), _aware(claimed[1]), claimed[2]
+    due = now if started is None else next_start(started, finished, last_seconds, now)
+    return _hold_until(task, due, now)
+
+
+def postpone(task: str) -> float | None:
+    """Called by a catch-up as it is about to start: when the last one is still running, the
+    seconds to put this one off by (its claim held until then); ``None`` to run now. Two
+    passes at once would only share the marks, with a second worker taken from verifying."""
+    now = timezone.now()
+    row = QueuedCatchUp.objects.filter(task=task).first()
+    if row is None or row.started_at is None or not _running(row.started_at, row.finished_at, now):
+        return None
+    due = next_start(row.started_at, row.finished_at, row.last_seconds, now)
+    return _hold_until(task, due, now) or None
+
+
+def next_start(
+    started: datetime, finished: datetime | None, last_seconds: float | None, now: datetime
+) -> datetime:
+    """When the next catch-up may start, after the one that started at ``started``: an interval
+    later, or later still when passes run long, so that they take at most :data:`DUTY` of a
+    worker. A pass still running counts as long as it has run so far, or as the last finished
+    one took, whichever is longer."""
+    if not interval():  # spacing turned off: catch up after every change
+        return now
+    if _running(started, finished, now):
+        busy = max(now - started, timedelta(seconds=last_seconds or 0))
+    elif finished is not None:
+        busy = finished - started
+    else:  # started long ago and never finished: a worker lost with it
+        busy = timedelta(seconds=last_seconds or 0)
+    return min(started + max(interval(), busy / DUTY), now + MAX_DELAY)
+
+
+def _running(started: datetime, finished: datetime | None, now: datetime) -> bool:
+    """Whether the pass that started at ``started`` is still running (or was lost: one that has
+    not finished in :data:`MAX_DELAY` is taken for lost with its worker)."""
+    return (finished is None or finished < started) and started > now - MAX_DELAY
+
+
+def _hold_until(task: str, due: datetime, now: datetime) -> float:
     if due > now:  # the claim holds until the task is due (and LOST_AFTER more)
         QueuedCatchUp.objects.filter(task=task).update(queued_at=due)
     return max(0.0, (due - now).total_seconds())
 
 
-def next_start(started: datetime, finished: datetime | None, now: datetime) -> datetime:
-    """When the next catch-up may start, after one that started at ``started`` and finished at
-    ``finished`` (``None``, or before ``started``: still running)."""
-    running = finished is None or finished < started
-    busy = (now if running else finished) - started  # still running: at least this long
-    return min(started + max(interval(), busy / DUTY), now + MAX_DELAY)
-
-
 def release(task: str) -> None:
     """Mark ``task`` as started, no longer waiting: call it when the task starts, before it
     reads any mark, so that a change committed from now on queues another."""
-    _upsert(task, "started_at")
+    table = connection.ops.quote_name(QueuedCatchUp._meta.db_table)
+    with connection.cursor() as cursor:
+        # An upsert: a task run without a claim (by hand, or redelivered after the table was
+        # emptied) still records its start.
+        cursor.execute(
+            f"INSERT INTO {table} (task, started_at) VALUES (%s, %s) "
+            f"ON CONFLICT (task) DO UPDATE SET queued_at = NULL, started_at = excluded.started_at",
+            [task, timezone.now()],
+        )
 
 
 def finish(task: str) -> None:
-    """Record that ``task`` finished (or failed): the next is spaced after how long it took."""
-    _upsert(task, "finished_at")
-
-
-def _upsert(task: str, column: str) -> None:
-    table = connection.ops.quote_name(QueuedCatchUp._meta.db_table)
-    queued = "queued_at = NULL, " if column == "started_at" else ""
-    with connection.cursor() as cursor:
-        # An upsert: a task run without a claim (by hand, or redelivered after the table was
-        # emptied) still records its times.
-        cursor.execute(
-            f"INSERT INTO {table} (task, {column}) VALUES (%s, %s) "
-            f"ON CONFLICT (task) DO UPDATE SET {queued}{column} = excluded.{column}",
-            [task, timezone.now()],
-        )
+    """Record that ``task`` finished (or failed), and how long it took: the next is spaced
+    after it."""
+    now = timezone.now()
+    row = QueuedCatchUp.objects.filter(task=task).first()
+    if row is None or row.started_at is None:
+        return
+    took = (now - row.started_at).total_seconds()
+    QueuedCatchUp.objects.filter(task=task).update(finished_at=now, last_seconds=took)
 
 
 def _aware(value: datetime | str | None) -> datetime | None:

@@ -168,9 +168,11 @@ class QueuedCatchUp(models.Model):
     task = models.CharField(max_length=200, primary_key=True)
     #: When the waiting task is due to start; ``None`` once it has started.
     queued_at = models.DateTimeField(null=True, blank=True)
-    #: When the last one started and finished: the next is spaced after them.
+    #: When the last one started and finished (a start after the finish: it is running), and
+    #: how long the last finished one took: the next is spaced after them.
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    last_seconds = models.FloatField(null=True, blank=True)
 
     def __str__(self) -> str:
         if self.queued_at is None:

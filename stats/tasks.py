@@ -15,7 +15,7 @@ which many workers share.
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.db import OperationalError
 
 from stats import catch_up_queue
@@ -34,6 +34,8 @@ def catch_up_player_stats() -> int:
     """Recompute the summaries of the players marked behind (``stats.summary_backlog``);
     returns how many. Workers running it at once share the marks; the tasks queued behind a
     burst find the work done."""
+    if _postponed(catch_up_player_stats):
+        return 0
     catch_up_queue.release(catch_up_player_stats.name)
     try:
         return player_summaries_catch_up()
@@ -46,6 +48,8 @@ def update_ratings() -> int:
     """Bring the ratings up to date from the earliest time marked stale; when another worker
     is doing it already, queue this again for later (``stats.rating_backlog``). Returns the
     changes stored. Whoever changes a game marks the ratings stale first, then queues this."""
+    if _postponed(update_ratings):
+        return 0
     catch_up_queue.release(update_ratings.name)
     try:
         stored = ratings_catch_up()
@@ -56,3 +60,16 @@ def update_ratings() -> int:
             queue_catch_up(update_ratings)
         return 0
     return stored
+
+
+def _postponed(task: Task) -> bool:
+    """Whether this catch-up put itself off because the last one is still running (queued
+    again for when it is due, ``stats.catch_up_queue``). Eager tasks run one after another,
+    and never are."""
+    if task.app.conf.task_always_eager:
+        return False
+    delay = catch_up_queue.postpone(task.name)
+    if delay is None:
+        return False
+    task.apply_async(countdown=delay)
+    return True

@@ -14,7 +14,7 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from stats import catch_up_queue
+from stats import catch_up_queue, summary_backlog
 from stats.models import QueuedCatchUp
 from tests.stats.second_connection import second_connection
 from tests.stats.test_summaries import import_games
@@ -78,6 +78,51 @@ def test_the_next_catch_up_is_spaced_after_the_last_one() -> None:
     # After a quiet spell, at once; never later than MAX_DELAY.
     assert delay_after(600, 1) == 0.0
     assert delay_after(600, 3600) == catch_up_queue.MAX_DELAY.total_seconds()
+    with override_settings(STATS_CATCH_UP_INTERVAL=0):  # spacing turned off
+        assert delay_after(0, None) == 0.0
+        assert catch_up_queue.postpone(TASK) is None
+
+
+@pytest.mark.django_db
+@override_settings(STATS_CATCH_UP_INTERVAL=60)
+def test_a_catch_up_due_while_the_last_still_runs_puts_itself_off() -> None:
+    now = timezone.now()
+    catch_up_queue.release(TASK)
+    # Running for 10 s; the last finished pass took 100 s: due 400 s after this one started.
+    set_times(started_at=now - timedelta(seconds=10), finished_at=None, last_seconds=100.0)
+    for delay in (catch_up_queue.claim(TASK), catch_up_queue.postpone(TASK)):
+        assert delay is not None and 389 < delay <= 391
+    # Finished: the waiting one runs when it comes.
+    set_times(finished_at=timezone.now())
+    assert catch_up_queue.postpone(TASK) is None
+    # A pass that never finished in MAX_DELAY went with its worker: nothing to wait for.
+    set_times(started_at=now - catch_up_queue.MAX_DELAY - timedelta(seconds=1), finished_at=None)
+    assert catch_up_queue.postpone(TASK) is None
+
+
+@pytest.mark.django_db
+def test_a_catch_up_task_started_while_another_runs_queues_itself_for_later(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stats.tasks import catch_up_player_stats
+
+    queued = queued_tasks(monkeypatch)
+    monkeypatch.setitem(catch_up_player_stats.app.conf, "task_always_eager", False)
+    summary_backlog.mark_stale([])  # nothing marked: the point is what the task does first
+    name = catch_up_player_stats.name
+    QueuedCatchUp.objects.create(
+        task=name, started_at=timezone.now(), finished_at=None, last_seconds=30.0
+    )
+    assert catch_up_player_stats() == 0
+    ((queued_name, delay),) = queued
+    assert queued_name == name and 100 < delay <= 120
+    row = QueuedCatchUp.objects.get(task=name)
+    assert row.finished_at is None  # the running one's record is untouched
+    # Once the other has finished, the task runs and records its own pass.
+    catch_up_queue.finish(name)
+    assert catch_up_player_stats() == 0 and len(queued) == 1
+    row.refresh_from_db()
+    assert row.finished_at is not None and row.finished_at >= row.started_at
 
 
 @pytest.mark.django_db
@@ -113,7 +158,7 @@ def test_changes_queue_a_catch_up_only_when_none_is_waiting(
     catch_up_player_stats()
     import_games(django_capture_on_commit_callbacks, 1, 72)
     ((name, delay),) = queued
-    assert name == catch_up_player_stats.name and 59 < delay <= 60
+    assert name == catch_up_player_stats.name and 45 < delay <= 60  # less the import's time
 
 
 @pytest.mark.django_db(transaction=True)
