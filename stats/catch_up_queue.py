@@ -38,6 +38,8 @@ from stats.models import QueuedCatchUp
 DUTY = 0.25
 #: The longest a catch-up is put off, however long the last pass took.
 MAX_DELAY = timedelta(minutes=30)
+#: A catch-up due this soon runs now rather than going round the broker again.
+POSTPONE_SLACK = timedelta(seconds=5)
 #: How long past its due time a queued catch-up may still be waiting before it counts as lost
 #: (a queue deeper than that only gets one more catch-up, which costs little).
 LOST_AFTER = timedelta(minutes=2)
@@ -72,15 +74,18 @@ def claim(task: str) -> float | None:
 
 
 def postpone(task: str) -> float | None:
-    """Called by a catch-up as it is about to start: when the last one is still running, the
-    seconds to put this one off by (its claim held until then); ``None`` to run now. Two
-    passes at once would only share the marks, with a second worker taken from verifying."""
+    """Called by a catch-up as it is about to start: the seconds to put it off by (its claim
+    held until then), or ``None`` to run now. It was queued with a delay reckoned from what
+    was known then; the last pass may have run longer since (or still be running: two passes
+    at once would only share the marks, with a second worker taken from verifying)."""
     now = timezone.now()
     row = QueuedCatchUp.objects.filter(task=task).first()
-    if row is None or row.started_at is None or not _running(row.started_at, row.finished_at, now):
+    if row is None or row.started_at is None:
         return None
     due = next_start(row.started_at, row.finished_at, row.last_seconds, now)
-    return _hold_until(task, due, now) or None
+    if due <= now + POSTPONE_SLACK:
+        return None
+    return _hold_until(task, due, now)
 
 
 def next_start(

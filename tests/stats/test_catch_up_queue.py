@@ -85,15 +85,20 @@ def test_the_next_catch_up_is_spaced_after_the_last_one() -> None:
 
 @pytest.mark.django_db
 @override_settings(STATS_CATCH_UP_INTERVAL=60)
-def test_a_catch_up_due_while_the_last_still_runs_puts_itself_off() -> None:
+def test_a_catch_up_not_yet_due_when_it_starts_puts_itself_off() -> None:
     now = timezone.now()
     catch_up_queue.release(TASK)
     # Running for 10 s; the last finished pass took 100 s: due 400 s after this one started.
     set_times(started_at=now - timedelta(seconds=10), finished_at=None, last_seconds=100.0)
     for delay in (catch_up_queue.claim(TASK), catch_up_queue.postpone(TASK)):
         assert delay is not None and 389 < delay <= 391
-    # Finished: the waiting one runs when it comes.
-    set_times(finished_at=timezone.now())
+    # It finished after 300 s: the next is due 1,200 s after it started.
+    set_times(started_at=now - timedelta(seconds=300), finished_at=now, last_seconds=300.0)
+    delay = catch_up_queue.postpone(TASK)
+    assert delay is not None and 899 < delay <= 901
+    # Due (or nearly): run now.
+    started = now - timedelta(seconds=1198)
+    set_times(started_at=started, finished_at=started + timedelta(seconds=300))
     assert catch_up_queue.postpone(TASK) is None
     # A pass that never finished in MAX_DELAY went with its worker: nothing to wait for.
     set_times(started_at=now - catch_up_queue.MAX_DELAY - timedelta(seconds=1), finished_at=None)
@@ -118,11 +123,15 @@ def test_a_catch_up_task_started_while_another_runs_queues_itself_for_later(
     assert queued_name == name and 100 < delay <= 120
     row = QueuedCatchUp.objects.get(task=name)
     assert row.finished_at is None  # the running one's record is untouched
-    # Once the other has finished, the task runs and records its own pass.
-    catch_up_queue.finish(name)
+    # Once the other has finished and the next is due, the task runs and records its pass.
+    long_ago = timezone.now() - timedelta(minutes=10)
+    QueuedCatchUp.objects.filter(task=name).update(
+        started_at=long_ago, finished_at=long_ago + timedelta(seconds=30)
+    )
     assert catch_up_player_stats() == 0 and len(queued) == 1
     row.refresh_from_db()
-    assert row.finished_at is not None and row.finished_at >= row.started_at
+    assert row.finished_at is not None and row.started_at is not None
+    assert row.started_at > long_ago and row.finished_at >= row.started_at
 
 
 @pytest.mark.django_db
