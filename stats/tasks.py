@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 from django.db import OperationalError
+from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from stats import catch_up_queue
 from stats.rating_backlog import ratings_catch_up
@@ -71,5 +72,8 @@ def _postponed(task: Task) -> bool:
     delay = catch_up_queue.postpone(task.name)
     if delay is None:
         return False
-    task.apply_async(countdown=delay)
+    try:
+        task.apply_async(countdown=delay)
+    except BrokerUnreachable:  # run here, as the change that found no broker asked
+        return False
     return True

@@ -15,7 +15,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from stats import catch_up_queue, summary_backlog
-from stats.models import QueuedCatchUp
+from stats.models import QueuedCatchUp, SummaryBacklog
 from tests.stats.second_connection import second_connection
 from tests.stats.test_summaries import import_games
 
@@ -198,3 +198,35 @@ def _claim_and_close(task: str) -> float | None:
         return catch_up_queue.claim(task)
     finally:
         connection.close()
+
+
+@pytest.mark.django_db
+def test_a_catch_up_not_yet_due_runs_here_when_the_broker_cannot_be_reached(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kombu.exceptions import OperationalError as BrokerUnreachable
+
+    from stats.tasks import catch_up_player_stats
+
+    def unreachable(countdown: float) -> None:
+        raise BrokerUnreachable("connection refused")
+
+    monkeypatch.setattr(catch_up_player_stats, "apply_async", unreachable)
+    monkeypatch.setitem(catch_up_player_stats.app.conf, "task_always_eager", False)
+    ann = import_games_marked()
+    QueuedCatchUp.objects.create(
+        task=catch_up_player_stats.name, started_at=timezone.now(), last_seconds=30.0
+    )
+    assert catch_up_player_stats() == 1  # not put off: there is nowhere to put it
+    assert not SummaryBacklog.objects.filter(player_id=ann).exists()
+
+
+def import_games_marked() -> int:
+    """A player with a game, marked behind."""
+    from mjlogs.models import Player
+    from stats.services import player_summaries_update
+
+    player = Player.objects.create(name="Ann")
+    player_summaries_update([player.pk])
+    summary_backlog.mark_stale([player.pk])
+    return player.pk
