@@ -32,9 +32,9 @@ def update_player_stats(player_ids: list[int]) -> int:
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def catch_up_player_stats() -> int:
-    """Recompute the summaries of the players marked behind (``stats.summary_backlog``);
-    returns how many. Workers running it at once share the marks; the tasks queued behind a
-    burst find the work done."""
+    """Recompute the summaries of the players marked behind when it starts
+    (``stats.summary_backlog``), unless it is not yet due (``stats.catch_up_queue``); returns
+    how many. Workers running it at once share the marks."""
     if _postponed(catch_up_player_stats):
         return 0
     catch_up_queue.release(catch_up_player_stats.name)
@@ -64,9 +64,9 @@ def update_ratings() -> int:
 
 
 def _postponed(task: Task) -> bool:
-    """Whether this catch-up put itself off because the last one is still running (queued
-    again for when it is due, ``stats.catch_up_queue``). Eager tasks run one after another,
-    and never are."""
+    """Whether this catch-up put itself off, the last one still running or having run long
+    (queued again for when it is due, ``stats.catch_up_queue``). Eager tasks run one after
+    another, and never are."""
     if task.app.conf.task_always_eager:
         return False
     delay = catch_up_queue.postpone(task.name)
