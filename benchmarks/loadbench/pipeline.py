@@ -175,7 +175,6 @@ def verify_with_workers(
     from django.core.management import call_command
 
     from mjlogs.models import Player
-    from replay.models import Verification
 
     games = reset_verification(broker_url)
     log(f"K={count}: {games} verifications queued; starting {count} workers")
@@ -183,18 +182,8 @@ def verify_with_workers(
     workers.start()
     try:
         started = time.perf_counter()
-        done = 0
-        last_log = started
-        while done < games:
-            time.sleep(POLL_SECONDS)
-            workers.check_alive()
-            done = Verification.objects.count()
-            if time.perf_counter() - last_log > 30:
-                elapsed = time.perf_counter() - started
-                log(f"  K={count}: {done}/{games} verified ({done / elapsed:.1f} games/s)")
-                last_log = time.perf_counter()
+        verdicts = _wait_for_verdicts(games, workers, started, log, f"K={count}: ")
         verify_seconds = time.perf_counter() - started
-        verdicts = Counter(Verification.objects.values_list("verdict", flat=True))
         log(f"K={count}: verified {games} in {verify_seconds:.1f} s; {dict(verdicts)}")
 
         incremental, left = _drain(broker_url, workers, stats_timeout)
@@ -261,7 +250,6 @@ def import_while_verifying(
 ) -> IngestFigures:
     """Import every game with K workers already verifying what the import queues; time the
     import, the last verdict and the statistics catching up."""
-    from replay.models import Verification
 
     log(f"starting {count} workers; importing while they verify")
     with Workers(count, env, log_dir) as workers:
@@ -269,15 +257,8 @@ def import_while_verifying(
         imported = import_games(lines, log, check=workers.check_alive)
         import_seconds = time.perf_counter() - started
         log(f"imported {imported.games} in {import_seconds:.1f} s; waiting for the verdicts")
-        last_log = time.perf_counter()
-        while (done := Verification.objects.count()) < imported.games:
-            time.sleep(POLL_SECONDS)
-            workers.check_alive()
-            if time.perf_counter() - last_log > 30:
-                log(f"  {done}/{imported.games} verified")
-                last_log = time.perf_counter()
+        verdicts = _wait_for_verdicts(imported.games, workers, started, log)
         verify_seconds = time.perf_counter() - started
-        verdicts = Counter(Verification.objects.values_list("verdict", flat=True))
         log(f"last verdict after {verify_seconds:.1f} s; {dict(verdicts)}")
         stats_seconds, left = _drain(broker_url, workers, stats_timeout)
     if stats_seconds is not None:
@@ -306,6 +287,28 @@ def statistics_behind() -> dict[str, Any]:
     if RatingsBacklog.objects.filter(stale=True).exists():
         behind["ratings"] = True
     return behind
+
+
+def _wait_for_verdicts(
+    games: int,
+    workers: Workers,
+    started: float,
+    log: Callable[[str], None],
+    prefix: str = "",
+) -> Counter[str]:
+    """Wait until ``games`` games have a verdict (logging the rate since ``started`` every
+    30 s, and failing if a worker died); the count of each verdict."""
+    from replay.models import Verification
+
+    last_log = time.perf_counter()
+    while (done := Verification.objects.count()) < games:
+        time.sleep(POLL_SECONDS)
+        workers.check_alive()
+        if time.perf_counter() - last_log > 30:
+            rate = done / (time.perf_counter() - started)
+            log(f"  {prefix}{done}/{games} verified ({rate:.1f} games/s)")
+            last_log = time.perf_counter()
+    return Counter(Verification.objects.values_list("verdict", flat=True))
 
 
 def _drain(broker_url: str, workers: Workers, timeout: float | None) -> tuple[float | None, int]:
