@@ -19,6 +19,9 @@ So a change queues a catch-up only if it can :func:`claim` the task's row, and t
   later when the last one ran long: a catch-up kind uses at most :data:`DUTY` of one worker's
   time, however long a pass gets (after a quiet spell, it starts at once). A bulk import is
   caught up in passes, each covering every game verified since the last;
+* the spacing only matters while changes keep coming: a waiting catch-up looks again every
+  :data:`CHECK_EVERY` and starts at once when no change has come for :data:`QUIET` (the end of
+  a bulk import, a single upload), so the statistics catch up soon after the last change;
 * a claim still waiting :data:`LOST_AFTER` past its due time counts as lost (a message lost
   with a broker that did not keep it, a task dropped by hand), and the next change queues anew.
 """
@@ -45,6 +48,11 @@ POSTPONE_SLACK = timedelta(seconds=5)
 #: How long past its due time a queued catch-up may still be waiting before it counts as lost
 #: (a queue deeper than that only gets one more catch-up, which costs little).
 LOST_AFTER = timedelta(minutes=2)
+#: A catch-up not yet due wakes at least this often to see whether changes have stopped.
+CHECK_EVERY = timedelta(seconds=30)
+#: No change for this long: changes have stopped, and a waiting catch-up need not be spaced
+#: (while a stream of verifications goes on, they come many times a second).
+QUIET = timedelta(seconds=10)
 
 
 def interval() -> timedelta:
@@ -52,22 +60,25 @@ def interval() -> timedelta:
 
 
 def claim(task: str) -> float | None:
-    """Claim the waiting slot of ``task``. ``None`` when one is waiting (queue nothing);
-    otherwise the seconds to delay the task by (0: at once). The claim is one statement, so
-    two changes claiming at once cannot both win."""
+    """Claim the waiting slot of ``task`` for a change just committed. ``None`` when one is
+    waiting (queue nothing); otherwise the seconds to delay the task by (0: at once). The
+    claim is one statement, so two changes claiming at once cannot both win."""
     now = timezone.now()
     table = connection.ops.quote_name(QueuedCatchUp._meta.db_table)
     with connection.cursor() as cursor:
         # INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING (PostgreSQL, SQLite 3.35+):
         # a row comes back only when it was inserted or the WHERE let the update through.
         cursor.execute(
-            f"INSERT INTO {table} (task, queued_at) VALUES (%s, %s) "
-            f"ON CONFLICT (task) DO UPDATE SET queued_at = excluded.queued_at "
+            f"INSERT INTO {table} (task, queued_at, changed_at) VALUES (%s, %s, %s) "
+            f"ON CONFLICT (task) DO UPDATE "
+            f"SET queued_at = excluded.queued_at, changed_at = excluded.changed_at "
             f"WHERE {table}.queued_at IS NULL OR {table}.queued_at < %s "
             f"RETURNING started_at, finished_at, last_seconds",
-            [task, now, now - LOST_AFTER],
+            [task, now, now, now - LOST_AFTER],
         )
         claimed = cursor.fetchone()
+        if claimed is None:  # one is waiting: it must not take changes for stopped yet
+            cursor.execute(f"UPDATE {table} SET changed_at = %s WHERE task = %s", [now, task])
     if claimed is None:
         return None
     started, finished, last_seconds = _aware(claimed[0]), _aware(claimed[1]), claimed[2]
@@ -77,15 +88,18 @@ def claim(task: str) -> float | None:
 
 def postpone(task: str) -> float | None:
     """Called by a catch-up as it is about to start: the seconds to put it off by (its claim
-    held until then), or ``None`` to run now. It was queued with a delay reckoned from what
-    was known then; the last pass may have run longer since (or still be running: two passes
-    at once would only share the marks, with a second worker taken from verifying)."""
+    held until it is due), or ``None`` to run now. It was queued with a delay reckoned from
+    what was known then; the last pass may have run longer since (or still be running: two
+    passes at once would only share the marks, with a second worker taken from verifying), or
+    changes may have stopped coming (then it need not wait)."""
     now = timezone.now()
     row = QueuedCatchUp.objects.filter(task=task).first()
     if row is None or row.started_at is None:
         return None
     due = next_start(row.started_at, row.finished_at, row.last_seconds, now)
     if due <= now + POSTPONE_SLACK:
+        return None
+    if not _running(row.started_at, row.finished_at, now) and _quiet(row.changed_at, now):
         return None
     return _hold_until(task, due, now)
 
@@ -114,10 +128,17 @@ def _running(started: datetime, finished: datetime | None, now: datetime) -> boo
     return (finished is None or finished < started) and started > now - MAX_DELAY
 
 
+def _quiet(changed_at: datetime | None, now: datetime) -> bool:
+    """Whether changes have stopped: none for :data:`QUIET`."""
+    return changed_at is None or changed_at <= now - QUIET
+
+
 def _hold_until(task: str, due: datetime, now: datetime) -> float:
-    if due > now:  # the claim holds until the task is due (and LOST_AFTER more)
+    """Hold the claim until ``due`` (and LOST_AFTER more); the task's countdown, at most
+    :data:`CHECK_EVERY`: it wakes that often to see whether changes have stopped."""
+    if due > now:
         QueuedCatchUp.objects.filter(task=task).update(queued_at=due)
-    return max(0.0, (due - now).total_seconds())
+    return max(0.0, min(due - now, CHECK_EVERY).total_seconds())
 
 
 def release(task: str) -> None:

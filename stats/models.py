@@ -173,6 +173,9 @@ class QueuedCatchUp(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     last_seconds = models.FloatField(null=True, blank=True)
+    #: When a change last asked for this catch-up (queued it or found one waiting): a catch-up
+    #: not yet due starts early once changes have stopped coming.
+    changed_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         if self.queued_at is None:

@@ -1,7 +1,8 @@
 """At most one catch-up of each kind waits in the broker, and one starts at most every
 STATS_CATCH_UP_INTERVAL (stats.catch_up_queue): changes while one waits queue nothing more, a
-change after it started queues the next for the end of the interval, a claim that waited too
-long (a lost message) is taken again, and two claims at once have one winner."""
+change after it started queues the next for the end of the interval, one waiting starts early
+once changes stop, a claim that waited too long (a lost message) is taken again, and two
+claims at once have one winner."""
 
 from __future__ import annotations
 
@@ -50,15 +51,33 @@ def test_a_claim_waits_until_released() -> None:
     assert catch_up_queue.claim(TASK) is not None
 
 
+def due_in(now: Any) -> float:
+    """Seconds from ``now`` until the waiting catch-up is due (what its claim holds)."""
+    queued_at = QueuedCatchUp.objects.get(task=TASK).queued_at
+    assert queued_at is not None
+    return max(0.0, (queued_at - now).total_seconds())
+
+
+def countdown_for(due: float) -> float:
+    """The countdown of a catch-up due in ``due`` seconds: it wakes every CHECK_EVERY."""
+    return min(due, catch_up_queue.CHECK_EVERY.total_seconds())
+
+
 def delay_after(started_ago: float, took: float | None) -> float | None:
-    """The delay a claim gets after a catch-up that started ``started_ago`` seconds ago and
-    took ``took`` seconds (``None``: still running)."""
+    """The seconds until the catch-up a claim queues is due, after one that started
+    ``started_ago`` seconds ago and took ``took`` seconds (``None``: still running); checks
+    that the task's countdown is that, or CHECK_EVERY when it is further off."""
     now = timezone.now()
     started = now - timedelta(seconds=started_ago)
     finished = None if took is None else started + timedelta(seconds=took)
     catch_up_queue.release(TASK)
     set_times(started_at=started, finished_at=finished)
-    return catch_up_queue.claim(TASK)
+    countdown = catch_up_queue.claim(TASK)
+    if countdown is None:
+        return None
+    due = due_in(now)
+    assert countdown == pytest.approx(countdown_for(due), abs=1)
+    return due
 
 
 @pytest.mark.django_db
@@ -76,10 +95,10 @@ def test_the_next_catch_up_is_spaced_after_the_last_one() -> None:
     # Still running after 45 s: at least that long, so due 180 s after it started.
     assert about(delay_after(45, None), 135)
     # After a quiet spell, at once; never later than MAX_DELAY.
-    assert delay_after(600, 1) == 0.0
-    assert delay_after(600, 3600) == catch_up_queue.MAX_DELAY.total_seconds()
+    assert delay_after(600, 1) == pytest.approx(0.0, abs=1)
+    assert about(delay_after(600, 3600), catch_up_queue.MAX_DELAY.total_seconds())
     with override_settings(STATS_CATCH_UP_INTERVAL=0):  # spacing turned off
-        assert delay_after(0, None) == 0.0
+        assert delay_after(0, None) == pytest.approx(0.0, abs=1)
         assert catch_up_queue.postpone(TASK) is None
 
 
@@ -87,15 +106,21 @@ def test_the_next_catch_up_is_spaced_after_the_last_one() -> None:
 @override_settings(STATS_CATCH_UP_INTERVAL=60)
 def test_a_catch_up_not_yet_due_when_it_starts_puts_itself_off() -> None:
     now = timezone.now()
+    check_every = catch_up_queue.CHECK_EVERY.total_seconds()
     catch_up_queue.release(TASK)
     # Running for 10 s; the last finished pass took 100 s: due 400 s after this one started.
+    # The task wakes every CHECK_EVERY meanwhile.
     set_times(started_at=now - timedelta(seconds=10), finished_at=None, last_seconds=100.0)
     for delay in (catch_up_queue.claim(TASK), catch_up_queue.postpone(TASK)):
-        assert delay is not None and 389 < delay <= 391
-    # It finished after 300 s: the next is due 1,200 s after it started.
+        assert delay == pytest.approx(check_every, abs=1)
+        assert 389 < due_in(now) <= 391
+    # It finished after 300 s, and changes keep coming: the next is due 1,200 s after it
+    # started.
     set_times(started_at=now - timedelta(seconds=300), finished_at=now, last_seconds=300.0)
+    catch_up_queue.claim(TASK)  # a change: the catch-up waits, and notes it
     delay = catch_up_queue.postpone(TASK)
-    assert delay is not None and 899 < delay <= 901
+    assert delay == pytest.approx(check_every, abs=1)
+    assert 899 < due_in(now) <= 901
     # Due (or nearly): run now.
     started = now - timedelta(seconds=1198)
     set_times(started_at=started, finished_at=started + timedelta(seconds=300))
@@ -103,6 +128,31 @@ def test_a_catch_up_not_yet_due_when_it_starts_puts_itself_off() -> None:
     # A pass that never finished in MAX_DELAY went with its worker: nothing to wait for.
     set_times(started_at=now - catch_up_queue.MAX_DELAY - timedelta(seconds=1), finished_at=None)
     assert catch_up_queue.postpone(TASK) is None
+
+
+@pytest.mark.django_db
+@override_settings(STATS_CATCH_UP_INTERVAL=60)
+def test_a_catch_up_not_yet_due_starts_once_changes_stop() -> None:
+    now = timezone.now()
+    # The last pass took 300 s and finished a minute ago: the next is due in 840 s.
+    catch_up_queue.release(TASK)
+    set_times(
+        started_at=now - timedelta(seconds=360),
+        finished_at=now - timedelta(seconds=60),
+        last_seconds=300.0,
+    )
+    assert catch_up_queue.claim(TASK) is not None  # a change queues it
+    assert catch_up_queue.postpone(TASK) is not None  # changes just came: wait
+    # Changes that find it waiting keep it waiting.
+    set_times(changed_at=now - catch_up_queue.QUIET - timedelta(seconds=1))
+    assert catch_up_queue.claim(TASK) is None
+    assert catch_up_queue.postpone(TASK) is not None
+    # No change for QUIET: it starts at once.
+    set_times(changed_at=now - catch_up_queue.QUIET - timedelta(seconds=1))
+    assert catch_up_queue.postpone(TASK) is None
+    # But not while the last pass is still running: two would only share the marks.
+    set_times(started_at=now - timedelta(seconds=20), finished_at=None)
+    assert catch_up_queue.postpone(TASK) is not None
 
 
 @pytest.mark.django_db
@@ -119,8 +169,10 @@ def test_a_catch_up_task_started_while_another_runs_queues_itself_for_later(
     )
     assert catch_up_player_stats() == 0
     ((queued_name, delay),) = queued
-    assert queued_name == name and 100 < delay <= 120
+    assert queued_name == name and delay == catch_up_queue.CHECK_EVERY.total_seconds()
     row = QueuedCatchUp.objects.get(task=name)
+    assert row.queued_at is not None
+    assert 100 < (row.queued_at - timezone.now()).total_seconds() <= 120  # due after 4 x 30 s
     assert row.finished_at is None  # the running one's record is untouched
     # Once the other has finished and the next is due, the task runs and records its pass.
     long_ago = timezone.now() - timedelta(minutes=10)
@@ -166,7 +218,10 @@ def test_changes_queue_a_catch_up_only_when_none_is_waiting(
     catch_up_player_stats()
     import_games(django_capture_on_commit_callbacks, 1, 72)
     ((name, delay),) = queued
-    assert name == catch_up_player_stats.name and 45 < delay <= 60  # less the import's time
+    assert name == catch_up_player_stats.name and delay == countdown_for(60)
+    row = QueuedCatchUp.objects.get(task=name)
+    assert row.queued_at is not None
+    assert 45 < (row.queued_at - timezone.now()).total_seconds() <= 60  # less the import's time
 
 
 @pytest.mark.django_db(transaction=True)
