@@ -1,7 +1,9 @@
-"""Small display helpers of the site's pages: points, placements, verdict badges."""
+"""Small display helpers of the site's pages: points, placements, verdict badges, the game
+table's cache key."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django import template
@@ -62,3 +64,13 @@ def words(name: str) -> str:
 @register.simple_tag
 def badge(verdict: str, label: str) -> SafeString:
     return format_html('<span class="badge badge-{}">{}</span>', verdict, label)
+
+
+@register.filter
+def rows_digest(rows: list[dict[str, Any]]) -> str:
+    """A digest of plain rows (``mjlogs.views.common.paginate_games``), everything the game
+    table shows of them: the key of the table's HTML in the cache (``{% cache %}`` in
+    ``mjlogs/_games_table.html``). Rendering 50 rows cost more than reading them; a page
+    whose rows have not changed is rendered once. Keyed by content, the cached HTML cannot be
+    stale: a new verdict, a game gone, another page all make other rows, so another key."""
+    return hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()

@@ -5,16 +5,20 @@ them)."""
 from __future__ import annotations
 
 import pytest
-from django.test import Client
+from django.core.cache import cache
+from django.core.cache.utils import make_template_fragment_key
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils.html import escape
 
 from engine.formats import canonical
 from engine.replay import replay
-from mjlogs import game_summary
+from mjlogs import game_summary, selectors
 from mjlogs.models import Game, Visibility
-from mjlogs.templatetags.mjlogs_pages import MINUS
+from mjlogs.templatetags.mjlogs_pages import MINUS, rows_digest
+from mjlogs.views.common import paginate_games
 from replay.models import Verdict
+from replay.services import game_verify
 from tests.mjlogs.conftest import Store, Users
 from tests.mjlogs.pages import (
     EAST_3P,
@@ -98,6 +102,29 @@ def test_a_game_not_yet_verified_is_listed_as_such(client: Client, store: Store)
     (row,) = rows(text(client.get("/games/")), "games")
     assert '<span class="badge badge-pending">Not verified yet</span>' in row
     assert f'href="/games/{game.pk}/"' in row
+
+
+def test_the_table_is_rendered_once_for_the_same_rows_and_again_when_they_change(
+    client: Client, store: Store, rf: RequestFactory
+) -> None:
+    from django.contrib.auth.models import AnonymousUser
+
+    game = store(engine_game(names=("Ann", "Ben", "Cho", "Dai")), verify=False)
+    assert "Not verified yet" in text(client.get("/games/"))
+    # The table's HTML is cached under its rows' digest: replace it, and the page shows that.
+    request = rf.get("/games/")
+    request.user = AnonymousUser()
+    table_rows = paginate_games(request, selectors.game_list(request.user)).object_list
+    key = make_template_fragment_key("games_table", [rows_digest(table_rows), ""])  # no highlight
+    assert cache.get(key) is not None
+    cache.set(key, "<p>the cached table</p>")
+    assert "<p>the cached table</p>" in text(client.get("/games/"))
+    # A verdict makes other rows, so another key: never the stale table.
+    game_verify(game.pk)
+    page = text(client.get("/games/"))
+    assert "<p>the cached table</p>" not in page
+    (row,) = rows(page, "games")
+    assert '<span class="badge badge-verified">Verified</span>' in row
 
 
 # -- Filters and pages --------------------------------------------------------------------------
