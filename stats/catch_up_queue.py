@@ -77,7 +77,7 @@ def claim(task: str) -> float | None:
             [task, now, now, now - LOST_AFTER],
         )
         claimed = cursor.fetchone()
-        if claimed is None:  # one is waiting: it must not take changes for stopped yet
+        if claimed is None:  # one is waiting: note the change, so it keeps to its spacing
             cursor.execute(f"UPDATE {table} SET changed_at = %s WHERE task = %s", [now, task])
     if claimed is None:
         return None
