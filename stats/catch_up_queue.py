@@ -39,9 +39,9 @@ from stats.models import QueuedCatchUp
 #: The share of one worker's time a catch-up kind may take: a pass that took a minute is
 #: followed by the next four minutes after it started at the soonest.
 DUTY = 0.25
-#: The longest a catch-up is put off, however long the last pass took. Under the Redis
-#: visibility timeout (an hour, ``CELERY_VISIBILITY_TIMEOUT``): a worker holds a delayed task
-#: unacknowledged until it is due, and one held longer would be delivered twice.
+#: The longest a catch-up is put off, however long the last pass took: how far behind the
+#: summaries may fall while changes keep coming. (Each countdown is at most CHECK_EVERY, far
+#: under the Redis visibility timeout, so a delayed task is never delivered twice.)
 MAX_DELAY = timedelta(minutes=30)
 #: A catch-up due this soon runs now rather than going round the broker again.
 POSTPONE_SLACK = timedelta(seconds=5)

@@ -64,9 +64,9 @@ def update_ratings() -> int:
 
 
 def _postponed(task: Task) -> bool:
-    """Whether this catch-up put itself off, the last one still running or having run long
-    (queued again for when it is due, ``stats.catch_up_queue``). Eager tasks run one after
-    another, and never are."""
+    """Whether this catch-up put itself off: not yet due while changes keep coming, or the last
+    one still running (queued again to look at most 30 s later, ``stats.catch_up_queue``).
+    Eager tasks run one after another, and never are."""
     if task.app.conf.task_always_eager:
         return False
     delay = catch_up_queue.postpone(task.name)

@@ -14,12 +14,13 @@ server; and every game gets a start time, spread over two years, so that period 
 something. Renaming changes the game's content hash, which is fine: the source id
 (``{preset}-seed-{chunk}-{n}``) stays unique, so no two games are duplicates.
 
-Self-play is the dearest step (~160 ms of a core a game here, more than importing and verifying
-it together), so a run may self-play only its first ``self_played`` games and fill the rest
-with *replays*: game ``g`` beyond them replays the tiles and actions of game
-``g mod self_played`` under the names and start time of number ``g`` and a source id of its
-own. A replay is a game like any other for the service: a new record, imported, stored,
-replayed by the verifier and counted in its players' statistics; only its play is not new.
+Self-play is the dearest step (40-160 ms of a core a game here, by the day: about as much as
+importing and verifying it together, or more), so a run may self-play only its first
+``self_played`` games and fill the rest with *replays*: game ``g`` beyond them replays the
+tiles and actions of game ``g mod self_played`` under the names and start time of number
+``g`` and a source id of its own. A replay is a game like any other for the service: a new
+record, imported, stored, replayed by the verifier and counted in its players' statistics;
+only its play is not new.
 """
 
 from __future__ import annotations
