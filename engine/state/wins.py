@@ -138,9 +138,11 @@ class _Wins(_StateBase):
         deltas[seat] += score.total
         liable = None if hand.liable is None else data.liable
         paid = sum(amount for _, amount in score.payments)
-        if event.tsumo:
+        if event.tsumo and liable is None:
             points = paid - ruleset.honba_tsumo_each * conditions.honba * len(score.payments)
         else:
+            # A ron, or a tsumo under liability: the honba are paid once, as on a ron (the
+            # liable player pays 300 a honba on Tenhou, not 100 from each of the others).
             points = paid - ruleset.honba_ron * conditions.honba
         return WinResult(seat, event.from_seat, score, tuple(deltas), liable, conditions, points)
 

@@ -3,6 +3,8 @@ it should, with a reason that names the rule."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine.errors import IllegalActionError
@@ -344,3 +346,30 @@ def test_three_player_rules_refuse_chi_and_missing_tiles() -> None:
     assert "not used in 3-player" in refused(state, Draw(0, T("5m")))
     play(state, Draw(0, T("7z")), Discard(0, T("7z"), tsumogiri=True))
     assert state.tiles_left == 108 - 39 - 14 - 1
+
+
+def test_pao_tsumo_with_honba_the_liable_player_pays_300_a_honba_and_the_points_exclude_it() -> None:
+    # Seat 1 pons the three dragons from the dealer (liable for daisangen: pao), then draws
+    # its tanki. Tenhou: on a tsumo the liable player pays the whole value and the honba as on
+    # a ron (300 each); the hand's points (``ten``) are the value alone.
+    hands = ("567z1469m258p368s", "55z66z77z123m99s45p", "1469m258p368s244z", "2358m147p2358s33z")
+    state = GameState(get_ruleset("tenhou-4p-nored"))
+    state.start_round(dataclasses.replace(make_round(hands, dora="1s"), honba=2))
+    others = (Draw(2, T("9p")), Discard(2, T("9p"), tsumogiri=True))
+    others += (Draw(3, T("7s")), Discard(3, T("7s"), tsumogiri=True))
+    for dragon, thrown in (("5z", "5p"), ("6z", "4p"), ("7z", "9s")):
+        play(
+            state,
+            Draw(0, T("1z")),
+            Discard(0, T(dragon)),
+            Pon(1, 0, T(dragon), (T(dragon), T(dragon))),
+            Discard(1, T(thrown)),
+            *others,
+        )
+    play(state, Draw(0, T("1z")), Discard(0, T("1z"), tsumogiri=True), Draw(1, T("9s")))
+    play(state, Win(1, 1, T("9s")))
+    assert state.result is not None
+    win = state.result.wins[0]
+    assert win.liable == 0
+    assert win.points == 32000
+    assert win.deltas == (-32600, 32600, 0, 0)
