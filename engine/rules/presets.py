@@ -36,6 +36,9 @@ TENHOU_3P = TENHOU_4P.replace(
     red_fives=(0, 1, 1),
     rinshan_tiles=8,
     kita=True,
+    # An extraction breaks ippatsu and double riichi (real 2025 Tenhou sanma games, and
+    # jansou's Tenhou replay; docs/rules.md gives the evidence).
+    kita_breaks_first_turn=True,
     chi=False,
     starting_points=35000,
     target_points=40000,

@@ -255,8 +255,9 @@ class _Calls(_StateBase):
         data = self.seats[seat]
         data.remove(event.tile)
         data.kita += 1
-        if self.ruleset.kita_breaks_first_turn:
-            self._break_first_turn()
+        # Where an extraction breaks the first go-around and ippatsu, it does so as an added
+        # kan does: once nobody robs it (at the replacement draw), so a ron on the North itself
+        # keeps the ronner's ippatsu.
         self.replacement = True
         self.last_draw = None
         self.rob_tile = event.tile

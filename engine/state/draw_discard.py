@@ -69,7 +69,9 @@ class _DrawDiscard(_StateBase):
         elif self.phase is Phase.ROB:
             assert self.rob_tile is not None
             self._pass_claims(self.rob_tile, self.turn)
-            if self.rob_kind == "added_kan":
+            if self.rob_kind == "added_kan" or (
+                self.rob_kind == "north" and self.ruleset.kita_breaks_first_turn
+            ):
                 self._break_first_turn()
             self.rob_kind = ""
         data = self.seats[seat]

@@ -18,6 +18,7 @@ from engine.events import (
     Draw,
     Event,
     ExhaustiveDraw,
+    NorthExtraction,
     OpenKan,
     Pon,
     RiichiAccepted,
@@ -348,7 +349,7 @@ def test_three_player_rules_refuse_chi_and_missing_tiles() -> None:
     assert state.tiles_left == 108 - 39 - 14 - 1
 
 
-def test_pao_tsumo_with_honba_the_liable_player_pays_300_a_honba_and_the_points_exclude_it() -> None:
+def test_pao_tsumo_with_honba_the_liable_player_pays_300_a_honba_points_exclude_them() -> None:
     # Seat 1 pons the three dragons from the dealer (liable for daisangen: pao), then draws
     # its tanki. Tenhou: on a tsumo the liable player pays the whole value and the honba as on
     # a ron (300 each); the hand's points (``ten``) are the value alone.
@@ -373,3 +374,75 @@ def test_pao_tsumo_with_honba_the_liable_player_pays_300_a_honba_and_the_points_
     assert win.liable == 0
     assert win.points == 32000
     assert win.deltas == (-32600, 32600, 0, 0)
+
+
+# Sanma: a riichi by the dealer, then seat 1 sets a North aside. Seat 0 waits on 1s-4s (the
+# first game) or on 1s and North (the second).
+SANMA_RIICHI = ("123p456p789p2344s", "4z199m2358p2358s6z", "1m37p37s66z77z555z2z")
+SANMA_NORTH_WAIT = ("123p456p789p11s44z", *SANMA_RIICHI[1:])
+
+
+def _riichi_then_north(hands: tuple[str, ...], ruleset: str) -> GameState:
+    state = GameState(get_ruleset(ruleset))
+    state.start_round(make_round(hands, scores=(35000, 35000, 35000), dora="1p"))
+    play(
+        state,
+        Draw(0, T("9m")),
+        RiichiDeclared(0),
+        Discard(0, T("9m"), tsumogiri=True),
+        RiichiAccepted(0),
+        Draw(1, T("9s")),
+        NorthExtraction(1, T("4z")),
+    )
+    return state
+
+
+def _ippatsu(state: GameState) -> bool:
+    assert state.result is not None
+    return any(y.name == "ippatsu" for y in state.result.wins[0].score.yaku)
+
+
+@pytest.mark.parametrize(("ruleset", "ippatsu"), [("tenhou-3p", False), ("majsoul-3p", True)])
+def test_a_north_extraction_breaks_ippatsu_on_tenhou_not_on_mahjong_soul(
+    ruleset: str, ippatsu: bool
+) -> None:
+    state = _riichi_then_north(SANMA_RIICHI, ruleset)
+    play(
+        state,
+        Draw(1, T("9s")),
+        Discard(1, T("9s"), tsumogiri=True),
+        Draw(2, T("8s")),
+        Discard(2, T("8s"), tsumogiri=True),
+        Draw(0, T("1s")),
+        Win(0, 0, T("1s")),
+    )
+    assert _ippatsu(state) is ippatsu
+
+
+@pytest.mark.parametrize("ruleset", ["tenhou-3p", "majsoul-3p"])
+def test_a_ron_on_the_extracted_north_keeps_ippatsu(ruleset: str) -> None:
+    # As with an added kan, the extraction breaks ippatsu only once nobody robs it.
+    state = play(_riichi_then_north(SANMA_NORTH_WAIT, ruleset), Win(0, 1, T("4z")))
+    assert _ippatsu(state)
+
+
+@pytest.mark.parametrize(("ruleset", "double"), [("tenhou-3p", False), ("majsoul-3p", True)])
+def test_a_north_extraction_in_the_first_go_around_breaks_double_riichi_on_tenhou(
+    ruleset: str, double: bool
+) -> None:
+    hands = (SANMA_RIICHI[2], SANMA_RIICHI[1], SANMA_RIICHI[0])  # seat 2 is the riichi hand
+    state = GameState(get_ruleset(ruleset))
+    state.start_round(make_round(hands, scores=(35000, 35000, 35000), dora="1p"))
+    play(
+        state,
+        Draw(0, T("8s")),
+        Discard(0, T("8s"), tsumogiri=True),
+        Draw(1, T("9s")),
+        NorthExtraction(1, T("4z")),
+        Draw(1, T("9s")),
+        Discard(1, T("9s"), tsumogiri=True),
+        Draw(2, T("9m")),
+        RiichiDeclared(2),
+        Discard(2, T("9m"), tsumogiri=True),
+    )
+    assert state.seats[2].double_riichi is double

@@ -268,8 +268,9 @@ def test_minigame_3p_rule_list() -> None:
     assert game.double_yakuman == ALL_DOUBLES
 
 
-def test_only_minigame_3p_breaks_the_first_turn_with_kita() -> None:
-    assert [n for n in NAMES if get_ruleset(n).kita_breaks_first_turn] == ["minigame-3p"]
+def test_tenhou_and_the_minigame_break_the_first_turn_with_kita_mahjong_soul_does_not() -> None:
+    breaking = [n for n in NAMES if get_ruleset(n).kita_breaks_first_turn]
+    assert breaking == ["tenhou-3p", "tenhou-3p-east", "minigame-3p"]
 
 
 # -- EMA and WRC ---------------------------------------------------------------------------------

@@ -387,8 +387,9 @@ def _build(
     if tsumo:
         if late and (has_kan or kita) and rng.random() < 0.2:
             flags["rinshan"] = True
-            if not kita:
-                # The winner's own kan came just before: it broke ippatsu.
+            if not kita or get_ruleset(ruleset_name).kita_breaks_first_turn:
+                # The winner's own kan (or, where the rules say so, North extraction) came
+                # just before: it broke ippatsu.
                 flags.pop("ippatsu", None)
         elif late and rng.random() < 0.06:
             flags["haitei"] = True

@@ -482,7 +482,8 @@ def test_rinshan_after_a_north_extraction_keeps_ippatsu_where_kita_does_not_brea
         "rinshan": True,
         "kita": 1,
     }
-    assert "error" not in run(ruleset="tenhou-3p", **sanma)
+    assert "error" not in run(ruleset="majsoul-3p", **sanma)
+    fails("invalid_conditions", "ippatsu", ruleset="tenhou-3p", **sanma)
     fails("invalid_conditions", "ippatsu", ruleset="minigame-3p", **sanma)
 
 
