@@ -6,7 +6,7 @@ otherwise (see ``docs/rules.md``): a dealer who wins or is tenpai keeps the deal
 counter (without ``renchan``, as in small mahjong, the deal always passes and there are no
 counters); the game ends on a negative score, after the last scheduled hand when someone has the
 target score, or, in the extra rounds, as soon as someone has it; an all-last dealer in first place
-with the target stops.
+with the target stops after a win (``agari_yame``) or tenpai (``tenpai_yame``).
 """
 
 from __future__ import annotations
@@ -95,8 +95,9 @@ def next_position(
         dealer = position.dealer
         leader = placements(scores, first_dealer).index(1)
         if dealer_keeps:
+            stops = ruleset.agari_yame if outcome.won else ruleset.tenpai_yame
             if (
-                ruleset.agari_yame
+                stops
                 and not outcome.aborted
                 and leader == dealer
                 and scores[dealer] >= target

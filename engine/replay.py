@@ -718,5 +718,13 @@ def replay(game: Game, *, stop_at_first: bool = False) -> ReplayReport:
             str(error),
             game.header.ruleset,
         )
+    if ruleset.unmodelled:
+        return refused_report(
+            Verdict.UNSUPPORTED,
+            "rules",
+            "rules the engine models",
+            "; ".join(ruleset.unmodelled),
+            ruleset.name,
+        )
     refusal = check_table(game, ruleset.players, ruleset.name)
     return refusal or _Replay(game, ruleset, stop_at_first).run()

@@ -54,7 +54,7 @@ from engine.events import (
     Win,
 )
 from engine.formats import Format, decompress
-from engine.rules.presets import as_preset, tenhou_ruleset
+from engine.rules.tenhou import TenhouLobby, log_date, tenhou_game_rules
 from engine.scoring.limits import yakuman_limit
 from engine.scoring.yaku import DORA_NAMES, YAKU
 from engine.tiles import NORTH, Tile, is_yaochuu, tile_from_tenhou136
@@ -521,16 +521,10 @@ class _GameReader:
         if self.roster is None:
             raise MalformedLogError("no <UN> tag naming the players")
         go_type = int(self.go["type"])
-        ruleset = tenhou_ruleset(
-            three_player=bool(go_type & 0x10),
-            east_only=not go_type & 0x08,
-            red=not go_type & 0x02,
-            kuitan=not go_type & 0x04,
+        # The lobby's rules as Tenhou played them on the game's day.
+        name, overrides = tenhou_game_rules(
+            TenhouLobby.from_go_type(go_type), log_date(self.log_id)
         )
-        # Not every flag combination is a preset: the nearest one (seats and length) with the
-        # options that differ.
-        nearest = tenhou_ruleset(three_player=ruleset.three_player, east_only=not go_type & 0x08)
-        name, overrides = as_preset(ruleset, nearest)
         extra = {"go_type": str(go_type), "lobby": self.go.get("lobby", "0")}
         return GameHeader(
             ruleset=name,

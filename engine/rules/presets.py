@@ -91,6 +91,7 @@ MINIGAME_4P = MAJSOUL_4P.replace(
     pao_only_liable_yakuman=False,
     nagashi_mangan=False,
     agari_yame=False,
+    tenpai_yame=False,
     multi_ron_sticks=StickWinner.NEAREST_DEALER,
 )
 
@@ -125,6 +126,7 @@ EMA_2016 = Ruleset(
     tobi=False,
     sudden_death=False,
     agari_yame=False,
+    tenpai_yame=False,
     max_ron_winners=3,
     open_kan_dora_timing=KanDoraTiming.IMMEDIATE,
     double_wind_fu=2,
@@ -272,6 +274,7 @@ SMALL_4P = Ruleset(
     tobi=False,
     sudden_death=False,
     agari_yame=False,
+    tenpai_yame=False,
     max_ron_winners=1,
     kokushi_robs_ankan=False,
     pao=frozenset(),

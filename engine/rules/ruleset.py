@@ -118,8 +118,11 @@ class Ruleset:
     tobi: bool = True
     #: Extra rounds (West, or South after East-only) until someone reaches the target score.
     sudden_death: bool = True
-    #: All-last: the dealer may stop after a win or tenpai when in first place with the target.
+    #: All-last: a dealer who wins in first place with the target ends the game.
     agari_yame: bool = True
+    #: All-last: a dealer who is tenpai at an exhaustive draw in first place with the target
+    #: ends the game (Tenhou from June 2010; before, the dealer played on).
+    tenpai_yame: bool = True
     #: Riichi sticks still on the table at game end go to first place.
     leftover_sticks_to_first: bool = True
 
@@ -168,6 +171,12 @@ class Ruleset:
     sanma_tsumo: SanmaTsumo = SanmaTsumo.LOSS
     #: On a multiple ron, who collects the riichi sticks and the honba.
     multi_ron_sticks: StickWinner = StickWinner.FIRST_FROM_DISCARDER
+
+    # -- rules the engine does not model -----------------------------------------------------
+    #: Rules a record says its game was played under that the engine cannot play or score, in
+    #: words (a Tenhou one-hand lobby, a custom rule): a replay refuses such a game as
+    #: ``unsupported``, naming them, instead of judging it by the wrong rules.
+    unmodelled: tuple[str, ...] = ()
 
     # -- modifiers ----------------------------------------------------------------------------
     #: Names of registered rule modifiers (``engine/rules/modifiers.py``) in force, in order.

@@ -603,7 +603,18 @@ def test_abortive_and_nagashi() -> None:
         (0x15, "tenhou-3p-east", {"kuitan": False}),
         (0x07, "tenhou-4p-east-nored-nokuitan", {}),
         (0xF1, "tenhou-3p-east", {}),
-        (2113, "tenhou-4p-east", {}),  # 0x841: a one-round lobby, bits above 0xFF
+        # 0x841: a one-hand lobby (bit 0x800) at 1,000 points: not modelled, and said so
+        (
+            2113,
+            "tenhou-4p-east",
+            {
+                "unmodelled": [
+                    "Tenhou's one-hand lobby (GO type 2113: bit 0x800), whose games start at "
+                    "1,000 points and end after one hand"
+                ]
+            },
+        ),
+        (0x229, "tenhou-4p", {"kiriage": True}),  # 553: chips (0x200): 切り上げ満貫
     ],
 )
 def test_go_type_to_ruleset(go_type: int, ruleset: str, overrides: dict[str, object]) -> None:

@@ -1,0 +1,170 @@
+"""Tenhou's rules by lobby and by date (engine/rules/tenhou.py): the GO type bits, the rule
+history, and the replay honouring what they choose."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from datetime import date
+
+import pytest
+
+from engine.events import ExhaustiveDraw, Game
+from engine.formats.mjlog import read_mjlog
+from engine.game_flow import HandOutcome, RoundPosition, next_position
+from engine.replay import Verdict, replay
+from engine.rules import get_ruleset
+from engine.rules.presets import with_overrides
+from engine.rules.tenhou import (
+    TENHOU_CHANGES,
+    TenhouLobby,
+    log_date,
+    rules_on,
+    tenhou_game_rules,
+)
+from engine.sim.bots import GreedyBot
+from engine.sim.selfplay import play_game
+
+# -- dates ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("log_id", "expected"),
+    [
+        ("2009061201gm-00a9-0000-fe3371ad", date(2009, 6, 12)),
+        ("2010081709gm-00a9-0000-fe3371ad", date(2010, 8, 17)),
+        ("2019139901gm-00a9-0000-fe3371ad", None),  # month 13: not a log id
+        ("first-example", None),
+        (None, None),
+    ],
+)
+def test_log_date(log_id: str | None, expected: date | None) -> None:
+    assert log_date(log_id) == expected
+
+
+def test_every_change_cites_its_source_and_says_what_changed() -> None:
+    for change in TENHOU_CHANGES:
+        assert change.source and change.what
+        assert change.before, "a change restores some options before its date"
+        get_ruleset("tenhou-4p").replace(**change.before)  # only real option names
+
+
+# -- the tenpai stop (June 2010) ------------------------------------------------------------------
+
+
+def test_games_before_june_2010_have_no_tenpai_stop() -> None:
+    tenhou = get_ruleset("tenhou-4p")
+    assert not rules_on(tenhou, date(2010, 5, 31)).tenpai_yame
+    assert rules_on(tenhou, date(2010, 5, 31)).agari_yame  # the win stop is older
+    assert rules_on(tenhou, date(2010, 6, 1)).tenpai_yame
+    assert rules_on(tenhou, None) is tenhou  # no date: today's rules
+
+
+def _all_last_tenpai(ruleset_name: str, **overrides: object) -> RoundPosition | None:
+    """The position after an all-last exhaustive draw at which the dealer (first, above the
+    target) is tenpai."""
+    ruleset = with_overrides(ruleset_name, overrides)
+    position = RoundPosition(wind=1, number=4, dealer=3, honba=0, sticks=0)
+    scores = [20000, 20000, 20000, 40000]
+    return next_position(position, HandOutcome(True, won=False), scores, 0, ruleset)
+
+
+def test_the_tenpai_stop_ends_the_game_only_where_the_rules_have_it() -> None:
+    assert _all_last_tenpai("tenhou-4p") is None
+    kept = _all_last_tenpai("tenhou-4p", tenpai_yame=False)
+    assert kept == RoundPosition(wind=1, number=4, dealer=3, honba=1, sticks=0)
+    # A win still ends it: the win stop did not change.
+    ruleset = with_overrides("tenhou-4p", {"tenpai_yame": False})
+    position = RoundPosition(wind=1, number=4, dealer=3, honba=0, sticks=0)
+    won = next_position(position, HandOutcome(True, won=True), [20000] * 3 + [40000], 0, ruleset)
+    assert won is None
+
+
+def _roster() -> str:
+    return '<UN n0="A" n1="B" n2="C" n3="D" dan="9,9,9,9" rate="1500,1500,1500,1500"/>'
+
+
+def _one_hand_record(log_id: str | None, go_type: int = 169) -> Game:
+    init = (
+        '<INIT seed="0,0,0,1,2,60" ten="250,250,250,250" oya="0" '
+        'hai0="0,4,8,12,16,20,24,28,32,36,40,44,48" hai1="1,5,9,13,17,21,25,29,33,37,41,45,49" '
+        'hai2="2,6,10,14,18,22,26,30,34,38,42,46,50" '
+        'hai3="3,7,11,15,19,23,27,31,35,39,43,47,51"/>'
+    )
+    body = f'<mjloggm ver="2.3"><GO type="{go_type}" lobby="0"/>{_roster()}{init}</mjloggm>'
+    return read_mjlog(body.encode(), log_id)
+
+
+def _header_of(log_id: str | None, go_type: int = 169) -> tuple[str, dict[str, object]]:
+    header = _one_hand_record(log_id, go_type).header
+    return header.ruleset, dict(header.rule_overrides)
+
+
+def test_an_mjlog_is_read_with_the_rules_of_its_date() -> None:
+    assert _header_of("2009121820gm-00a9-0000-ff1a8b72") == ("tenhou-4p", {"tenpai_yame": False})
+    assert _header_of("2010060100gm-00a9-0000-ff1a8b72") == ("tenhou-4p", {})
+    assert _header_of(None) == ("tenhou-4p", {})
+
+
+def _played_on_after_tenpai_at_all_last() -> tuple[Game, int]:
+    """A self-played East-only game under the pre-2010 rules in which the all-last dealer, first
+    and above the target, was tenpai at an exhaustive draw and played on (and the hand index
+    after which that happened)."""
+    ruleset = get_ruleset("tenhou-4p-east").replace(tenpai_yame=False)
+    for seed in range(400):
+        rng = random.Random(f"tenpai-stop-{seed}")
+        game = play_game(ruleset, [GreedyBot() for _ in range(4)], rng)
+        for index, round_ in enumerate(game.rounds[:-1]):
+            end = round_.events[-1]
+            nxt = game.rounds[index + 1]
+            if (
+                round_.wind == 0
+                and round_.number == 4
+                and isinstance(end, ExhaustiveDraw)
+                and round_.dealer in end.recorded_tenpai
+                and nxt.dealer == round_.dealer
+                and max(nxt.scores) == nxt.scores[round_.dealer] >= 30000
+                and nxt.scores.count(nxt.scores[round_.dealer]) == 1
+            ):
+                return game, index
+    raise AssertionError("no self-played game reached the situation in 400 seeds")
+
+
+def test_a_pre_2010_game_that_plays_on_after_the_tenpai_verifies_only_under_its_rules() -> None:
+    game, index = _played_on_after_tenpai_at_all_last()
+    assert replay(game).verdict is Verdict.VERIFIED  # header: tenhou-4p-east, tenpai_yame off
+    today = dataclasses.replace(game, header=dataclasses.replace(game.header, rule_overrides={}))
+    report = replay(today)
+    assert report.verdict is Verdict.ILLEGAL_ACTION
+    assert report.discrepancy is not None
+    assert report.discrepancy.round == index + 1
+    assert "is over" in report.discrepancy.expected
+
+
+# -- lobbies --------------------------------------------------------------------------------------
+
+
+def test_lobby_bits() -> None:
+    houou = TenhouLobby.from_go_type(169)  # 0xA9
+    assert (houou.room, houou.three_player, houou.east_only) == ("houou", False, False)
+    assert (houou.red, houou.kuitan, houou.chips) == (True, True, False)
+    assert TenhouLobby.from_go_type(0x41).room == "ippan"
+    assert TenhouLobby.from_go_type(0x89).room == "joukyuu"
+    assert TenhouLobby.from_go_type(0x29).room == "tokujou"
+    assert TenhouLobby.from_go_type(553).chips  # 0x229
+
+
+def test_chip_lobbies_round_up_to_mangan() -> None:
+    name, overrides = tenhou_game_rules(TenhouLobby.from_go_type(553), date(2015, 1, 1))
+    assert with_overrides(name, overrides).kiriage
+    name, overrides = tenhou_game_rules(TenhouLobby.from_go_type(169), date(2015, 1, 1))
+    assert not with_overrides(name, overrides).kiriage
+
+
+def test_a_one_hand_lobby_is_unsupported_naming_the_rule() -> None:
+    name, overrides = tenhou_game_rules(TenhouLobby.from_go_type(2113), None)
+    ruleset = with_overrides(name, overrides)
+    assert ruleset.unmodelled and "one-hand lobby" in ruleset.unmodelled[0]
+    report = replay(_one_hand_record("2015010100gm-0841-0000-ff1a8b72", go_type=2113))
+    assert report.verdict is Verdict.UNSUPPORTED
+    assert report.discrepancy is not None and "one-hand lobby" in report.discrepancy.found
