@@ -68,7 +68,12 @@ class _DrawDiscard(_StateBase):
             self.replacement = False
         elif self.phase is Phase.ROB:
             assert self.rob_tile is not None
-            self._pass_claims(self.rob_tile, self.turn)
+            # A closed kan makes nobody furiten: only thirteen orphans may rob it, and a
+            # thirteen orphans waiting on its kind has no copy left to ron later anyway. Every
+            # other hand waiting on it keeps its other waits (a real Tenhou riichi on 1m-4m rons
+            # 1m after another player's closed kan of 4m).
+            if self.rob_kind != "closed_kan":
+                self._pass_claims(self.rob_tile, self.turn)
             if self.rob_kind == "added_kan" or (
                 self.rob_kind == "north" and self.ruleset.kita_breaks_first_turn
             ):

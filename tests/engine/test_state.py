@@ -446,3 +446,24 @@ def test_a_north_extraction_in_the_first_go_around_breaks_double_riichi_on_tenho
         Discard(2, T("9m"), tsumogiri=True),
     )
     assert state.seats[2].double_riichi is double
+
+
+def test_another_players_closed_kan_of_a_riichi_wait_does_not_make_the_riichi_furiten() -> None:
+    # Seat 0 waits on 1m-4m in riichi; seat 1 makes a closed kan of 4m, which only thirteen
+    # orphans could rob: seat 0 still rons 1m (as a real 2021 Tenhou game records).
+    hands = ("23m567m567p99s666z", "444m1357p1357s12z", "2468p2468s34567z", "19m19p19s123457z8m")
+    state = play(
+        started(make_round(hands, dora="1s")),
+        Draw(0, T("9p")),
+        RiichiDeclared(0),
+        Discard(0, T("9p"), tsumogiri=True),
+        RiichiAccepted(0),
+        Draw(1, T("4m")),
+        ClosedKan(1, (T("4m"),) * 4),
+        DoraRevealed(T("8s")),
+        Draw(1, T("7z")),
+        Discard(1, T("7z"), tsumogiri=True),
+        Draw(2, T("1m")),
+        Discard(2, T("1m"), tsumogiri=True),
+    )
+    assert state.is_legal(Win(0, 2, T("1m")))
