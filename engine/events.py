@@ -379,6 +379,11 @@ class Game:
     rounds: tuple[Round, ...]
     #: ``None`` when the record stops before the game's end.
     recorded_final: FinalResult | None = None
+    #: What the reader accepted although the source wrote it oddly (a converter's known quirk
+    #: whose meaning is unambiguous), one sentence each naming the place and how it was read.
+    #: Empty for a record read as written. The replay report carries them; they never change
+    #: the verdict.
+    warnings: tuple[str, ...] = ()
 
     @property
     def players(self) -> int:

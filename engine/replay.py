@@ -191,6 +191,8 @@ class ReplayReport:
     final_scores: list[int] | None = None
     placements: list[int] | None = None
     events: int = 0
+    #: The reader's warnings about the record (``Game.warnings``); they never change the verdict.
+    warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The report as plain JSON values (facts left out: they are large)."""
@@ -204,6 +206,7 @@ class ReplayReport:
             "placements": self.placements,
             "events": self.events,
             "rounds": [_round_json(summary) for summary in self.rounds],
+            "warnings": self.warnings,
         }
 
 
@@ -362,6 +365,7 @@ class ReplayLedger:
             final_scores=final,
             placements=places,
             events=self.events,
+            warnings=list(game.warnings),
         )
 
 

@@ -12,9 +12,11 @@ about encoding and strict about meaning: anything they cannot make sense of rais
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from engine.errors import MalformedLogError
 from engine.events import Game
@@ -90,6 +92,110 @@ def decompress(data: bytes) -> bytes:
     return b"".join(parts)
 
 
+#: Why bytes that no format recognises are no game record.
+NOT_A_RECORD = (
+    "not a game record in any known format (Tenhou mjlog XML, tenhou.net/6 JSON, mjai JSON "
+    "lines, canonical JSON)"
+)
+#: How much of a file's content :func:`sniff_file` looks at: more than any sniffer reads (mjai's
+#: first line, which may carry long bot comments, is looked for in its first 256 KiB).
+SNIFF_BYTES = 256 * 1024
+#: How much compressed data :func:`content_head` takes at a time.
+_READ_STEP = 64 * 1024
+
+
+def content_head(stream: BinaryIO, size: int = SNIFF_BYTES) -> bytes:
+    """At most the first ``size`` bytes of a file's content, read from ``stream`` (at its
+    start): gzip-compressed data is inflated as it is read, so that however large the file,
+    only about ``size`` bytes are read and inflated. A gzip stream cut off early gives what it
+    holds (the whole read, :func:`read_games`, refuses it).
+
+    :raises MalformedLogError: gzip data corrupt from its start.
+    """
+    first = stream.read(min(size, _READ_STEP))
+    if first[:2] != _GZIP_MAGIC:
+        return first + stream.read(size - len(first)) if len(first) < size else first
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    parts: list[bytes] = []
+    got = 0
+    chunk = first
+    while chunk and got < size and not inflater.eof:
+        try:
+            part = inflater.decompress(chunk, size - got)
+        except zlib.error as error:
+            raise MalformedLogError(f"corrupt gzip data ({error})") from None
+        parts.append(part)
+        got += len(part)
+        # What the inflater could not take within the size stays in its tail: feed it first.
+        chunk = inflater.unconsumed_tail or stream.read(_READ_STEP)
+    return b"".join(parts)[:size]
+
+
+def sniff_file(path: str | os.PathLike[str]) -> Format | None:
+    """The format of a file's content (gzip-compressed or not), from its first
+    :data:`SNIFF_BYTES` alone, or ``None`` when it is no game record in a known format. A file of
+    any size costs one bounded read: nothing past the start is read.
+
+    :raises MalformedLogError: gzip data corrupt from its start (what it holds cannot be told).
+    :raises OSError: the file cannot be read.
+    """
+    with open(path, "rb") as stream:
+        return sniff_head(content_head(stream))
+
+
+def sniff_head(head: bytes) -> Format | None:
+    """The format of content whose start is ``head`` (decompressed, as :func:`content_head`
+    gives it), or ``None`` when no format recognises it."""
+    for fmt in formats().values():
+        if fmt.sniff(head):
+            return fmt
+    return None
+
+
+def tenhou_log_started_at(log_id: str | None) -> str | None:
+    """The start of the game a Tenhou log id names, in Japan time: its first ten digits are the
+    date and hour (``2010081709gm-...`` is ``2010-08-17T09:00:00+09:00``); ``None`` for no id."""
+    if not log_id or not log_id[:10].isdigit() or log_id[10:13] != "gm-":
+        return None
+    return f"{log_id[:4]}-{log_id[4:6]}-{log_id[6:8]}T{log_id[8:10]}:00:00+09:00"
+
+
+@dataclass
+class ReaderWarnings:
+    """A reader's warnings about one game (:attr:`~engine.events.Game.warnings`): each
+    distinct message once, with every place it applies to (the first few named), in the order
+    first seen."""
+
+    #: How many places one warning names; the rest are counted.
+    MAX_PLACES = 5
+
+    _places: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, message: str, where: str | None = None) -> None:
+        """Note ``message`` at ``where`` (``line 12``, ``log[0][16]``)."""
+        places = self._places.setdefault(message, [])
+        if where is not None:
+            places.append(where)
+
+    def extend(self, other: ReaderWarnings) -> None:
+        """Take in another collector's warnings (the parts of one game)."""
+        for message, places in other._places.items():
+            self._places.setdefault(message, []).extend(places)
+
+    def lines(self) -> tuple[str, ...]:
+        """The warnings as sentences: ``line 12, line 40: message``."""
+        out = []
+        for message, places in self._places.items():
+            named = ", ".join(places[: self.MAX_PLACES])
+            if len(places) > self.MAX_PLACES:
+                named += f" and {len(places) - self.MAX_PLACES} more"
+            out.append(f"{named}: {message}" if named else message)
+        return tuple(out)
+
+    def __bool__(self) -> bool:
+        return bool(self._places)
+
+
 def check_strings(value: object, where: str | None = None) -> None:
     """Refuse a decoded JSON value holding a string that is not storable text: U+0000 (which
     PostgreSQL cannot hold in text or JSON) or a lone surrogate (``"\\ud800"``: no UTF-8 has
@@ -157,13 +263,10 @@ def sniff(data: bytes) -> Format:
 
     :raises MalformedLogError: no format recognises them.
     """
-    for fmt in formats().values():
-        if fmt.sniff(data):
-            return fmt
-    raise MalformedLogError(
-        "not a game record in any known format (Tenhou mjlog XML, tenhou.net/6 JSON, mjai JSON "
-        "lines, canonical JSON)"
-    )
+    fmt = sniff_head(data)
+    if fmt is None:
+        raise MalformedLogError(NOT_A_RECORD)
+    return fmt
 
 
 def read_games(
@@ -185,11 +288,18 @@ def read_games(
 
 __all__ = [
     "MAX_DECOMPRESSED_BYTES",
+    "NOT_A_RECORD",
+    "SNIFF_BYTES",
     "Format",
+    "ReaderWarnings",
     "check_strings",
+    "content_head",
     "decompress",
     "formats",
     "get_format",
     "read_games",
     "sniff",
+    "sniff_file",
+    "sniff_head",
+    "tenhou_log_started_at",
 ]

@@ -194,6 +194,8 @@ def _game_to_json(game: Game) -> dict[str, Any]:
         if game.recorded_final.results is not None:
             final["results"] = list(game.recorded_final.results)
         out["final"] = final
+    if game.warnings:  # written only when the reader had something to say
+        out["warnings"] = list(game.warnings)
     return out
 
 
@@ -394,7 +396,7 @@ def _members(cls: type) -> tuple[str, ...]:
 
 _GAME_MEMBERS = (
     *("format", "version", "ruleset", "rule_overrides", "players", "source", "started_at"),
-    *("rounds", "final"),
+    *("rounds", "final", "warnings"),
 )
 
 
@@ -481,7 +483,8 @@ def game_from_json(obj: object, path: str = "") -> Game:
     )
     with _speaking(dialect_of(header.ruleset)):
         rounds = r.get("rounds", _list(_round))
-    return Game(header=header, rounds=rounds, recorded_final=recorded_final)
+    warnings = r.optional("warnings", _list(_str)) or ()
+    return Game(header=header, rounds=rounds, recorded_final=recorded_final, warnings=warnings)
 
 
 def loads(text: str | bytes) -> list[Game]:

@@ -77,11 +77,12 @@ from engine.events import (
     Source,
     Win,
 )
-from engine.formats import Format, check_strings
+from engine.formats import Format, ReaderWarnings, check_strings, tenhou_log_started_at
+from engine.formats.mjlog import log_id_from_name
 from engine.formats.riichi_only import refuse_variant
 from engine.rules.presets import PRESETS
 from engine.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
-from engine.tiles import DRAGONS, EAST, HAKU, Tile, is_yaochuu, tile_of
+from engine.tiles import DRAGONS, EAST, HAKU, YAOCHUU, Tile, is_yaochuu, tile_of
 
 FORMAT_NAME: Final = "mjai"
 
@@ -98,6 +99,10 @@ CODES: Final[dict[Tile, str]] = {tile: code for code, tile in TILES.items()}
 #: mjai's code of an unknown tile (another player's hidden tile).
 HIDDEN: Final = "?"
 NORTH_TILE: Final = TILES["N"]
+#: The event a 3-player North extraction is written as: the Mortal-family sanma engines
+#: (libriichi3p) read ``nukidora`` {actor, pai "N"}. The reader also takes ``kita``, which
+#: RiichiEnv and jansou write (and this writer wrote before).
+NORTH_EVENT: Final = "nukidora"
 
 WIND_LETTERS: Final = "ESWN"
 
@@ -165,22 +170,44 @@ YAKUMAN_HAN: Final = 13
 
 #: Stands for nagashi mangan among the draw kinds below.
 NAGASHI: Final = "nagashi"
-#: ``ryukyoku`` reasons: gimite's names (lib/mjai/tenhou_archive.rb), and Tenhou's that some
-#: converters pass through. ``None`` is the exhaustive draw.
+#: Every ``ryukyoku`` reason the common tools write, and the draw it means (``None``: the
+#: exhaustive draw). The spellings, from each tool's source:
+#:
+#: - gimite/mjai (``tenhou_archive.rb``, ``active_game.rb``) and akochan: ``fanpai``,
+#:   ``kyushukyuhai``, ``sufonrenta``, ``suchareach``, ``sanchaho``, ``sukaikan``,
+#:   ``nagashimangan`` (what :func:`write` writes);
+#: - RiichiEnv (``riichienv-core/src/state``): ``exhaustive_draw``, ``kyushu_kyuhai``,
+#:   ``sufuurenta``, ``suucha_riichi``, ``sanchaho``, ``suukansansen``, ``nagashimangan``;
+#: - jansou (``jansou/io/paifu.py``): its own ``exhaustive``, Tenhou's mjlog ``type`` names
+#:   (``yao9``, ``kaze4``, ``reach4``, ``ron3``, ``kan4``, ``nm``), the tenhou.net/6 labels it
+#:   passes through (``流局``, ``九種九牌``, ...) and the other spellings it lists as the mjai
+#:   ecosystem's (``nine_terminals``, ``sanchahou``, ``suufon_renda``, ``suukaikan``, ...);
+#: - Mortal/libriichi and mjai.app write no reason (see :func:`_infer_draw`).
 DRAW_REASONS: Final[dict[str, AbortKind | str | None]] = {
-    "fanpai": None,
-    "kyushukyuhai": AbortKind.NINE_TERMINALS,
-    "sufonrenta": AbortKind.FOUR_WINDS,
-    "suchareach": AbortKind.FOUR_RIICHI,
-    "sanchaho": AbortKind.TRIPLE_RON,
-    "sukaikan": AbortKind.FOUR_KANS,
-    "nagashimangan": NAGASHI,
-    "yao9": AbortKind.NINE_TERMINALS,
-    "kaze4": AbortKind.FOUR_WINDS,
-    "reach4": AbortKind.FOUR_RIICHI,
-    "ron3": AbortKind.TRIPLE_RON,
-    "kan4": AbortKind.FOUR_KANS,
-    "nm": NAGASHI,
+    **dict.fromkeys(
+        ("fanpai", "exhaustive", "exhaustive_draw", "流局", "全員聴牌", "全員不聴"), None
+    ),
+    **dict.fromkeys(
+        ("kyushukyuhai", "kyushu_kyuhai", "yao9", "nine_terminals", "九種九牌"),
+        AbortKind.NINE_TERMINALS,
+    ),
+    **dict.fromkeys(
+        ("sufonrenta", "sufuurenta", "suufon_renda", "kaze4", "four_winds", "四風連打"),
+        AbortKind.FOUR_WINDS,
+    ),
+    **dict.fromkeys(
+        ("suchareach", "suucha_riichi", "reach4", "four_riichi", "四家立直"),
+        AbortKind.FOUR_RIICHI,
+    ),
+    **dict.fromkeys(
+        ("sanchaho", "sanchahou", "ron3", "triple_ron", "三家和了", "三家和"),
+        AbortKind.TRIPLE_RON,
+    ),
+    **dict.fromkeys(
+        ("sukaikan", "suukansansen", "suukaikan", "kan4", "four_kans", "四槓散了", "四開槓"),
+        AbortKind.FOUR_KANS,
+    ),
+    **dict.fromkeys(("nagashimangan", "nagashi_mangan", "nagashi", "nm", "流し満貫"), NAGASHI),
 }
 ABORT_REASONS: Final[dict[AbortKind, str]] = {
     AbortKind.NINE_TERMINALS: "kyushukyuhai",
@@ -342,6 +369,9 @@ class _RoundReader:
         self.draws = 0
         #: Per seat: the tile just drawn, while it is still in hand as the newest tile.
         self.just_drawn: list[Tile | None] = [None] * self.players
+        #: Seats that called chi or pon and have not discarded since: their discard follows
+        #: no draw.
+        self.after_call: set[int] = set()
         #: The last tile put into play (a draw, discard or kan) and its seat: what a win takes.
         self.last_action: Event | None = None
         #: Seats whose next discard is a riichi discard.
@@ -412,18 +442,82 @@ class _RoundReader:
         return counts, melds
 
 
+def _with_leftover_sticks(scores: Sequence[int], sticks: int) -> tuple[int, ...]:
+    """The final scores: the riichi sticks left on the table go to the top player (Tenhou;
+    ties: the first seat)."""
+    final = list(scores)
+    if sticks:
+        top = max(range(len(final)), key=lambda seat: (final[seat], -seat))
+        final[top] += RIICHI_STICK * sticks
+    return tuple(final)
+
+
+def _source_id(id_: object, uri: object) -> tuple[str | None, str | None]:
+    """The game's source id and start time from ``start_game``: a Tenhou log id in ``uri``
+    (gimite's converter writes ``http://tenhou.net/0/?log=<log id>&tw=0``), or ``id`` (a Tenhou
+    log id, as :func:`write` writes, gives the start time too), else the ``uri`` itself."""
+    log_id = log_id_from_name(uri) if isinstance(uri, str) else None
+    if log_id is None and isinstance(id_, str) and log_id_from_name(id_) == id_:
+        log_id = id_
+    if log_id is not None:
+        return log_id, tenhou_log_started_at(log_id)
+    if isinstance(id_, str | int) and not isinstance(id_, bool):
+        return str(id_), None
+    return (uri if isinstance(uri, str) else None), None
+
+
 def _empty_seat(hand: Any) -> bool:
     """Whether a 4th ``tehais`` entry is sanma's empty seat: no tiles, or 13 unknown ones
     (a Tenhou converter's filler)."""
     return hand in ([], None) or (isinstance(hand, list) and all(tile == HIDDEN for tile in hand))
 
 
+#: gimite's names of the yakuman that Tenhou (and the engine) tell apart by the wait, which
+#: gimite's ``tenhou_archive.rb`` maps to one name (Tenhou ids 40 and 41, 45 and 46, 47 and 48):
+#: the plain yakuman, and the one the winning hand makes when the wait is the special one.
+_WAIT_YAKUMAN: Final = {
+    "suanko": ("suuankou", "suuankou_tanki"),
+    "churenpoton": ("chuuren", "junsei_chuuren"),
+    "kokushimuso": ("kokushi", "kokushi_13"),
+}
+_SUIT_OF: Final = {kind: kind // 9 for kind in range(27)}
+
+
+def _special_wait(name: str, counts: Sequence[int], tile: Tile) -> bool:
+    """Whether the winning hand (concealed ``counts``, the winning ``tile`` included) has the
+    special wait of the yakuman ``name`` (the engine's plain name): a pair wait for four
+    concealed triplets, the nine-sided wait for nine gates, the thirteen-sided wait for
+    thirteen orphans."""
+    before = list(counts)
+    before[tile.kind] -= 1
+    if name == "suuankou":
+        return counts[tile.kind] == 2
+    if name == "kokushi":
+        return all(before[kind] == 1 for kind in YAOCHUU)
+    suit = _SUIT_OF.get(tile.kind)
+    return suit is not None and before[9 * suit : 9 * suit + 9] == [3, 1, 1, 1, 1, 1, 1, 1, 3]
+
+
 def _resolve_yaku(
-    ev: _Event, round_: _RoundReader, seat: int, tile: Tile, tsumo: bool
+    ev: _Event,
+    round_: _RoundReader,
+    seat: int,
+    tile: Tile,
+    tsumo: bool,
+    warnings: ReaderWarnings,
 ) -> tuple[tuple[str, int], ...]:
-    """``yakus`` in the engine's names. gimite's ``sangenpai`` (its han = the number of dragon
-    triplets), ``jikaze`` and ``bakaze`` become the dragons', seat wind's and round wind's yaku."""
+    """``yakus`` in the engine's names. gimite's names that name no tile or no wait are
+    resolved from the winner's seat and hand: ``jikaze`` and ``bakaze`` are the seat wind's
+    and round wind's yaku, ``sangenpai`` the dragons' (gimite's scorer writes one entry whose
+    han counts the dragon triplets, its Tenhou converter one entry of 1 han per triplet: the
+    entries' han together must count them), ``suanko``, ``churenpoton`` and ``kokushimuso`` the
+    yakuman of the hand's wait, ``renho`` worth less than a yakuman Tenhou's mangan renhou."""
+    counts, melds = round_.hand_counts(seat)
+    if not tsumo:
+        counts[tile.kind] += 1
     out: list[tuple[str, int]] = []
+    dragon_entries: list[int] = []
+    dragons_at = 0
     for index, entry in enumerate(ev.array("yakus")):
         what = f"yakus[{index}]"
         if not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[0], str):
@@ -437,20 +531,38 @@ def _resolve_yaku(
         elif name == "bakaze":
             out.append((ROUND_WIND_YAKU[round_.wind], han))
         elif name == "sangenpai":
-            counts, melds = round_.hand_counts(seat)
-            if not tsumo:
-                counts[tile.kind] += 1
-            dragons = [kind for kind in DRAGONS if counts[kind] >= 3 or kind in melds]
-            if len(dragons) != han:
-                raise ev.error(f"sangenpai {han} but the winner has {len(dragons)} dragon sets")
-            out.extend((DRAGON_YAKU[kind - HAKU], 1) for kind in dragons)
+            if not dragon_entries:
+                dragons_at = len(out)
+            dragon_entries.append(han)
+        elif name == "renho" and han < MJAI_YAKUMAN_FAN:
+            out.append(("renhou_mangan", han))  # Tenhou values renhou as a mangan
         else:
             ours = YAKU_FROM_MJAI.get(name)
             if ours is None:
                 raise ev.error(f"unknown yaku {name!r} in {what}")
+            if name in _WAIT_YAKUMAN:
+                plain, special = _WAIT_YAKUMAN[name]
+                ours = special if _special_wait(plain, counts, tile) else plain
             if YAKU[ours].yakuman and han >= MJAI_YAKUMAN_FAN:
                 han = YAKUMAN_HAN * (han // MJAI_YAKUMAN_FAN)
             out.append((ours, han))
+    if dragon_entries:
+        dragons = [kind for kind in DRAGONS if counts[kind] >= 3 or kind in melds]
+        if sum(dragon_entries) != len(dragons):
+            raise ev.error(
+                f"sangenpai {' + '.join(map(str, dragon_entries))} but the winner has "
+                f"{len(dragons)} dragon sets"
+            )
+        names = [DRAGON_YAKU[kind - HAKU] for kind in dragons]
+        out[dragons_at:dragons_at] = [(name, 1) for name in names]
+        if len(dragon_entries) > 1:
+            warnings.add(
+                f"hora: {len(dragon_entries)} sangenpai entries, one per dragon triplet (as "
+                "gimite/mjai's tenhou_archive.rb writes Tenhou's haku, hatsu and chun), where "
+                "one entry counts them all; read as "
+                f"{' and '.join(names)} from the winner's dragon triplets",
+                ev.where,
+            )
     return tuple(out)
 
 
@@ -463,6 +575,8 @@ class _GameReader:
     def __init__(self, ev: _Event | None) -> None:
         self.names: list[str] = []
         self.source_id: str | None = None
+        self.started_at: str | None = None
+        self.warnings = ReaderWarnings()
         self.aka_flag: bool | None = None
         self.east_only = False
         #: The rule set named by our own extension of ``start_game`` (written by :func:`write`).
@@ -484,11 +598,7 @@ class _GameReader:
             if not all(isinstance(name, str) for name in names):
                 raise ev.error("names must be strings")
             self.names = names
-        for key in ("id", "uri"):
-            value = ev.obj.get(key)
-            if isinstance(value, str | int) and not isinstance(value, bool):
-                self.source_id = str(value)
-                break
+        self.source_id, self.started_at = _source_id(ev.obj.get("id"), ev.obj.get("uri"))
         if ev.has("aka_flag"):
             flag = ev.raw("aka_flag")
             if not isinstance(flag, bool):
@@ -528,15 +638,22 @@ class _GameReader:
         last = self.last_round
         self.close_round()
         players = self.players or 4
+        known = last is not None and last.ended and last.scores_known
         if ev.has("scores"):
-            self.final = FinalResult(scores=ev.ints_per_seat("scores", players))
-        elif last is not None and last.ended and last.scores_known:
-            scores = list(last.scores)
-            if last.sticks:
-                # Sticks left on the table go to the top player (Tenhou; ties: first seat).
-                top = max(range(players), key=lambda seat: (scores[seat], -seat))
-                scores[top] += RIICHI_STICK * last.sticks
-            self.final = FinalResult(scores=tuple(scores))
+            scores = ev.ints_per_seat("scores", players)
+            if known and last is not None and last.sticks and list(scores) == last.scores:
+                # gimite's converter writes the last hand's scores (Tenhou's sc), before the
+                # sticks left on the table go to first place (Tenhou's owari).
+                self.warnings.add(
+                    f"end_game: scores are the last hand's, without the {last.sticks} riichi "
+                    "stick(s) left on the table (as gimite/mjai's tenhou_archive.rb writes "
+                    "them); read with the sticks going to first place",
+                    ev.where,
+                )
+                scores = _with_leftover_sticks(last.scores, last.sticks)
+            self.final = FinalResult(scores=scores)
+        elif known and last is not None:
+            self.final = FinalResult(scores=_with_leftover_sticks(last.scores, last.sticks))
 
     def game(self) -> Game:
         self.close_round()
@@ -551,8 +668,14 @@ class _GameReader:
             rule_overrides=overrides,
             players=tuple(Player(name) for name in names),
             source=Source(format=FORMAT_NAME, id=self.source_id),
+            started_at=self.started_at,
         )
-        return Game(header=header, rounds=tuple(self.rounds), recorded_final=self.final)
+        return Game(
+            header=header,
+            rounds=tuple(self.rounds),
+            recorded_final=self.final,
+            warnings=self.warnings.lines(),
+        )
 
     def inferred_ruleset(self, players: int) -> tuple[str, dict[str, object]]:
         """The rule set of a record that does not name one: Tenhou's, from the flags."""
@@ -593,17 +716,30 @@ class _GameReader:
         )
         if not self.saw_red:
             self.saw_red = any(tile.red for hand in hands for tile in hand)
-        sticks_key = "kyotaku" if ev.has("kyotaku") else "kyoutaku"  # RiichiEnv takes both
         self.round = self.last_round = _RoundReader(
             wind=WIND_LETTERS.index(bakaze),
             number=ev.integer("kyoku", 1, 4),
             dealer=ev.seat("oya", players),
             honba=ev.integer("honba"),
-            sticks=ev.integer(sticks_key),
+            sticks=self._start_sticks(ev),
             scores=self._start_scores(ev, players),
             hands=hands,
             dora=ev.tile("dora_marker"),
         )
+
+    def _start_sticks(self, ev: _Event) -> int:
+        """The round's ``kyotaku`` (RiichiEnv also spells it ``kyoutaku``); gimite's Tenhou
+        converter leaves it out: then the sticks are those the last round left on the table,
+        or none in the first round."""
+        for key in ("kyotaku", "kyoutaku"):
+            if ev.has(key):
+                return ev.integer(key)
+        last = self.last_round
+        if last is None:
+            return 0
+        if not last.ended:
+            raise ev.error("no kyotaku, and the last round did not end")
+        return last.sticks
 
     def _start_scores(self, ev: _Event, players: int) -> tuple[int, ...]:
         """The round's ``scores``; mjai-manue leaves them out: then they are where the last
@@ -627,6 +763,7 @@ class _GameReader:
         round_.play(ev, draw)
         round_.draws += 1
         round_.just_drawn[seat] = tile
+        round_.after_call.discard(seat)
         round_.last_action = draw
 
     def dahai(self, ev: _Event) -> None:
@@ -639,12 +776,23 @@ class _GameReader:
             if not isinstance(tsumogiri, bool):
                 raise ev.error(f"tsumogiri must be true or false, got {_kind(tsumogiri)}")
             if tsumogiri and drawn != tile:
-                raise ev.error(f"tsumogiri of {CODES[tile]} but the tile just drawn is not one")
+                if seat not in round_.after_call:
+                    raise ev.error(f"tsumogiri of {CODES[tile]} but the tile just drawn is not one")
+                # gimite's converter compares the discard with the last tile it remembers
+                # drawing; after a call nothing was drawn, so the flag cannot hold.
+                self.warnings.add(
+                    "dahai: tsumogiri true on the discard right after a chi or pon, when no "
+                    "tile was drawn (gimite/mjai's tenhou_archive.rb compares it with an "
+                    "earlier draw); read as not tsumogiri",
+                    ev.where,
+                )
+                tsumogiri = False
         else:
             tsumogiri = drawn == tile
         discard = Discard(seat, tile, tsumogiri)
         round_.play(ev, discard)
         round_.just_drawn[seat] = None
+        round_.after_call.discard(seat)
         round_.last_action = discard
         if seat in round_.riichi_declared:
             round_.riichi_declared.discard(seat)
@@ -658,6 +806,8 @@ class _GameReader:
             raise ev.error("a call must take another player's discard")
         round_.play(ev, cls(seat, target, ev.tile("pai"), ev.tiles("consumed", consumed)))
         round_.just_drawn[seat] = None
+        if cls is not OpenKan:  # an open kan is followed by its replacement draw
+            round_.after_call.add(seat)
 
     def chi(self, ev: _Event) -> None:
         self._call(ev, Chi, 2)
@@ -785,16 +935,37 @@ class _GameReader:
                 hand = ev.to_tiles(shown, "hora_tehais")
                 if len(hand) % 3 == 1:  # gimite leaves the winning tile out
                     hand = (*hand, tile)
+        yaku = None
+        if ev.has("yakus"):
+            yaku = _resolve_yaku(ev, round_, seat, tile, seat == target, self.warnings)
+            han = self._yakuman_han(ev, han, yaku)
         recorded = RecordedWin(
             han=han,
             fu=fu,
-            yaku=_resolve_yaku(ev, round_, seat, tile, seat == target) if ev.has("yakus") else None,
+            yaku=yaku,
             points=ev.integer("hora_points") if ev.has("hora_points") else None,
             deltas=deltas,
             liable=ev.seat("pao", players) if ev.has("pao") else None,
             hand=hand,
         )
         return None if recorded == RecordedWin() else recorded
+
+    def _yakuman_han(
+        self, ev: _Event, han: int | None, yaku: tuple[tuple[str, int], ...]
+    ) -> int | None:
+        """The han of a win whose ``fan`` counts one yakuman while its ``yakus`` hold several:
+        gimite's Tenhou converter writes ``fan`` 100 for any yakuman hand, with one 100-fan
+        entry per Tenhou yakuman, which Tenhou adds up. Any other ``han`` is kept."""
+        total = sum(h for name, h in yaku if YAKU[name].yakuman)
+        if han != YAKUMAN_HAN or total <= YAKUMAN_HAN or total != sum(h for _, h in yaku):
+            return han
+        self.warnings.add(
+            f"hora: fan {MJAI_YAKUMAN_FAN} (one yakuman) with {total // YAKUMAN_HAN} yakuman "
+            "in yakus (gimite/mjai's tenhou_archive.rb writes 100 for any yakuman hand); read "
+            f"as {total} han, the yakus' sum",
+            ev.where,
+        )
+        return total
 
     def ryukyoku(self, ev: _Event) -> None:
         round_ = self.current(ev)
@@ -1066,7 +1237,7 @@ class _RoundWriter:
         if isinstance(event, ClosedKan):
             return {"type": "ankan", "actor": event.seat, "consumed": _codes(event.tiles)}
         if isinstance(event, NorthExtraction):
-            return {"type": "kita", "actor": event.seat, "pai": _code(event.tile)}
+            return {"type": NORTH_EVENT, "actor": event.seat, "pai": _code(event.tile)}
         if isinstance(event, RiichiDeclared):
             return {"type": "reach", "actor": event.seat}
         if isinstance(event, RiichiAccepted):

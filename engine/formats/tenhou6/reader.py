@@ -21,7 +21,7 @@ from engine.events import (
     Source,
     Win,
 )
-from engine.formats import check_strings
+from engine.formats import ReaderWarnings, check_strings
 from engine.formats.tenhou6.round_data import _RoundData
 from engine.formats.tenhou6.strings import _disp_rules, _is_tenhou_disp
 from engine.formats.tenhou6.values import _array, _int, _kind, _number, _str
@@ -41,6 +41,8 @@ class _Part:
     place: str
     players: int
     rounds: list[Round]
+    #: What its rounds held that was odd but readable.
+    warnings: ReaderWarnings
 
     @property
     def key(self) -> object:
@@ -118,8 +120,11 @@ def _part(obj: Any, prefix: str) -> _Part:
         raise MalformedLogError(
             f"rule {disp!r} is sanma, but seat 3 has a hand", f"{prefix}log[0][13]"
         )
-    rounds = [_RoundData(raw, players, f"{prefix}log[{r}]").read() for r, raw in enumerate(log)]
-    return _Part(obj, prefix, players, rounds)
+    warnings = ReaderWarnings()
+    rounds = [
+        _RoundData(raw, players, f"{prefix}log[{r}]", warnings).read() for r, raw in enumerate(log)
+    ]
+    return _Part(obj, prefix, players, rounds, warnings)
 
 
 def _games(parts: list[_Part]) -> list[list[_Part]]:
@@ -171,7 +176,10 @@ def _game(parts: list[_Part]) -> Game:
         started_at=_started_at(ref),
     )
     final = _final(last.obj.get("sc"), rounds[-1] if rounds else None, players, f"{last.place}sc")
-    return Game(header=header, rounds=rounds, recorded_final=final)
+    warnings = ReaderWarnings()
+    for part in parts:
+        warnings.extend(part.warnings)
+    return Game(header=header, rounds=rounds, recorded_final=final, warnings=warnings.lines())
 
 
 def _shows_red(round_: Round) -> bool:

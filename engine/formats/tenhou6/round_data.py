@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
 from engine.errors import MalformedLogError
 from engine.events import RecordedWin, Round
+from engine.formats import ReaderWarnings
 from engine.formats.tenhou6.calls import (
     _TAKE_KINDS,
     DUMMY,
@@ -48,8 +50,12 @@ class _WinRecord:
 class _RoundData:
     """One round's 17 elements, decoded and checked, before the turns are interleaved."""
 
-    def __init__(self, raw: list[Any], players: int, place: str) -> None:
+    def __init__(
+        self, raw: list[Any], players: int, place: str, warnings: ReaderWarnings | None = None
+    ) -> None:
         self.players, self.place = players, place
+        #: Where the round's odd but readable spellings are noted (a converter's quirks).
+        self.warnings = ReaderWarnings() if warnings is None else warnings
         head = _ints(raw[0], self.at(0))
         if len(head) != 3 or not 0 <= head[0] < 16 or min(head) < 0:
             raise MalformedLogError(f"{head} is not [kyoku 0-15, honba, sticks]", self.at(0))
@@ -135,18 +141,33 @@ class _RoundData:
         recorded = RecordedWin(deltas=deltas, liable=None if liable == seat else liable)
         if len(detail) == 3:
             return _WinRecord(seat, from_seat, recorded)
-        score = parse_score(_str(detail[3], f"{at}[3]"), f"{at}[3]")
-        if score.tsumo != (seat == from_seat):
-            raise MalformedLogError(
-                f"{detail[3]!r} is not a {'tsumo' if seat == from_seat else 'ron'}'s score",
-                f"{at}[3]",
-            )
         winds = {"seat_wind": (seat - self.dealer) % players, "round_wind": self.wind}
         pairs = (
             parse_yaku(_str(text, f"{at}[{i}]"), **winds, where=f"{at}[{i}]")
             for i, text in enumerate(detail[4:], 4)
         )
         yaku = tuple(pair for pair in pairs if pair[1])  # "裏ドラ(0飜)": none found, no yaku
+        text = _str(detail[3], f"{at}[3]")
+        if not text.strip():
+            # jansou's writer cannot rebuild the score string and leaves it empty: the win's
+            # worth is not recorded, but its score changes (and any yaku strings) are.
+            self.warnings.add(
+                "an empty score string (as jansou's tenhou.net/6 writer leaves it): the win's "
+                "points, fu and limit are not recorded; its score changes"
+                + (" and yaku are" if yaku else " are")
+                + " checked",
+                f"{at}[3]",
+            )
+            if not yaku:
+                return _WinRecord(seat, from_seat, recorded)
+            han = sum(h for _, h in yaku) or None
+            return _WinRecord(seat, from_seat, dataclasses.replace(recorded, han=han, yaku=yaku))
+        score = parse_score(text, f"{at}[3]")
+        if score.tsumo != (seat == from_seat):
+            raise MalformedLogError(
+                f"{detail[3]!r} is not a {'tsumo' if seat == from_seat else 'ron'}'s score",
+                f"{at}[3]",
+            )
         points = score.points(players)
         limit = score.limit
         if limit == "yakuman" and any(YAKU[name].yakuman for name, _ in yaku):

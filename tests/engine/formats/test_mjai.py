@@ -359,8 +359,9 @@ def test_tsumo_without_a_draw_is_an_error() -> None:
                      ["pinfu", 1], ["ipeko", 1], ["tanyaochu", 1]],
          [("riichi", 1), ("ippatsu", 1), ("houtei", 1), ("ura_dora", 2), ("pinfu", 1),
           ("iipeikou", 1), ("tanyao", 1)]),
-        # gimite counts a yakuman as 100 fan; the engine as 13.
-        (1, 0, "E", [["kokushimuso", 100]], [("kokushi", 13)]),
+        # gimite counts a yakuman as 100 fan; the engine as 13. Seat 1 waits on all thirteen
+        # orphans: gimite's one name for both is the thirteen-sided one.
+        (1, 0, "E", [["kokushimuso", 100]], [("kokushi_13", 13)]),
         (1, 0, "E", [["daisangen", 100], ["tsuiso", 100]], [("daisangen", 13), ("tsuuiisou", 13)]),
     ],
 )  # fmt: skip
@@ -881,16 +882,21 @@ def test_kakan_without_a_pon_cannot_be_written() -> None:
         mjai.write([_game((Draw(0, t("5z")), AddedKan(0, t("5z"))))])
 
 
-def test_sanma_is_written_with_three_seats_and_kita() -> None:
+def test_sanma_is_written_with_three_seats_and_nukidora() -> None:
     game = _game((Draw(0, t("4z")), NorthExtraction(0, t("4z")), Draw(0, t("1s"))), players=3,
                  ruleset="tenhou-3p")  # fmt: skip
     events = _written([game])
     assert len(events[0]["names"]) == 3
     assert len(events[1]["scores"]) == 3 and len(events[1]["tehais"]) == 3
-    assert events[3] == {"type": "kita", "actor": 0, "pai": "N"}
+    # What the Mortal-family sanma engines (libriichi3p) read.
+    assert events[3] == {"type": "nukidora", "actor": 0, "pai": "N"}
     back = mjai.read(mjai.write([game]))[0]
     assert back.header.ruleset == "tenhou-3p"
     assert back.rounds == game.rounds
+    # kita (RiichiEnv's and jansou's spelling, and what this writer wrote before) reads the same.
+    old = mjai.write([game]).replace(b'"type":"nukidora"', b'"type":"kita"')
+    assert b'"kita"' in old
+    assert mjai.read(old)[0].rounds == game.rounds
 
 
 def test_east_only_and_no_red_rule_sets_are_written_as_flags() -> None:
