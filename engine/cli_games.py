@@ -2,8 +2,10 @@
 
 ``verify`` reads game records in any supported format (files, or folders searched recursively),
 replays every game and prints one verdict per game; it exits with 0 only if every game verifies.
-``convert`` writes one file's games in another format. ``simulate`` writes self-played games as
-canonical JSON, one game per line.
+Which files are game records is told by their content, whatever their names: a file that is no
+record in any known format (a README, a manifest, an image) is listed as skipped, with the
+reason, and counts neither as a game nor as a failure. ``convert`` writes one file's games in
+another format. ``simulate`` writes self-played games as canonical JSON, one game per line.
 """
 
 from __future__ import annotations
@@ -20,15 +22,23 @@ from typing import Any, TextIO
 
 from engine.errors import EngineError, UnsupportedLogError
 from engine.events import Game
-from engine.formats import formats, get_format, read_games
+from engine.formats import (
+    MAX_DECOMPRESSED_BYTES,
+    NOT_A_RECORD,
+    formats,
+    get_format,
+    read_games,
+    sniff_file,
+)
 from engine.formats.canonical import game_to_json
 from engine.replay import Verdict, replay
 from engine.rules import PRESETS
 from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
 from engine.variants.uzje.rules import is_uzje_preset
 
-#: File name endings searched for in folders (everything given by name is read).
-RECORD_SUFFIXES = (".mjlog", ".xml", ".txt", ".json", ".jsonl", ".mjson", ".log", ".gz")
+#: The verdict line of a file that is no game record (it is not replayed: not a verdict of
+#: the replayer, and no failure).
+SKIPPED = "skipped"
 
 #: With at least this many files, ``verify`` shows its progress on standard error.
 PROGRESS_FROM = 20
@@ -40,14 +50,22 @@ def add_commands(commands: Any) -> None:
         "verify",
         help="replay game records and check every action and score",
         description=(
-            "Replay every game in the given files and folders (searched recursively), in any "
-            "supported format, and report one verdict per game: verified, score_mismatch, "
-            "illegal_action, unsupported or malformed. Exit status 0 only if every game verifies."
+            "Replay every game in the given files and folders (searched recursively, hidden "
+            "files and folders left out), in any supported format told by the content, and "
+            "report one verdict per game: verified, score_mismatch, illegal_action, unsupported "
+            "or malformed. Files that are no game record are listed as skipped. Exit status 0 "
+            "only if every game verifies (and there is one)."
         ),
     )
     verify.add_argument("paths", nargs="+", metavar="PATH")
-    verify.add_argument("--json", action="store_true", help="one JSON object per game per line")
-    verify.add_argument("--format", choices=sorted(formats()), help="read as this format")
+    verify.add_argument(
+        "--json", action="store_true", help="one JSON object per game (or skipped file) per line"
+    )
+    verify.add_argument(
+        "--format",
+        choices=sorted(formats()),
+        help="read every file as this format (none is skipped)",
+    )
 
     convert = commands.add_parser(
         "convert",
@@ -74,13 +92,16 @@ def add_commands(commands: Any) -> None:
 
 
 def record_files(paths: list[str]) -> Iterator[Path]:
-    """The files named, and the record files inside the folders named (sorted)."""
+    """The files named, and every file inside the folders named (sorted), whatever its name:
+    which of them are game records is told from their content (:func:`_verify_file`). Hidden
+    files and folders inside a folder (``.git``, ``.DS_Store``) are left out; special files
+    (pipes, devices) too, as reading one could block."""
     for name in paths:
         path = Path(name)
         if path.is_dir():
             for found in sorted(path.rglob("*")):
                 hidden = any(part.startswith(".") for part in found.relative_to(path).parts)
-                if found.is_file() and found.name.lower().endswith(RECORD_SUFFIXES) and not hidden:
+                if found.is_file() and not hidden:
                     yield found
         else:
             yield path
@@ -91,13 +112,23 @@ def run_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # Progress goes to a terminal only: a log file gets the summary line alone.
     show_progress = len(files) >= PROGRESS_FROM and err.isatty()
     counts: Counter[str] = Counter()
+    skipped = warned = 0
     started = time.perf_counter()
     for number, path in enumerate(files, start=1):
         for line in _verify_file(path, args.format):
+            if line["verdict"] == SKIPPED:
+                skipped += 1
+                # Listed on standard error: they are not verdicts (the progress line, if any,
+                # is overwritten and comes back with the next file).
+                err.write(("\r" if show_progress else "") + _skipped_text(line) + "\n")
+                if args.json:
+                    out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                continue
             counts[line["verdict"]] += 1
+            warned += bool(line["warnings"])
             if args.json:
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
-            elif line["verdict"] != Verdict.VERIFIED.value or not show_progress:
+            elif line["verdict"] != Verdict.VERIFIED.value or line["warnings"] or not show_progress:
                 out.write(_verdict_text(line) + "\n")
         if show_progress:
             err.write(f"\r{number}/{len(files)} files, {sum(counts.values())} games")
@@ -107,14 +138,37 @@ def run_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if show_progress:
         err.write("\n")
     summary = ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict if counts[v.value])
+    if warned:
+        summary += f"; {warned} with reader warnings"
     rate = f" ({total / elapsed:.0f} games/s)" if elapsed > 0 and total else ""
-    err.write(f"{total} game(s) in {len(files)} file(s): {summary or 'nothing read'}{rate}\n")
+    others = f"; {skipped} other file(s) skipped: not game records" if skipped else ""
+    err.write(
+        f"{total} game(s) in {len(files) - skipped} file(s): {summary or 'nothing read'}{rate}"
+        f"{others}\n"
+    )
     return 0 if total and counts[Verdict.VERIFIED.value] == total else 1
 
 
 def _verify_file(path: Path, format_name: str | None) -> Iterator[dict[str, Any]]:
+    """One line per game of the file, or one for the whole file when it cannot be read or is
+    no game record (``skipped``). The format is told from the file's first bytes alone (gzip
+    inflated as far as needed), so that a large file that is no record is never read whole;
+    a record larger than the engine reads (:data:`MAX_DECOMPRESSED_BYTES`) is refused unread.
+    With ``format_name``, every file is read as that format."""
     base: dict[str, Any] = {"path": str(path)}
     try:
+        if format_name is None:
+            fmt = sniff_file(path)
+            if fmt is None:
+                yield {**base, "verdict": SKIPPED, "reason": NOT_A_RECORD}
+                return
+            format_name = fmt.name
+        size = path.stat().st_size
+        if size > MAX_DECOMPRESSED_BYTES:
+            raise OSError(
+                f"{size:,} bytes, more than the {MAX_DECOMPRESSED_BYTES:,} a game record may "
+                "have; not read"
+            )
         games, fmt = read_games(path.read_bytes(), format_name, file_name=str(path))
     except (OSError, EngineError) as error:
         verdict = (
@@ -135,6 +189,7 @@ def _verify_file(path: Path, format_name: str | None) -> Iterator[dict[str, Any]
             "rounds": len(report.rounds),
             "discrepancy": None if report.discrepancy is None else report.discrepancy.to_json(),
             "final_scores": report.final_scores,
+            "warnings": list(game.warnings),
         }
 
 
@@ -144,6 +199,7 @@ def _failure(verdict: Verdict, message: str) -> dict[str, Any]:
         "complete": False,
         "rounds": 0,
         "discrepancy": {"verdict": verdict.value, "message": message},
+        "warnings": [],
     }
 
 
@@ -154,7 +210,11 @@ def _verdict_text(line: dict[str, Any]) -> str:
         text += f": {line['discrepancy']['message']}"
     elif line["verdict"] == Verdict.VERIFIED.value and not line.get("complete"):
         text += " (the record stops before the end of the game)"
-    return text
+    return "".join([text, *(f"\n  warning: {warning}" for warning in line["warnings"])])
+
+
+def _skipped_text(line: dict[str, Any]) -> str:
+    return f"{line['path']}: {SKIPPED}: {line['reason']}"
 
 
 def run_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

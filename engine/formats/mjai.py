@@ -3,18 +3,31 @@
 **Reading.** One JSON event per line (blank lines are skipped); a line holding a JSON *array* is
 a batch of events (the mjai.app bot input). ``start_game`` ... ``end_game`` is one game and a
 file may hold several; a file that stops before ``end_game`` yields an incomplete game
-(``recorded_final`` is ``None``). The dialects read are Mortal/libriichi and RiichiEnv (which
-adds ``kita`` for 3-player games), gimite's original mjai and mjai-manue (``hora`` with
-``yakus``, ``fu``, ``fan``, ``hora_points``, ``uradora_markers``; ``ryukyoku`` with ``reason``
-and ``tenpais``), akochan (``kyoku_first``, ``aka_flag``, ``haiyama``, ``scores`` instead of
-``deltas``) and mjai.app's batches. Fields a dialect adds beyond these are ignored.
+(``recorded_final`` is ``None``), and so does one
+that gimite's server stopped with an ``error`` event. The dialects read are Mortal/libriichi,
+RiichiEnv (``kita`` for 3-player games; the Mortal-family sanma engines' ``nukidora`` is read
+too), gimite's original mjai, its Tenhou converter and mjai-manue (``start_game`` ``uri``;
+``hora`` with ``yakus``, ``fu``, ``fan``, ``hora_points``, ``uradora_markers``; ``ryukyoku``
+with ``reason`` and ``tenpais``), akochan (``kyoku_first``, ``aka_flag``, ``haiyama``,
+``scores`` instead of ``deltas``), jansou and mjai.app's batches. Fields a dialect adds beyond
+these are ignored. Every tool's ``ryukyoku`` reasons are read (:data:`DRAW_REASONS`). A Tenhou
+log id in ``uri`` (gimite's converter: ``http://tenhou.net/0/?log=<id>&tw=0``) is the game's
+source id and gives its start time. A missing ``kyotaku`` is the sticks the last round left.
+
+Converter quirks whose meaning is clear are read as they mean, each with a warning in
+:attr:`~engine.events.Game.warnings` (docs/format.md, "Reader warnings"): gimite's converter's
+``tsumogiri`` true on the discard right after a chi or pon (read as false), one ``sangenpai``
+per dragon triplet, ``fan`` 100 for a hand of several yakuman, ``end_game`` scores before the
+leftover sticks go to first place; and gimite's server's ``error`` (the game ends there).
 
 What the source claims becomes the ``recorded`` fields: deltas are taken from ``deltas``, or
 worked out from ``scores`` (the scores after the event) when only those are given. gimite's
 yaku names are mapped to the engine's (``sangenpai``, ``jikaze`` and ``bakaze`` name no tile, so
-the dragon, seat wind or round wind is found from the winner's tiles and seat); a yakuman counts
-100 "fan" in gimite's scheme and 13 han here; akochan's unrounded fu (``38``) are rounded up to
-the ten as every scorer reports them. ``reach_accepted``'s ``deltas``/``scores`` (Mortal) are
+the dragon, seat wind or round wind is found from the winner's tiles and seat; ``suanko``,
+``churenpoton`` and ``kokushimuso`` name no wait, so the hand's wait tells the yakuman;
+``renho`` below a yakuman is Tenhou's mangan renhou); a yakuman counts 100 "fan" in gimite's
+scheme and 13 han here; akochan's unrounded fu (``38``) are rounded up to the ten as every
+scorer reports them. ``reach_accepted``'s ``deltas``/``scores`` (Mortal) are
 ignored: the riichi stick follows from the event itself.
 
 mjai carries no rules. When ``start_game`` has our extension members ``ruleset`` (a preset's
@@ -38,9 +51,10 @@ the winning tile, as gimite writes them), pao}, ``ryukyoku`` {reason (gimite nam
 tenpais}, ``end_kyoku`` and ``end_game`` {scores} when the game's end is recorded.
 
 A **3-player** game is written with 3-seat arrays (names, scores, tehais, deltas, tenpais) and
-``kita`` {actor, pai "N"} events, as RiichiEnv does: plain mjai is 4-seat only, and Mortal does
-not read sanma. Games of more than 4 players, and :class:`~engine.events.ScoreChange` events,
-have no mjai form and are refused with :class:`~engine.errors.UnsupportedLogError`.
+``nukidora`` {actor, pai "N"} events, as the Mortal-family sanma engines (libriichi3p) read
+them: plain mjai is 4-seat only, and Mortal itself does not read sanma. (RiichiEnv writes and
+reads ``kita`` instead.) Games of more than 4 players, and :class:`~engine.events.ScoreChange`
+events, have no mjai form and are refused with :class:`~engine.errors.UnsupportedLogError`.
 """
 
 from __future__ import annotations
@@ -1077,7 +1091,9 @@ _HANDLERS: Final[dict[str, Callable[[_GameReader, _Event], None]]] = {
     "ryukyoku": _GameReader.ryukyoku,
     "end_kyoku": lambda game, ev: game.close_round(),
 }
-_KNOWN_TYPES: Final = ("start_game", "end_game", *_HANDLERS)
+#: gimite's mjai server logs this, and stops the game, when a player's response is invalid.
+SERVER_ERROR: Final = "error"
+_KNOWN_TYPES: Final = ("start_game", "end_game", *_HANDLERS, SERVER_ERROR)
 
 
 def _events(text: str) -> Iterator[tuple[Any, str]]:
@@ -1124,6 +1140,19 @@ def read(data: bytes) -> list[Game]:
         if not isinstance(type_, str):
             raise MalformedLogError("event without a string 'type'", where)
         ev = _Event(obj, type_, where)
+        if type_ == SERVER_ERROR:
+            if game is not None:
+                # The server stopped the game: the record ends here, the game unfinished.
+                message = obj.get("message")
+                game.warnings.add(
+                    "error: the mjai server stopped the game here"
+                    + (f" ({message})" if isinstance(message, str) and message else "")
+                    + "; the game is read up to this point, as one that does not end",
+                    where,
+                )
+                games.append(game.game())
+                game = None
+            continue
         if type_ == "start_game":
             if game is not None:
                 games.append(game.game())  # the previous game stopped before its end

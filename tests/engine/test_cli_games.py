@@ -55,6 +55,9 @@ def test_verify_fails_on_a_broken_record(tmp_path: Path) -> None:
     broken = text[:ten] + b"9" + text[ten:]
     (tmp_path / "broken.mjlog").write_bytes(broken)
     (tmp_path / "good.mjlog").write_bytes(text)
+    # An mjlog cut off after its first round starts: it is one (sniffed), and unreadable.
+    (tmp_path / "cut.mjlog").write_bytes(text[: text.index(b"<INIT") + 20])
+    # Not JSON of any record format: no game record at all, so skipped (not a failure).
     (tmp_path / "garbage.json").write_bytes(b"{not json")
     result = run("verify", "--json", str(tmp_path))
     verdicts = {
@@ -62,8 +65,9 @@ def test_verify_fails_on_a_broken_record(tmp_path: Path) -> None:
         for line in result.stdout.decode().splitlines()
     }
     assert verdicts["good.mjlog"]["verdict"] == "verified"
-    assert verdicts["garbage.json"]["verdict"] == "malformed"
-    assert verdicts["garbage.json"]["discrepancy"]["message"]
+    assert verdicts["cut.mjlog"]["verdict"] == "malformed"
+    assert verdicts["cut.mjlog"]["discrepancy"]["message"]
+    assert verdicts["garbage.json"]["verdict"] == "skipped"
     assert verdicts["broken.mjlog"]["verdict"] == "score_mismatch"
     assert "fu" in verdicts["broken.mjlog"]["discrepancy"]["message"]
     assert result.returncode == 1

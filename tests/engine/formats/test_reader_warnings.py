@@ -525,9 +525,10 @@ def test_a_whole_game_in_gimites_dialect_verifies_with_its_warnings() -> None:
 
 
 def _blank_scores(data: bytes, keep_yaku: bool = False) -> bytes:
-    """Every win's score string emptied, as jansou's writer leaves it (and its yaku strings
-    dropped, as jansou writes none, unless ``keep_yaku``)."""
-    obj = json.loads(data)
+    """The game as jansou's writer gives it: ``name``, ``rule`` and ``log`` alone, every win's
+    score string empty (and its yaku strings dropped, as jansou writes none, unless
+    ``keep_yaku``)."""
+    obj = {key: value for key, value in json.loads(data).items() if key in ("name", "rule", "log")}
     for round_ in obj["log"]:
         result = round_[16]
         if result[0] == "和了":
@@ -640,3 +641,21 @@ def test_warnings_never_change_the_verdict() -> None:
     assert plain.verdict is with_warnings.verdict is Verdict.VERIFIED
     assert with_warnings.warnings == ["line 1: something odd, read as usual"]
     assert plain.to_json() == {**with_warnings.to_json(), "warnings": []}
+
+
+def test_an_error_of_gimites_server_ends_the_game_there_with_a_warning() -> None:
+    # gimite's mjai server logs an error event and stops when a player's response is invalid.
+    error = {"type": "error", "message": "Error in player 1's response: Unexpected response"}
+    data = "\n".join(
+        json.dumps(event)
+        for event in (start_game(), start_kyoku(), *OPENING, error, start_game(), start_kyoku())
+    ).encode()
+    first, second = mjai.read(data)
+    assert first.recorded_final is None and len(first.rounds[0].events) == len(OPENING)
+    assert first.warnings == (
+        "line 13: error: the mjai server stopped the game here (Error in player 1's response: "
+        "Unexpected response); the game is read up to this point, as one that does not end",
+    )
+    assert second.warnings == () and len(second.rounds) == 1
+    report = replay(first)
+    assert report.verdict is Verdict.VERIFIED and not report.complete
