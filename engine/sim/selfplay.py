@@ -41,6 +41,7 @@ from engine.events import (
     RiichiAccepted,
     Round,
     Source,
+    Wall,
     Win,
 )
 from engine.game_flow import RoundPosition, final_scores, first_position
@@ -58,6 +59,11 @@ MAX_ROUNDS = 200
 
 #: A function giving the bots of one game, seat by seat, from the game's random generator.
 BotFactory = Callable[[random.Random], Sequence[Bot]]
+#: A function dealing one hand (as :func:`engine.sim.wall.deal` does) for the hand's position:
+#: the seats' tiles, the opening indicator and the wall. Scenarios use it to arrange walls.
+Dealer = Callable[
+    [Ruleset, random.Random, RoundPosition], tuple[tuple[tuple[Tile, ...], ...], Tile | None, Wall]
+]
 
 
 class SimulationError(RuntimeError):
@@ -72,6 +78,7 @@ def play_game(
     *,
     players: Sequence[str] | None = None,
     game_id: str | None = None,
+    dealer: Dealer | None = None,
 ) -> Game:
     """Play one game with one bot per seat and return its record.
 
@@ -79,6 +86,7 @@ def play_game(
     bots the game's generator, which keeps a game reproducible from its seed alone). The header
     names the rule set's preset and the options that differ from it; ``ruleset.name`` must be
     a preset name. ``players`` are the seats' names (default: each bot's class and seat).
+    ``dealer`` deals each hand (default: :func:`engine.sim.wall.deal`, a shuffled wall).
 
     :raises SimulationError: see :class:`SimulationError`.
     :raises ValueError: the number of bots or names is not the number of players, or the rule
@@ -110,7 +118,7 @@ def play_game(
     while position is not None:
         if len(rounds) >= MAX_ROUNDS:
             raise SimulationError(f"the game has not ended after {MAX_ROUNDS} hands")
-        round_, position = _play_round(state, position, bots, rng)
+        round_, position = _play_round(state, position, bots, rng, dealer)
         rounds.append(round_)
     final = final_scores(state.scores, state.sticks, ruleset, state.first_dealer)
     return Game(header=header, rounds=tuple(rounds), recorded_final=FinalResult(tuple(final)))
@@ -145,11 +153,18 @@ def _overrides(ruleset: Ruleset) -> dict[str, object]:
 
 
 def _play_round(
-    state: GameState, position: RoundPosition, bots: Sequence[Bot], rng: random.Random
+    state: GameState,
+    position: RoundPosition,
+    bots: Sequence[Bot],
+    rng: random.Random,
+    dealer: Dealer | None = None,
 ) -> tuple[Round, RoundPosition | None]:
     """Deal and play one hand; the finished record and the next hand's position."""
     ruleset = state.ruleset
-    hands, indicator, wall = deal(ruleset, rng)
+    if dealer is None:
+        hands, indicator, wall = deal(ruleset, rng)
+    else:
+        hands, indicator, wall = dealer(ruleset, rng, position)
     round_ = Round(
         wind=position.wind,
         number=position.number,
