@@ -1,0 +1,123 @@
+"""Disagreement classes that are the peer's fault, each with its reason and its evidence.
+
+A class is ``(peer, what, rule set)``. It belongs here only when the peer models the rule
+differently from the real platform, or has a bug, and a rule source or a real record shows it;
+a class that is our engine's or our writers' fault never does (it stays unexplained, is reported
+and goes in ``/work/notes/referee-findings.md``). docs/replay.md ("The referee") repeats each
+entry with its evidence.
+
+Peer defects that the referee works around (so that the rest of the peer's judgement still
+counts) are described in the judge modules and in docs/replay.md, not here: they never show as
+disagreements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Explained:
+    peer: str
+    what: str
+    #: Rule sets the explanation covers (a class of another rule set stays unexplained).
+    rulesets: frozenset[str]
+    reason: str
+    evidence: str
+
+    def covers(self, peer: str, what: str, ruleset: str) -> bool:
+        return peer == self.peer and what == self.what and ruleset in self.rulesets
+
+
+EXPLAINED: tuple[Explained, ...] = (
+    Explained(
+        peer="jansou (tenhou6)",
+        what="does not read Tenhou sanma tenhou.net/6",
+        rulesets=frozenset({"tenhou-3p"}),
+        reason=(
+            "jansou's tenhou.net/6 reader counts the players from `name`, which Tenhou writes "
+            "with four entries in sanma (the last one empty), and has no North extraction (an "
+            '"f44" in a discard list breaks it with a TypeError)'
+        ),
+        evidence=(
+            "jansou 0.14.0 jansou/io/tenhou_json.py: parse_tenhou_json takes "
+            "player_count = len(data['name']); dump_tenhou_json: \"The three-player North bonus "
+            "has no place in this reader's turn model\". A real Tenhou sanma record fails the "
+            "same way: ../shared/corpus/tenhou6_json/SoliDeoGloria000__sanma-engine/"
+            '2024010120gm-00b9-0000-e324b88a.json (name has 4 entries, discards hold "f44")'
+        ),
+    ),
+    Explained(
+        peer="riichienv",
+        what="double yakuman form counted double (Tenhou has none)",
+        rulesets=frozenset({"tenhou-4p", "tenhou-3p"}),
+        reason=(
+            "riichienv's HandEvaluator counts suuankou tanki, kokushi 13-sided, junsei chuuren "
+            "and daisuushii as two yakuman whatever the rules (its GameRule flags for them are "
+            "not used when valuing a hand); Tenhou counts every yakuman once"
+        ),
+        evidence=(
+            "riichienv-core/src/yaku.rs: yakuman_count += 2 for ID_SUANKO_TANKI, "
+            "ID_JUNSEI_CHUUREN, ID_DAISUUSHI, han = 26 for ID_KOKUSHI_13, with no rule "
+            'consulted; Tenhou: "Tenhou treats each yakuman as single, so there are no double '
+            "yakuman\" (../shared/docs/reference/log-formats.md, from Tenhou's mjlog yaku ids "
+            "41/46/48 written with 13 han)"
+        ),
+    ),
+    Explained(
+        peer="riichienv",
+        what="double riichi after a North extraction",
+        rulesets=frozenset({"tenhou-3p", "majsoul-3p"}),
+        reason=(
+            "riichienv's mjai replay calls a first-discard riichi double unless a chi, pon or kan "
+            "came before it; a North extraction does not count there, while both platforms "
+            "treat it as a call that breaks the first go-around"
+        ),
+        evidence=(
+            "riichienv-core/src/replay/mjai_replay.rs: is_wliqi = is_liqi && first_discard && "
+            "!has_calls, has_calls set by chi, pon and kans only (not kita). Mahjong Soul: "
+            'riichi.wiki, Majsoul, 3-player rules: "North replacing is similar to a calling '
+            "action, thus this can nullify Ippatsu, Blessing of Earth, Nine Different Terminals "
+            'and Honors and Double Riichi"; Tenhou: real 2025 sanma games (our commit 4733133, '
+            "kita_breaks_first_turn on tenhou-3p)"
+        ),
+    ),
+    Explained(
+        peer="libriichi",
+        what="ron on a closed kan refused (thirteen orphans)",
+        rulesets=frozenset({"majsoul-4p"}),
+        reason=(
+            "libriichi plays Tenhou's rules, where nobody may ron a closed kan; Mahjong Soul "
+            "lets thirteen orphans rob one"
+        ),
+        evidence=(
+            "Mortal libriichi/src/state/update.rs: the Ankan arm never sets can_ron_agari (only "
+            "Kakan offers a chankan); Mahjong Soul: RiichiEnv docs/RULES.md, platform presets, "
+            "allows_ron_on_ankan_for_kokushi_musou True for default_mjsoul (from its "
+            "verification on Mahjong Soul paifus), and jansou's mahjong-soul preset "
+            "(kokushi_ankan_chankan=True)"
+        ),
+    ),
+    Explained(
+        peer="jansou (mjai)",
+        what="cannot read a ron on a closed kan (thirteen orphans)",
+        rulesets=frozenset({"majsoul-4p", "majsoul-3p"}),
+        reason=(
+            "jansou's mjai reader knows the robbed tile of an added kan or a North only: a hora "
+            'right after an ankan stops it ("hora without a preceding draw or discard"), '
+            "though its own mahjong-soul preset allows the ron"
+        ),
+        evidence=(
+            "jansou 0.14.0 jansou/io/mjai.py, _parse_body: `robbed` is set for kakan and kita, "
+            "not ankan; jansou/core/rules.py: _MAHJONG_SOUL has kokushi_ankan_chankan=True; "
+            "RiichiEnv docs/RULES.md: Mahjong Soul allows_ron_on_ankan_for_kokushi_musou True"
+        ),
+    ),
+)
+
+
+def explanation(peer: str, what: str, ruleset: str) -> Explained | None:
+    for entry in EXPLAINED:
+        if entry.covers(peer, what, ruleset):
+            return entry
+    return None

@@ -1,0 +1,195 @@
+"""jansou (PyPI ``jansou``, pure Python): reads our mjai and our tenhou.net/6, replays every
+hand through its live game flow and scores every win against the record.
+
+Per export (``mjai``, and ``tenhou6`` for Tenhou rule sets, the only ones tenhou.net/6 holds):
+
+* **reading**: ``jansou.io.mjai.parse_mjai`` / ``jansou.io.tenhou_json.parse_tenhou_json``;
+* **actions**: ``jansou.io.replay.replay_round_decisions`` drives each hand through jansou's own
+  flow, which offers the legal actions at every decision and raises ``ReplayError`` at the
+  first recorded action or event that its flow does not produce;
+* **wins**: what ``jansou-validate`` does (``jansou.validation.check.check_win``): each win is
+  rebuilt by jansou's replay (``replay_round``), scored, and its value (points before honba and
+  sticks, read from the record's deltas) and fu compared with the record.
+
+mjai carries no rules, and jansou reads a ``preset`` member of ``start_game`` (its own
+extension) to know them, else plays Tenhou's. The referee adds ``"preset"`` (jansou's name for
+the rule set: ``tenhou``, ``tenhou-3p``, ``mahjong-soul``, ``mahjong-soul-3p``) to the
+``start_game`` line it hands to jansou; the rest of the file is our writer's, unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+
+from jansou.io.mjai import parse_mjai
+from jansou.io.paifu import replay_round
+from jansou.io.replay import ReplayError, replay_round_decisions
+from jansou.io.tenhou_json import parse_tenhou_json
+from jansou.validation.check import check_win
+
+from benchmarks.referee.findings import Verdicts, round_label
+from engine.events import (
+    AddedKan,
+    Chi,
+    ClosedKan,
+    Discard,
+    DoraRevealed,
+    Draw,
+    Game,
+    NorthExtraction,
+    OpenKan,
+    Pon,
+    Win,
+)
+
+PEER = "jansou"
+
+PRESETS = {
+    "tenhou-4p": "tenhou",
+    "tenhou-3p": "tenhou-3p",
+    "majsoul-4p": "mahjong-soul",
+    "majsoul-3p": "mahjong-soul-3p",
+}
+#: jansou's tenhou.net/6 reader takes the players from ``name`` (Tenhou lists four, the last
+#: empty, in sanma) and has no North extraction: Tenhou's sanma records are beyond it.
+SANMA_TENHOU6 = "does not read Tenhou sanma tenhou.net/6"
+#: jansou's mjai reader knows the robbed tile of an added kan or a North, not of a closed kan.
+ANKAN_RON = "cannot read a ron on a closed kan (thirteen orphans)"
+#: The canonical events that jansou's parsed rounds hold, in the same order (riichi is a flag
+#: of its discard; acceptance, wins and draws of the hand are the outcome).
+_JANSOU_EVENTS = (
+    Draw,
+    Discard,
+    Chi,
+    Pon,
+    OpenKan,
+    ClosedKan,
+    AddedKan,
+    NorthExtraction,
+    DoraRevealed,
+)
+
+
+def with_preset(mjai_text: str, ruleset: str) -> str:
+    """Our mjai with jansou's ``preset`` member added to ``start_game``."""
+    first, _, rest = mjai_text.partition("\n")
+    start = json.loads(first)
+    start["preset"] = PRESETS[ruleset.removesuffix("-east")]
+    return json.dumps(start, ensure_ascii=False, separators=(",", ":")) + "\n" + rest
+
+
+def judge(game: Game, export: str, text: str, verdicts: Verdicts) -> None:
+    """Read, replay and score one game from one of our exports (``mjai`` or ``tenhou6``)."""
+    peer = f"{PEER} ({export})"
+    try:
+        paifu = (
+            parse_mjai(with_preset(text, game.header.ruleset))
+            if export == "mjai"
+            else (parse_tenhou_json(text))
+        )
+    except Exception as error:  # jansou's parse errors have no common base class
+        what = "cannot read the export"
+        if export == "tenhou6" and game.players == 3:
+            what = SANMA_TENHOU6
+        elif export == "mjai" and "hora without a preceding" in str(error) and _robs_ankan(game):
+            what = ANKAN_RON
+        verdicts.add(peer, what, "", None, "readable", f"{type(error).__name__}: {error}")
+        return
+    if paifu.player_count != game.players:
+        what = SANMA_TENHOU6 if export == "tenhou6" else "reads another number of players"
+        verdicts.add(peer, what, "", None, game.players, f"{paifu.player_count} players")
+        return
+    verdicts.checks[peer] += 1
+    if len(paifu.rounds) != len(game.rounds):
+        verdicts.add(peer, "hands read", "", None, len(game.rounds), len(paifu.rounds))
+        return
+    for index, (round_, round_log) in enumerate(zip(game.rounds, paifu.rounds, strict=True)):
+        label = round_label(index, round_.name)
+        _replay(paifu, index, round_, label, peer, verdicts)
+        _score(paifu, round_log, round_, label, peer, verdicts)
+
+
+def _replay(
+    paifu: object, index: int, round_: object, label: str, peer: str, verdicts: Verdicts
+) -> None:
+    try:
+        for _decision in replay_round_decisions(paifu, index):  # type: ignore[arg-type]
+            verdicts.checks[peer] += 1
+    except ReplayError as error:
+        message = str(error).split(": ", 1)[-1]
+        verdicts.add(
+            peer,
+            f"replay stops: {_pattern(message)}",
+            label,
+            _canonical_index(round_, error.event_index),
+            "legal",
+            message,
+        )
+
+
+def _score(
+    paifu: object, round_log: object, round_: object, label: str, peer: str, verdicts: Verdicts
+) -> None:
+    wins = [i for i, e in enumerate(round_.events) if isinstance(e, Win)]  # type: ignore[attr-defined]
+    try:
+        records = replay_round(round_log, paifu.rules, paifu.player_count)  # type: ignore[attr-defined,arg-type]
+    except Exception as error:
+        verdicts.add(
+            peer,
+            "cannot rebuild the wins",
+            label,
+            None,
+            "scorable",
+            f"{type(error).__name__}: {error}",
+        )
+        return
+    for position, record in enumerate(records):
+        verdicts.checks[peer] += 1
+        verdict = check_win(record)
+        if verdict.passed:
+            continue
+        event = wins[position] if position < len(wins) else None
+        detail = verdict.detail
+        what = detail.split(" ", 1)[0].rstrip(":")
+        ours, _, theirs = detail.partition(" != expected ")
+        verdicts.add(
+            peer,
+            f"win {what}",
+            label,
+            event,
+            theirs or "-",
+            ours.split(" ")[-1] if theirs else detail,
+        )
+
+
+def _robs_ankan(game: Game) -> bool:
+    """Whether some hand of the game has a ron right after a closed kan."""
+    for round_ in game.rounds:
+        for before, event in zip(round_.events, round_.events[1:], strict=False):
+            if isinstance(event, Win) and not event.tsumo and isinstance(before, ClosedKan):
+                return True
+    return False
+
+
+def _canonical_index(round_: object, jansou_index: int | None) -> int | None:
+    """Our event index of jansou's ``jansou_index``-th event of the round."""
+    if jansou_index is None:
+        return None
+    seen = -1
+    for index, event in enumerate(round_.events):  # type: ignore[attr-defined]
+        if isinstance(event, _JANSOU_EVENTS):
+            seen += 1
+            if seen == jansou_index:
+                return index
+    return None
+
+
+def _pattern(message: str) -> str:
+    """jansou's message without its tiles and numbers, so one kind of stop is one class."""
+    words = []
+    for word in message.split():
+        if any(ch.isdigit() for ch in word) or "(" in word or ")" in word:
+            words.append("_")
+        else:
+            words.append(word)
+    return " ".join(words)[:80]

@@ -1,0 +1,54 @@
+"""Judging one game: export it, read it back, and hand it to every peer that can play its rules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from benchmarks.referee import (
+    judge_jansou,
+    judge_libriichi,
+    judge_mahjong,
+    judge_ours,
+    judge_riichienv,
+)
+from benchmarks.referee.findings import Finding, Verdicts
+from benchmarks.referee.mjai_lines import kita_dialect, mjai_lines, text_of
+from engine.events import Game
+
+#: Every peer, in the order of the report ("ours" is our own replay of the exports).
+PEERS = ("ours", "libriichi", "riichienv", "jansou", "mahjong")
+
+
+def judge_game(game: Game, peers: frozenset[str] = frozenset(PEERS)) -> Verdicts:
+    """Every finding of every peer (of ``peers``) on one game, and the checks made. A peer that
+    raises is a finding of its own (``<peer> crashed: <error>``); the others still judge."""
+    verdicts = Verdicts()
+    lines = mjai_lines(game)
+    mjai_text = text_of(lines)
+    texts = judge_ours.exports(game)
+    texts["mjai"] = mjai_text
+    # mjai carries no sanma standard: each peer gets the North-extraction event it reads.
+    peer_text = kita_dialect(mjai_text)
+    calls: list[tuple[str, Callable[[], None]]] = [
+        ("ours", lambda: judge_ours.judge(game, texts, verdicts)),
+        ("riichienv", lambda: judge_riichienv.judge(game, peer_text, verdicts)),
+        ("jansou", lambda: judge_jansou.judge(game, "mjai", peer_text, verdicts)),
+        ("mahjong", lambda: judge_mahjong.judge(game, verdicts)),
+    ]
+    if game.players == 4:  # libriichi plays 4-player games only
+        calls.insert(1, ("libriichi", lambda: judge_libriichi.judge(lines, verdicts)))
+    if "tenhou6" in texts:
+        text = texts["tenhou6"]
+        calls.append(("jansou", lambda: judge_jansou.judge(game, "tenhou6", text, verdicts)))
+    for peer, call in calls:
+        if peer not in peers:
+            continue
+        try:
+            call()
+        except Exception as error:  # the peer's own failure: a finding, not the end of the run
+            verdicts.findings.append(
+                Finding(
+                    peer, f"{peer} crashed: {type(error).__name__}", "", None, "", str(error)[:300]
+                )
+            )
+    return verdicts
