@@ -47,6 +47,9 @@ class UploadedFile:
     data: bytes
     #: Why the file is not to be imported (an archive inside an archive), or ``None``.
     problem: str | None = None
+    #: Why the file is passed over although nothing is wrong with it (it is no game record, as
+    #: a README in a folder of logs), or ``None``.
+    skipped: str | None = None
 
 
 #: The problem of an archive found inside an archive.

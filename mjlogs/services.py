@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import json
 import logging
 from collections import Counter
@@ -29,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -39,9 +41,17 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
-from engine.formats import canonical, read_games
+from engine.formats import (
+    NOT_A_RECORD,
+    SNIFF_BYTES,
+    canonical,
+    content_head,
+    read_games,
+    sniff_file,
+    sniff_head,
+)
 from engine.game_flow import placements
-from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand
+from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand, is_archive
 from mjlogs.models import Game, GameSeat, Player, PlayerName, Visibility
 from mjlogs.selectors import user_can_manage_game
 
@@ -64,6 +74,8 @@ class Status(StrEnum):
     IMPORTED = "imported"
     DUPLICATE = "duplicate"
     FAILED = "failed"
+    #: A file that is no game record, passed over (only imports that ask for it: import_logs).
+    SKIPPED = "skipped"
 
 
 @dataclass(frozen=True)
@@ -98,8 +110,13 @@ class ImportSummary:
 
     @property
     def counts(self) -> dict[str, int]:
+        """Outcomes by status; ``skipped`` only when some file was (uploads skip none)."""
         counted = Counter(outcome.status.value for outcome in self.outcomes)
-        return {status.value: counted[status.value] for status in Status}
+        return {
+            status.value: counted[status.value]
+            for status in Status
+            if status is not Status.SKIPPED or counted[status.value]
+        }
 
 
 class VerificationQueue:
@@ -189,15 +206,19 @@ def import_files(
     limits: Limits = DEFAULT_LIMITS,
     progress: Callable[[Outcome], None] | None = None,
     verifications: VerificationQueue | None = None,
+    skip_non_records: bool = False,
 ) -> ImportSummary:
     """Import uploaded files (archives are opened) and return every outcome. Each game is
     committed on its own (see :func:`upload_import` for all or nothing).
 
-    ``progress`` is called after each outcome (a progress bar, a streamed response).
+    ``progress`` is called after each outcome (a progress bar, a streamed response). With
+    ``skip_non_records`` (a folder of logs, ``import_logs``), an archive's member that is no game
+    record in any known format is ``skipped`` instead of ``failed``, as is a file marked
+    :attr:`~mjlogs.archives.UploadedFile.skipped` (:func:`local_file`).
     """
     own_queue = verifications is None
     queue = VerificationQueue() if verifications is None else verifications
-    summary = _import(files, uploader, visibility, limits, progress, queue)
+    summary = _import(files, uploader, visibility, limits, progress, queue, skip_non_records)
     if own_queue:
         queue.log_left_pending()
     return summary
@@ -245,12 +266,18 @@ def _import(
     limits: Limits,
     progress: Callable[[Outcome], None] | None,
     verifications: VerificationQueue,
+    skip_non_records: bool = False,
 ) -> ImportSummary:
     summary = ImportSummary()
     seen = 0
     for upload in files:
+        if upload.skipped is not None:
+            _add(summary, Outcome(upload.name, Status.SKIPPED, error=upload.skipped), progress)
+            continue
+        # A file refused before it was read (too large) has nothing to expand.
+        members = [upload] if upload.problem is not None else None
         # One member at a time: an archive's files together may hold hundreds of megabytes.
-        for member in _members(upload, limits, summary, progress):
+        for member in members or _members(upload, limits, summary, progress):
             seen += 1
             if seen > limits.max_files:
                 error = f"more than {limits.max_files:,} files in one import; the rest were skipped"
@@ -258,6 +285,9 @@ def _import(
                 return summary
             if member.problem is not None:
                 _add(summary, Outcome(member.name, Status.FAILED, error=member.problem), progress)
+                continue
+            if skip_non_records and not _may_be_record(member.data):
+                _add(summary, Outcome(member.name, Status.SKIPPED, error=NOT_A_RECORD), progress)
                 continue
             for outcome in import_file(
                 member.name,
@@ -268,6 +298,49 @@ def _import(
             ):
                 _add(summary, outcome, progress)
     return summary
+
+
+def _may_be_record(data: bytes) -> bool:
+    """Whether the bytes' start is a game record in a known format (gzip or not); gzip data too
+    corrupt to tell counts as one, so that reading it says what is wrong."""
+    try:
+        return sniff_head(content_head(io.BytesIO(data))) is not None
+    except EngineError:
+        return True
+
+
+def local_file(path: Path, limits: Limits, max_archive_bytes: int) -> UploadedFile:
+    """A file on disk as an upload (``import_logs``), told by its content, whatever its name:
+    a zip or tar archive, a game record in a known format (gzip or not), or else one that is
+    skipped (:attr:`UploadedFile.skipped`). Only the file's start is read to tell which, so a
+    large file that is neither costs one small read. A record larger than one game file may be
+    (``limits.max_file_bytes``) and an archive larger than one upload (``max_archive_bytes``,
+    the ``MJLOGS_MAX_UPLOAD_BYTES`` setting) fail unread (:attr:`UploadedFile.problem`)."""
+    name = str(path)
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as stream:
+            start = stream.read(SNIFF_BYTES)
+        if is_archive(start):
+            if size > max_archive_bytes:
+                return UploadedFile(name, b"", problem=_over(name, size, max_archive_bytes, True))
+            return UploadedFile(name, path.read_bytes())
+        try:
+            is_record = sniff_file(path) is not None
+        except EngineError:  # gzip data corrupt from its start: reading it will say so
+            is_record = True
+        if not is_record:
+            return UploadedFile(name, b"", skipped=NOT_A_RECORD)
+        if size > limits.max_file_bytes:
+            return UploadedFile(name, b"", problem=_over(name, size, limits.max_file_bytes, False))
+        return UploadedFile(name, path.read_bytes())
+    except OSError as error:
+        return UploadedFile(name, b"", problem=f"{name} cannot be read ({error})")
+
+
+def _over(name: str, size: int, limit: int, archive: bool) -> str:
+    what = "an archive (one upload, MJLOGS_MAX_UPLOAD_BYTES)" if archive else "one game file"
+    return f"{name} is {size:,} bytes; the limit for {what} is {limit:,}; not read"
 
 
 def _members(

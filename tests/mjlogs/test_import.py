@@ -335,3 +335,40 @@ def test_read_games_and_import_agree_on_the_number_of_games() -> None:
     read, _ = read_games(data)
     summary = import_files([UploadedFile("four.jsonl", data)])
     assert len(read) == summary.counts["imported"] == 4
+
+
+def test_an_mjai_record_with_a_converter_quirk_is_stored_verified_with_its_warning(
+    committed: Importer,
+) -> None:
+    # One round as gimite/mjai's Tenhou converter writes it: the discard right after the pon
+    # is flagged tsumogiri (seat 1 discards the 1p it drew before the call).
+    hands = [
+        ["1m", "2m", "3m", "4p", "5pr", "6p", "7s", "8s", "9s", "E", "E", "S", "W"],
+        ["P", "P", "F", "F", "2m", "3m", "4m", "6p", "7p", "8p", "9s", "9s", "N"],
+        ["2m", "3m", "4m", "2p", "3p", "4p", "2s", "3s", "4s", "6m", "7m", "8m", "1p"],
+        ["5m", "5m", "6p", "6p", "7p", "7p", "3s", "3s", "4s", "4s", "C", "C", "N"],
+    ]
+    events: list[dict[str, Any]] = [
+        {"type": "start_game", "names": ["A", "B", "C", "D"],
+         "uri": "http://tenhou.net/0/?log=2010081709gm-00a9-0000-fe3371ad&tw=0"},
+        {"type": "start_kyoku", "bakaze": "E", "kyoku": 1, "honba": 0, "oya": 0,
+         "dora_marker": "9s", "tehais": hands},
+    ]  # fmt: skip
+    for seat, drawn, discarded in (
+        (0, "9p", "S"), (1, "1p", "N"), (2, "9p", "9p"), (3, "1s", "N"), (0, "P", "P"),
+    ):  # fmt: skip
+        events.append({"type": "tsumo", "actor": seat, "pai": drawn})
+        events.append({"type": "dahai", "actor": seat, "pai": discarded,
+                       "tsumogiri": drawn == discarded})  # fmt: skip
+    events.append({"type": "pon", "actor": 1, "target": 0, "pai": "P", "consumed": ["P", "P"]})
+    events.append({"type": "dahai", "actor": 1, "pai": "1p", "tsumogiri": True})
+    data = "".join(json.dumps(event) + "\n" for event in events).encode()
+    (outcome,) = committed("gimite.mjson", data)
+    assert outcome.status is Status.IMPORTED, outcome
+    stored = Game.objects.get(pk=outcome.game_id)
+    assert stored.source_id == "2010081709gm-00a9-0000-fe3371ad"
+    (warning,) = stored.document["warnings"]
+    assert "line 14: dahai: tsumogiri true on the discard right after a chi or pon" in warning
+    verification = Verification.objects.get(game=stored)
+    assert verification.verdict == Verdict.VERIFIED
+    assert verification.report is not None and verification.report["warnings"] == [warning]

@@ -1,8 +1,10 @@
 """``manage.py import_logs``: folders walked, archives opened, a summary with every failure's
-reason and the verdicts, exit status 1 when a file failed, nothing stored twice."""
+reason and the verdicts, exit status 1 when a file failed, nothing stored twice. Files are told
+by their content: records under any name are imported, the rest skipped with the reason."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import zipfile
 from pathlib import Path
@@ -10,9 +12,12 @@ from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
+from pytest_django.fixtures import Settings
 
+import mjlogs.management.commands.import_logs as import_logs
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
+from mjlogs.archives import Limits
 from mjlogs.models import Game
 
 # Transactions really commit here, so the verification queued after each commit runs (Celery
@@ -71,10 +76,11 @@ def test_the_corpus_stores_every_distinct_game_once_and_every_complete_game_veri
     rows = manifest()
     stored = Game.objects.count()
     # Every game file is stored or is a duplicate of a stored one (the same Tenhou game as
-    # mjlog and as tenhou.net/6), and the manifest is the one file that is not a game.
+    # mjlog and as tenhou.net/6), and the manifest is the one file that is not a game: skipped.
     assert f"{len(rows) + 1} files: {stored} games imported" in output
     duplicates = len(rows) - stored
-    assert f"{duplicates} duplicates, 1 failed" in output
+    assert f"{duplicates} duplicates, 0 failed, 1 skipped (not game records)" in output
+    assert "  skipped: " in output and "MANIFEST.tsv: not a game record" in output
     assert duplicates >= 31  # the pairs
     assert Verification.objects.count() == stored
     not_verified = Verification.objects.exclude(verdict=Verdict.VERIFIED)
@@ -102,3 +108,86 @@ def test_the_corpus_stores_every_distinct_game_once_and_every_complete_game_veri
     RatingChange.objects.all().delete()
     call_command("recompute_stats", "--quiet", stdout=io.StringIO())
     assert snapshot() == incremental
+
+
+# -- files told by their content ---------------------------------------------------------------
+
+#: Real Tenhou mjlogs kept in the repository (plain XML, saved as .txt).
+MJLOGS = Path(__file__).resolve().parents[1] / "data" / "real" / "mjlog_xml" / "Agony5757__mahjong"
+
+
+def mjlogs(count: int) -> list[bytes]:
+    files = sorted(MJLOGS.glob("*gm-*"))[:count]
+    if len(files) < count:
+        pytest.skip(f"{MJLOGS} does not hold {count} mjlog files")
+    return [path.read_bytes() for path in files]
+
+
+def test_records_under_any_name_are_imported_and_the_rest_skipped(tmp_path: Path) -> None:
+    first, second, third = mjlogs(3)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "2020010100gm-00a9-0000-41ec0486").write_bytes(first)  # no extension
+    (tmp_path / "sub" / "game.html").write_bytes(second)
+    (tmp_path / "sub" / "game.log").write_bytes(gzip.compress(third))
+    (tmp_path / "README").write_text("My Tenhou games.\n")
+    (tmp_path / "MANIFEST.tsv").write_text("path\tsha256\n")
+    (tmp_path / ".git").mkdir()  # not walked
+    (tmp_path / ".git" / "copy").write_bytes(first)
+    (tmp_path / ".notes").write_text("hidden\n")
+    output, status = run(str(tmp_path))
+    assert status == 0, output
+    assert "5 files: 3 games imported, 0 duplicates, 0 failed, 2 skipped (not game records)" in (
+        output
+    )
+    assert f"  skipped: {tmp_path / 'README'}: not a game record in any known format" in output
+    assert f"  skipped: {tmp_path / 'MANIFEST.tsv'}: not a game record" in output
+    assert "verdicts of these games: 3 verified" in output
+    assert Game.objects.filter(source_format="mjlog").count() == 3
+    stored = Game.objects.get(raw_name=str(tmp_path / "2020010100gm-00a9-0000-41ec0486"))
+    assert stored.source_id == "2020010100gm-00a9-0000-41ec0486"
+
+
+def test_an_archive_member_that_is_no_record_is_skipped(tmp_path: Path) -> None:
+    (record,) = mjlogs(1)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("logs/2020010100gm-00a9-0000-41ec0486", record)
+        archive.writestr("logs/README.txt", "notes")
+    (tmp_path / "logs.zip").write_bytes(buffer.getvalue())
+    output, status = run(str(tmp_path))
+    assert status == 0, output
+    assert "1 files: 1 games imported, 0 duplicates, 0 failed, 1 skipped" in output
+    assert f"  skipped: {tmp_path / 'logs.zip'}/logs/README.txt: not a game record" in output
+
+
+def test_a_broken_record_still_fails_among_skipped_files(tmp_path: Path) -> None:
+    (record,) = mjlogs(1)
+    (tmp_path / "broken").write_bytes(record[: record.index(b"<INIT") + 30])
+    (tmp_path / "README").write_text("notes\n")
+    output, status = run(str(tmp_path))
+    assert status == 1
+    assert "0 games imported, 0 duplicates, 1 failed, 1 skipped" in output
+    assert f"  failed: {tmp_path / 'broken'}: " in output
+
+
+def test_files_over_the_upload_limits_fail_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    (record,) = mjlogs(1)
+    (tmp_path / "game").write_bytes(record)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("game", record)
+    (tmp_path / "games.zip").write_bytes(buffer.getvalue())
+    monkeypatch.setattr(import_logs, "DEFAULT_LIMITS", Limits(max_file_bytes=len(record) - 1))
+    settings.MJLOGS_MAX_UPLOAD_BYTES = len(buffer.getvalue()) - 1
+    read = Path.read_bytes
+    monkeypatch.setattr(
+        Path, "read_bytes", lambda self: pytest.fail(f"{self} was read") if self.parent == tmp_path
+        else read(self)
+    )  # fmt: skip
+    output, status = run(str(tmp_path))
+    assert status == 1
+    assert "0 games imported, 0 duplicates, 2 failed" in output
+    assert f"{tmp_path / 'game'} is {len(record):,} bytes; the limit for one game file" in output
+    assert "the limit for an archive (one upload, MJLOGS_MAX_UPLOAD_BYTES)" in output

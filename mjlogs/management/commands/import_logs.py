@@ -1,9 +1,14 @@
 """``manage.py import_logs PATH...``: bulk import of game records from files and folders.
 
-Folders are walked recursively; archives (zip, tar) are opened; each file's format is sniffed.
-A progress bar runs on standard error, and a summary follows: games imported, duplicates, files
-that failed with their reasons, and (once verified, at once when Celery runs eagerly) the
-verdicts. Exit status 1 when any file failed.
+Folders are walked recursively (hidden files and folders left out); each file is told by its
+content, whatever its name: archives (zip, tar) are opened, game records in any known format
+(gzip or not) are imported, and anything else (a README, a manifest, an image) is skipped and
+listed with the reason. Only a file's start is read to tell which, and the upload limits hold:
+a record over the size of one game file, or an archive over ``MJLOGS_MAX_UPLOAD_BYTES``, fails
+unread. A progress bar runs on standard error, and a summary follows: games imported,
+duplicates, files that failed and files skipped, each with its reason, and (once verified, at
+once when Celery runs eagerly) the verdicts. Exit status 1 when any file failed; skipped files
+fail nothing.
 """
 
 from __future__ import annotations
@@ -14,20 +19,26 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from mjlogs.archives import UploadedFile
 from mjlogs.models import Visibility
-from mjlogs.services import Outcome, Status, import_files
+from mjlogs.services import DEFAULT_LIMITS, Outcome, Status, import_files, local_file
 from replay.selectors import verdict_counts
 
 
 def _files(paths: list[Path]) -> Iterator[Path]:
+    """The files named, and every file in the folders named (sorted), hidden ones (a name
+    starting with a dot, or inside such a folder: ``.git``) left out."""
     for path in paths:
         if path.is_dir():
-            yield from sorted(item for item in path.rglob("*") if item.is_file())
+            for item in sorted(path.rglob("*")):
+                hidden = any(part.startswith(".") for part in item.relative_to(path).parts)
+                if item.is_file() and not hidden:
+                    yield item
         elif path.is_file():
             yield path
         else:
@@ -57,7 +68,7 @@ class Command(BaseCommand):
 
         def uploads() -> Iterator[UploadedFile]:
             for path in paths:
-                yield UploadedFile(str(path), path.read_bytes())
+                yield local_file(path, DEFAULT_LIMITS, settings.MJLOGS_MAX_UPLOAD_BYTES)
                 bar.update(1)
 
         counted: Counter[str] = Counter()
@@ -68,17 +79,23 @@ class Command(BaseCommand):
 
         visibility = Visibility.PRIVATE if options["private"] else Visibility.PUBLIC
         summary = import_files(
-            uploads(), uploader=uploader, visibility=visibility, progress=progress
+            uploads(),
+            uploader=uploader,
+            visibility=visibility,
+            progress=progress,
+            skip_non_records=True,
         )
         bar.close()
         counts = summary.counts
+        skipped = counts.get(Status.SKIPPED.value, 0)
         self.stdout.write(
             f"{len(paths)} files: {counts['imported']} games imported, "
             f"{counts['duplicate']} duplicates, {counts['failed']} failed"
+            + (f", {skipped} skipped (not game records)" if skipped else "")
         )
         for outcome in summary.outcomes:
-            if outcome.status is Status.FAILED:
-                self.stdout.write(f"  failed: {outcome.file}: {outcome.error}")
+            if outcome.status in (Status.FAILED, Status.SKIPPED):
+                self.stdout.write(f"  {outcome.status.value}: {outcome.file}: {outcome.error}")
         game_ids = [o.game_id for o in summary.outcomes if o.game_id is not None]
         verdicts = verdict_counts(game_ids)
         if verdicts:
