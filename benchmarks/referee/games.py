@@ -6,7 +6,8 @@ Seeds cycle through three kinds of game (``kind_of``):
 * ``seed % 4 == 1``: greedy players with one or two :class:`~engine.sim.bots.RandomBot` among
   them (random riichi, kans, calls and aborts reach corners greedy play does not);
 * ``seed % 4 in (2, 3)``: a scenario (:mod:`engine.sim.scenarios`), the scenarios of the table
-  size taken in turn: its first three hands are arranged for a rare situation.
+  size taken in turn (from a different one for each rule set, so that a short run of several
+  rule sets meets many): its first three hands are arranged for a rare situation.
 
 The game's random generator is seeded with ``referee-{ruleset}-{seed}``, so
 ``make_game("tenhou-4p", 1234)`` is the same game on every machine and every run.
@@ -34,7 +35,7 @@ def kind_of(ruleset: str, seed: int) -> str:
     if turn == 1:
         return "mixed"
     scenarios = scenarios_for(get_ruleset(ruleset).players)
-    number = (seed // 4) * 2 + (turn - 2)
+    number = (seed // 4) * 2 + (turn - 2) + 5 * sum(map(ord, ruleset))
     return f"scenario:{scenarios[number % len(scenarios)].name}"
 
 

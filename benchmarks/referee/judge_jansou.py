@@ -19,6 +19,7 @@ the rule set: ``tenhou``, ``tenhou-3p``, ``mahjong-soul``, ``mahjong-soul-3p``) 
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from jansou.io.mjai import parse_mjai
@@ -165,7 +166,9 @@ def _score(
 def _robs_ankan(game: Game) -> bool:
     """Whether some hand of the game has a ron right after a closed kan."""
     for round_ in game.rounds:
-        for before, event in zip(round_.events, round_.events[1:], strict=False):
+        # The closed kan's dora indicator may come between it and the ron.
+        events = [e for e in round_.events if not isinstance(e, DoraRevealed)]
+        for before, event in itertools.pairwise(events):
             if isinstance(event, Win) and not event.tsumo and isinstance(before, ClosedKan):
                 return True
     return False

@@ -22,12 +22,27 @@ PEER = "ours"
 _STRIP = ("recorded", "recorded_deltas", "recorded_tenpai")
 
 
-def exports(game: Game) -> dict[str, str]:
+def exports(game: Game, verdicts: Verdicts | None = None) -> dict[str, str]:
     """Our exports of a game that the formats can hold: ``mjai`` always, ``tenhou6`` for Tenhou
-    rule sets."""
-    out = {"mjai": mjai.write([game]).decode()}
+    rule sets. A writer that refuses the game is a finding (when ``verdicts`` is given)."""
+    writers = {"mjai": mjai.write}
     if game.header.ruleset.startswith("tenhou-"):
-        out["tenhou6"] = tenhou6.write([game]).decode()
+        writers["tenhou6"] = tenhou6.write
+    out = {}
+    for export, write in writers.items():
+        try:
+            out[export] = write([game]).decode()
+        except Exception as error:  # a writer's refusal or crash: a finding, the rest goes on
+            if verdicts is None:
+                raise
+            verdicts.add(
+                f"{PEER} ({export})",
+                "cannot write the export",
+                "",
+                None,
+                "written",
+                f"{type(error).__name__}: {error}",
+            )
     return out
 
 

@@ -23,10 +23,11 @@ def judge_game(game: Game, peers: frozenset[str] = frozenset(PEERS)) -> Verdicts
     """Every finding of every peer (of ``peers``) on one game, and the checks made. A peer that
     raises is a finding of its own (``<peer> crashed: <error>``); the others still judge."""
     verdicts = Verdicts()
-    lines = mjai_lines(game)
+    texts = judge_ours.exports(game, verdicts)
+    if "mjai" not in texts:
+        return verdicts  # nothing for the peers to read (the writer's refusal is the finding)
+    lines = mjai_lines(game, texts["mjai"])
     mjai_text = text_of(lines)
-    texts = judge_ours.exports(game)
-    texts["mjai"] = mjai_text
     # mjai carries no sanma standard: each peer gets the North-extraction event it reads.
     peer_text = kita_dialect(mjai_text)
     calls: list[tuple[str, Callable[[], None]]] = [

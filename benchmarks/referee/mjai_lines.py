@@ -25,9 +25,11 @@ class Line:
     index: int | None  # the canonical event index, None for lines that are not events
 
 
-def mjai_lines(game: Game) -> list[Line]:
-    """The game as our mjai writer writes it, each line placed in the canonical record."""
-    text = mjai.write([game]).decode()
+def mjai_lines(game: Game, text: str | None = None) -> list[Line]:
+    """The game as our mjai writer writes it (``text``, when already written), each line placed
+    in the canonical record."""
+    if text is None:
+        text = mjai.write([game]).decode()
     lines: list[Line] = []
     round_index = -1
     label = ""

@@ -446,21 +446,33 @@ def _nagashi(rig: Rig) -> dict[int, Role]:
 
 
 def _pao(kinds: Sequence[int]) -> Callable[[Rig], dict[int, Role]]:
+    """The dealer holds a pair of each of ``kinds``; the other seats hold the third and fourth
+    copies and feed them, so the dealer's last set of them is called (pao), never drawn."""
+
     def arrange(rig: Rig) -> dict[int, Role]:
         rig.give(0, [k for k in kinds for _ in range(2)])
         feeders = list(range(1, rig.players))
         roles: dict[int, Role] = {}
         fed: dict[int, list[int]] = {rel: [] for rel in feeders}
         for index, kind in enumerate(kinds):
-            fed[feeders[index % len(feeders)]].append(kind)
+            fed[feeders[index % len(feeders)]].extend((kind, kind))
         for rel, given in fed.items():
             rig.give(rel, given)
             roles[rel] = Role(discard_first=frozenset(given), calls=False, wins="none", kita=False)
         room = rig.ruleset.dealt_tiles - 2 * len(kinds)
-        if room >= 5:
-            rest = complete_kinds(rig, 1, allowed=lambda k: k not in kinds)
-            rig.give(0, rest)
-        roles[0] = Role(call_kinds=frozenset(kinds), keep=frozenset(kinds), kita=False, kans=False)
+        lone = [k for k in rig.kinds() if k not in kinds and k < EAST and k % 9 in (0, 4, 8)]
+        if room >= 7:
+            # A set beside the three pairs, and lone tiles: tenpai on a lone tile once the three
+            # pons are made, and no other way to complete the hand before.
+            run = complete_kinds(rig, 1, allowed=lambda k: k not in kinds and k not in lone)[2:]
+            rig.give(0, run)
+            room -= 3
+        # Lone tiles (no seven pairs, no little four winds before the last pon): the hand
+        # completes only as the big yakuman.
+        rig.give(0, rig.rng.sample(lone, room))
+        roles[0] = Role(
+            call_kinds=frozenset(kinds), keep=frozenset(kinds), kita=False, kans=False, riichi=False
+        )
         return roles
 
     return arrange
