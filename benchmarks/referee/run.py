@@ -11,9 +11,11 @@ of the requested range, finished now or before.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import os
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -192,10 +194,30 @@ def _load(path: Path) -> Figures | None:
     return Figures.from_json(data["figures"])
 
 
-def _save(path: Path, part: Part, figures: Figures, command: str) -> None:
+def code_version() -> str:
+    """The code a run judged with: the commit, and a digest of the uncommitted changes to the
+    engine and the referee (others may be editing the checkout while a long run goes on; the
+    processes keep what they imported at the start)."""
+    root = Path(__file__).resolve().parent.parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+        diff = subprocess.run(
+            ["git", "diff", "HEAD", "--", "engine", "benchmarks/referee"],
+            cwd=root,
+            capture_output=True,
+        ).stdout
+    except OSError:
+        return "unknown"
+    return f"{head}+{hashlib.sha1(diff).hexdigest()[:10]}" if diff else head
+
+
+def _save(path: Path, part: Part, figures: Figures, command: str, code: str) -> None:
     data = {
         "part": {"ruleset": part.ruleset, "start": part.start, "stop": part.stop},
         "command": command,
+        "code": code,
         "finished_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "figures": figures.to_json(),
     }
@@ -220,6 +242,7 @@ def run(
     """Judge ``games`` games per rule set (seeds ``seed_start`` on) and return the figures of the
     whole range, parts finished by earlier runs included; print a line per finished part."""
     parts = parts_of(rulesets, seed_start, games, part_size)
+    code = code_version()
     done: dict[Part, Figures] = {}
     if parts_dir is not None:
         parts_dir.mkdir(parents=True, exist_ok=True)
@@ -260,7 +283,7 @@ def run(
         finished.seconds = finished.ended - finished.started
         done[part] = finished
         if parts_dir is not None:
-            _save(parts_dir / f"{part.name}.json", part, finished, command)
+            _save(parts_dir / f"{part.name}.json", part, finished, command, code)
         bar.write(_part_line(part, finished), file=out)
         out.flush()
     bar.close()
