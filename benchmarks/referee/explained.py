@@ -113,6 +113,45 @@ EXPLAINED: tuple[Explained, ...] = (
             "RiichiEnv docs/RULES.md: Mahjong Soul allows_ron_on_ankan_for_kokushi_musou True"
         ),
     ),
+    Explained(
+        peer="jansou (mjai)",
+        what="sanma noten payments from a 3,000 pool",
+        rulesets=frozenset({"tenhou-3p", "majsoul-3p"}),
+        reason=(
+            "jansou pools the noten payments of an exhaustive draw at 3,000 in sanma too (its "
+            "Rules accept a pool of 0 or 3,000 only); Tenhou and Mahjong Soul sanma pool 2,000"
+        ),
+        evidence=(
+            "jansou/core/rules.py: noten_penalty_pool in (0, 3000), the tenhou-3p and "
+            "mahjong-soul-3p presets keep 3000. Tenhou: a real sanma record pays "
+            "[1000, 1000, -2000] for two tenpai, ../shared/corpus/tenhou6_json/"
+            "SoliDeoGloria000__sanma-engine/2024010120gm-00b9-0000-ef5da89f.json, log[3]; "
+            'Mahjong Soul: riichi.wiki "Majsoul", 3-player rules: "No-ten penalty: 2000 '
+            'points"'
+        ),
+    ),
+    *(
+        Explained(
+            peer=f"jansou ({export})",
+            what="tenpai on a kind held four times in own kans counted noten",
+            rulesets=frozenset(rulesets),
+            reason=(
+                "at an exhaustive draw jansou counts a hand noten when its every wait is a kind "
+                "whose four copies are in the hand's own kans; Tenhou and Mahjong Soul count it "
+                "tenpai"
+            ),
+            evidence=(
+                'riichi.wiki "Karaten": "this hand could complete a sequence if there was a '
+                "fifth 3-pin, but all four are part of a kan ... On Tenhou, there have been "
+                "reports of a hand containing 12s44466688p with a kan of 3s, scored as in "
+                'tenpai. Likewise, the same kind of case is allowable in Mahjong Soul"'
+            ),
+        )
+        for export, rulesets in (
+            ("mjai", ("tenhou-4p", "tenhou-3p", "majsoul-4p", "majsoul-3p")),
+            ("tenhou6", ("tenhou-4p",)),
+        )
+    ),
 )
 
 

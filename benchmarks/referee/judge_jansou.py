@@ -22,26 +22,33 @@ from __future__ import annotations
 import itertools
 import json
 
+from jansou.game.events import ScoreChange
 from jansou.io.mjai import parse_mjai
 from jansou.io.paifu import replay_round
 from jansou.io.replay import ReplayError, replay_round_decisions
 from jansou.io.tenhou_json import parse_tenhou_json
 from jansou.validation.check import check_win
+from mahjong.agari import Agari
 
 from benchmarks.referee.findings import Verdicts, round_label
+from benchmarks.referee.situation import Meld, hands_at_end
 from engine.events import (
+    AbortiveDraw,
     AddedKan,
     Chi,
     ClosedKan,
     Discard,
     DoraRevealed,
     Draw,
+    ExhaustiveDraw,
     Game,
+    NagashiMangan,
     NorthExtraction,
     OpenKan,
     Pon,
     Win,
 )
+from engine.tiles import Tile
 
 PEER = "jansou"
 
@@ -56,6 +63,12 @@ PRESETS = {
 SANMA_TENHOU6 = "does not read Tenhou sanma tenhou.net/6"
 #: jansou's mjai reader knows the robbed tile of an added kan or a North, not of a closed kan.
 ANKAN_RON = "cannot read a ron on a closed kan (thirteen orphans)"
+#: jansou's rules pool the noten payments at 3,000 (``noten_penalty_pool`` is 0 or 3,000), its
+#: sanma presets included; Tenhou and Mahjong Soul sanma pool them at 2,000.
+SANMA_NOTEN = "sanma noten payments from a 3,000 pool"
+#: jansou counts a hand noten when its every wait is a kind its own kans hold four of.
+KAN_KARATEN = "tenpai on a kind held four times in own kans counted noten"
+_AGARI = Agari()
 #: The canonical events that jansou's parsed rounds hold, in the same order (riichi is a flag
 #: of its discard; acceptance, wins and draws of the hand are the outcome).
 _JANSOU_EVENTS = (
@@ -106,15 +119,25 @@ def judge(game: Game, export: str, text: str, verdicts: Verdicts) -> None:
         return
     for index, (round_, round_log) in enumerate(zip(game.rounds, paifu.rounds, strict=True)):
         label = round_label(index, round_.name)
-        _replay(paifu, index, round_, label, peer, verdicts)
-        _score(paifu, round_log, round_, label, peer, verdicts)
+        settled = _replay(paifu, index, round_, label, peer, verdicts)
+        if _score(paifu, round_log, round_, label, peer, verdicts) and settled is not None:
+            _settle(round_, settled, label, peer, verdicts)
 
 
 def _replay(
     paifu: object, index: int, round_: object, label: str, peer: str, verdicts: Verdicts
-) -> None:
+) -> list[tuple[int, ...]] | None:
+    """Replay one hand through jansou's flow; the deltas of its settlements (``ScoreChange``
+    events: the hand's payments, honba and sticks included, riichi deposits apart), or
+    ``None`` when the replay stopped."""
+    settlements: list[tuple[int, ...]] = []
+
+    def observe(event: object) -> None:
+        if isinstance(event, ScoreChange):
+            settlements.append(tuple(event.deltas))
+
     try:
-        for _decision in replay_round_decisions(paifu, index):  # type: ignore[arg-type]
+        for _decision in replay_round_decisions(paifu, index, observe=observe):  # type: ignore[arg-type]
             verdicts.checks[peer] += 1
     except ReplayError as error:
         message = str(error).split(": ", 1)[-1]
@@ -126,11 +149,86 @@ def _replay(
             "legal",
             message,
         )
+        return None
+    return settlements
+
+
+def _settle(
+    round_: object, settlements: list[tuple[int, ...]], label: str, peer: str, verdicts: Verdicts
+) -> None:
+    """jansou's settlement of the hand against our recorded deltas, added up over the hand's
+    wins (or its draw): noten payments, nagashi mangan, pao, honba, sticks, double ron."""
+    events = round_.events  # type: ignore[attr-defined]
+    ours: list[int] | None = None
+    end = len(events)
+    for position, event in enumerate(events):
+        deltas = (
+            event.recorded.deltas
+            if isinstance(event, Win) and event.recorded is not None
+            else getattr(event, "recorded_deltas", None)
+            if isinstance(event, ExhaustiveDraw | NagashiMangan | AbortiveDraw)
+            else None
+        )
+        if deltas is None:
+            continue
+        end = min(end, position)
+        ours = [a + b for a, b in zip(ours or [0] * len(deltas), deltas, strict=True)]
+    if ours is None:
+        return
+    theirs = [sum(column) for column in zip(*settlements, strict=True)] if settlements else []
+    if not theirs:
+        theirs = [0] * len(ours)
+    verdicts.checks[peer] += 1
+    if theirs != ours:
+        verdicts.add(peer, _settlement_class(round_, ours, theirs), label, end, ours, theirs)
+
+
+def _settlement_class(round_: object, ours: list[int], theirs: list[int]) -> str:
+    """The class of a settlement that differs: the known kinds by name, else "hand
+    settlement"."""
+    events = round_.events  # type: ignore[attr-defined]
+    last = events[-1] if events else None
+    if isinstance(last, ExhaustiveDraw):
+        if len(ours) == 3 and all(2 * t == 3 * o for o, t in zip(ours, theirs, strict=True)):
+            return SANMA_NOTEN
+        if any(_kan_karaten(tiles, melds) for tiles, melds in hands_at_end(round_)):  # type: ignore[arg-type]
+            return KAN_KARATEN
+    wins = [e for e in events if isinstance(e, Win) and e.recorded is not None]
+    if any(w.recorded.liable is not None for w in wins):  # type: ignore[union-attr]
+        names = {name for w in wins for name, _ in w.recorded.yaku or ()}  # type: ignore[union-attr]
+        if "suukantsu" in names:
+            return "suukantsu with a liable feeder paid without pao"
+    return "hand settlement"
+
+
+def _kan_karaten(tiles: list[Tile], melds: list[Meld]) -> bool:
+    """Whether a hand is tenpai only on kinds of which its own kans hold all four copies
+    (waits found by ``mahjong``'s agari check, not by our engine)."""
+    if len(tiles) % 3 != 1:
+        return False
+    counts = [0] * 34
+    for tile in tiles:
+        counts[tile.kind] += 1
+    own = [0] * 34
+    for meld in melds:
+        for tile in meld.tiles:
+            own[tile.kind] += 1
+    waits = []
+    for kind in range(34):
+        if counts[kind] >= 4:
+            continue
+        counts[kind] += 1
+        if _AGARI.is_agari(counts):
+            waits.append(kind)
+        counts[kind] -= 1
+    return bool(waits) and all(counts[k] + own[k] >= 4 for k in waits)
 
 
 def _score(
     paifu: object, round_log: object, round_: object, label: str, peer: str, verdicts: Verdicts
-) -> None:
+) -> bool:
+    """Score the hand's wins as ``jansou-validate`` does; whether every one agreed (then its
+    settlement is worth comparing: a win valued differently pays differently anyway)."""
     wins = [i for i, e in enumerate(round_.events) if isinstance(e, Win)]  # type: ignore[attr-defined]
     try:
         records = replay_round(round_log, paifu.rules, paifu.player_count)  # type: ignore[attr-defined,arg-type]
@@ -143,12 +241,14 @@ def _score(
             "scorable",
             f"{type(error).__name__}: {error}",
         )
-        return
+        return False
+    agreed = True
     for position, record in enumerate(records):
         verdicts.checks[peer] += 1
         verdict = check_win(record)
         if verdict.passed:
             continue
+        agreed = False
         event = wins[position] if position < len(wins) else None
         detail = verdict.detail
         what = detail.split(" ", 1)[0].rstrip(":")
@@ -161,6 +261,7 @@ def _score(
             theirs or "-",
             ours.split(" ")[-1] if theirs else detail,
         )
+    return agreed
 
 
 def _robs_ankan(game: Game) -> bool:

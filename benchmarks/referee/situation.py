@@ -229,3 +229,33 @@ def win_situations(round_: Round, players: int, live_wall: int) -> Iterator[WinS
             called = True
             for other in seats:
                 other.ippatsu = False
+
+
+def hands_at_end(round_: Round) -> list[tuple[list[Tile], list[Meld]]]:
+    """Every seat's concealed tiles and melds once the round's events are played."""
+    seats = [_Seat(hand=list(hand)) for hand in round_.hands]
+    for event in round_.events:
+        if isinstance(event, Draw):
+            seats[event.seat].hand.append(event.tile)
+        elif isinstance(event, Discard | NorthExtraction):
+            _take(seats[event.seat].hand, event.tile)
+        elif isinstance(event, Chi | Pon | OpenKan):
+            seat = seats[event.seat]
+            for tile in event.consumed:
+                _take(seat.hand, tile)
+            kind = {Chi: "chi", Pon: "pon", OpenKan: "minkan"}[type(event)]
+            seat.melds.append(Meld(kind, sorted([event.tile, *event.consumed])))
+        elif isinstance(event, ClosedKan):
+            seat = seats[event.seat]
+            for tile in event.tiles:
+                _take(seat.hand, tile)
+            seat.melds.append(Meld("ankan", sorted(event.tiles)))
+        elif isinstance(event, AddedKan):
+            seat = seats[event.seat]
+            _take(seat.hand, event.tile)
+            for meld in seat.melds:
+                if meld.kind == "pon" and meld.tiles[0].kind == event.tile.kind:
+                    meld.kind = "kakan"
+                    meld.tiles = sorted([*meld.tiles, event.tile])
+                    break
+    return [(seat.hand, seat.melds) for seat in seats]

@@ -45,6 +45,10 @@ REPORTED = {
         "tenhou6 round trip does not verify: score_mismatch: final points",
         "tenhou-3p",
     ),
+    # Mahjong Soul: our presets make the feeder of a fourth kan liable (suukantsu pao); riichi.wiki
+    # ("Majsoul": pao applies to daisangen and daisuushii), riichienv and jansou have no such pao.
+    ("jansou (mjai)", "suukantsu with a liable feeder paid without pao", "majsoul-4p"),
+    ("jansou (mjai)", "suukantsu with a liable feeder paid without pao", "majsoul-3p"),
     # Our mjai reader refuses a ron on an extracted North that our writer wrote (nukidora).
     ("ours (mjai)", "cannot read our own export", "tenhou-3p"),
     ("ours (mjai)", "cannot read our own export", "majsoul-3p"),
