@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rules.ruleset import Ruleset
+from engine.rules.ruleset import PointsRounding, Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +96,7 @@ def next_position(
         leader = placements(scores, first_dealer).index(1)
         if dealer_keeps:
             stops = ruleset.agari_yame if outcome.won else ruleset.tenpai_yame
-            if (
-                stops
-                and not outcome.aborted
-                and leader == dealer
-                and scores[dealer] >= target
-            ):
+            if stops and not outcome.aborted and leader == dealer and scores[dealer] >= target:
                 return None
         else:
             reached = any(score >= target for score in scores)
@@ -134,3 +129,41 @@ def final_scores(
     if sticks and ruleset.leftover_sticks_to_first:
         final[placements(final, first_dealer).index(1)] += 1000 * sticks
     return final
+
+
+def final_points(
+    scores: list[int] | tuple[int, ...], ruleset: Ruleset, first_dealer: int = 0
+) -> tuple[tuple[int, ...], ...]:
+    """Each seat's final points in tenths (``238`` is +23.8): the final score less the rule
+    set's ``points_base``, in thousands, plus the placement's uma, and for first place the oka
+    (what the players started with below the base). Integers, so that no float rounding gets in
+    the way of a comparison.
+
+    One tuple per way of rounding the rules allow (two for :attr:`PointsRounding.EITHER`).
+    Rounded to thousands, each seat but the first rounds its score (500 away from zero) before
+    the return is taken, and first place takes what makes the points add up to zero, as Tenhou
+    did (its records: 5,500 gives -24 before uma, -500 gives -31).
+    """
+    players = len(scores)
+    places = placements(scores, first_dealer)
+    base = ruleset.points_base
+    oka_tenths = (base - ruleset.starting_points) * players // 100
+    uma = [10 * ruleset.uma[place - 1] for place in places]
+    top = places.index(1)
+    # Scores and the base are whole hundreds: tenths of a thousand are exact.
+    exact = tuple(
+        (score - base) // 100 + uma[seat] + (oka_tenths if seat == top else 0)
+        for seat, score in enumerate(scores)
+    )
+    rounding = ruleset.points_rounding
+    if rounding is PointsRounding.EXACT:
+        return (exact,)
+    rounded = [0] * players
+    for seat, score in enumerate(scores):
+        if seat != top:
+            thousands = (abs(score) + 500) // 1000 * (1 if score >= 0 else -1)
+            rounded[seat] = 10 * thousands - base // 100 + uma[seat]
+    rounded[top] = -sum(rounded)
+    if rounding is PointsRounding.THOUSANDS:
+        return (tuple(rounded),)
+    return exact, tuple(rounded)

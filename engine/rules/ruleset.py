@@ -62,6 +62,21 @@ class KazoeLimit(StrEnum):
     SANBAIMAN = "sanbaiman"
 
 
+class PointsRounding(StrEnum):
+    """How a game's final points (score less the return, in thousands, plus uma and oka) are
+    rounded."""
+
+    #: To the hundred points the scores are counted in (one decimal: ``+23.8``).
+    EXACT = "exact"
+    #: Every seat but the first: its final score rounded to whole thousands, 500 away from
+    #: zero (四捨五入: 5,500 is 6, -500 is -1), less the return; first place gets what makes the
+    #: points add up to zero (Tenhou until 2021-2022).
+    THOUSANDS = "thousands"
+    #: Either of the two: the record is from the months in which a platform changed from one to
+    #: the other, on a day not known.
+    EITHER = "either"
+
+
 class Scoring(StrEnum):
     """How a win is valued."""
 
@@ -114,6 +129,12 @@ class Ruleset:
     target_points: int = 30000
     #: Placement bonus in thousands of points, first to last.
     uma: tuple[int, ...] = (20, 10, -10, -20)
+    #: The score that counts as zero in the final points (the return, 返し). What the players
+    #: started with below it goes to first place (the oka): 4 x 5,000 on Tenhou; none on Mahjong
+    #: Soul, whose points count from the starting 25,000 although its games need 30,000 to end.
+    points_base: int = 30000
+    #: How the final points are rounded.
+    points_rounding: PointsRounding = PointsRounding.EXACT
     #: The game ends when a score goes below zero.
     tobi: bool = True
     #: Extra rounds (West, or South after East-only) until someone reaches the target score.
@@ -131,7 +152,12 @@ class Ruleset:
     chi: bool = True
     #: Swap calls (discarding the called tile or its suji after chi/pon) are allowed.
     kuikae: bool = False
-    riichi_min_points: int = 1000
+    #: Without ``kuikae``: after a chi the tile beyond the run's other end (the suji) may be
+    #: discarded; only the called kind itself is a swap call (JPML: 現物以外の喰い替えを認める).
+    kuikae_suji: bool = False
+    #: Riichi needs at least this many points (the stick itself); ``None``: no minimum (a
+    #: game without bust lets a player at or below zero declare).
+    riichi_min_points: int | None = 1000
     #: Riichi needs at least one more draw for the player (4 tiles left in the live wall).
     riichi_needs_draw: bool = True
     #: Maximum winners on one discard: 1 = head bump, 2 = double ron, 3 = triple ron.

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Final
 
-from engine.rules.presets import as_preset, tenhou_ruleset
+from engine.rules.presets import PRESETS, apply_overrides, as_preset, tenhou_ruleset
 from engine.rules.ruleset import Ruleset
 
 # -- GO type bits ---------------------------------------------------------------------------------
@@ -71,6 +71,16 @@ class TenhouLobby:
             one_hand=bool(go_type & ONE_HAND),
         )
 
+    @classmethod
+    def from_flags(
+        cls, *, three_player: bool, east_only: bool, red: bool = True, kuitan: bool = True
+    ) -> TenhouLobby:
+        """The lobby of a record that states its rules as flags (tenhou.net/6's ``三東喰赤``
+        text, an mjai log's options) rather than a GO type: a ranked lobby's bits."""
+        go_type = VERSUS_HUMANS | (0 if red else NO_RED) | (0 if kuitan else NO_KUITAN)
+        go_type |= (0 if east_only else HANCHAN) | (SANMA if three_player else 0)
+        return cls.from_go_type(go_type)
+
     @property
     def room(self) -> str:
         """``ippan``, ``joukyuu``, ``tokujou`` or ``houou``."""
@@ -83,18 +93,21 @@ class TenhouLobby:
 
 @dataclass(frozen=True, slots=True)
 class RuleChange:
-    """One change of Tenhou's rules: from ``since`` (a game's date in Japan time) on, the current
-    rule applies; before, the options in ``before``."""
+    """One change of Tenhou's rules on the day ``since`` (a game's date in Japan time): a game
+    played before it gets the options in ``before``, one played on or after it those in
+    ``after`` (each empty where the preset already says it)."""
 
     since: date
-    before: dict[str, object] = field(hash=False)
+    before: dict[str, object] = field(default_factory=dict, hash=False)
+    after: dict[str, object] = field(default_factory=dict, hash=False)
     what: str = ""
     source: str = ""
     #: Which games it concerns: ``None`` every game, else 3 or 4 players only.
     players: int | None = None
 
 
-#: Tenhou's rule changes that matter to a replay, oldest first.
+#: Tenhou's rule changes that matter to a replay, oldest first. A record of unknown date gets
+#: the presets' values: today's play, and either rounding of the points.
 TENHOU_CHANGES: Final[tuple[RuleChange, ...]] = (
     RuleChange(
         since=date(2010, 6, 1),
@@ -108,6 +121,31 @@ TENHOU_CHANGES: Final[tuple[RuleChange, ...]] = (
             "(http://blog.tenhou.net/article/38215017.html)"
         ),
     ),
+    # The final points: rounded to thousands (each score rounded, first place the rest) in
+    # every dated record up to 2021-07-01, to the hundred in every one from 2022-06-01 on
+    # (mjlog `owari`, tenhou.net/6 `sc`: tests/data/real). The day between is not known: a game
+    # of those months gets the presets' "either".
+    RuleChange(
+        since=date(2021, 7, 2),
+        before={"points_rounding": "thousands"},
+        what="final points no longer rounded to whole thousands (on a day before 2022-06-01)",
+        source=(
+            "real records: every owari up to 2021-07-01 is in whole thousands, every one from "
+            "2022-06-01 on to the hundred (tests/data/real/MANIFEST.tsv)"
+        ),
+    ),
+    RuleChange(
+        since=date(2022, 6, 1),
+        after={"points_rounding": "exact"},
+        what="final points to the hundred (one decimal), certainly by this day",
+        source="as above: the first record seen with points to the hundred",
+    ),
+)
+
+#: Every option a date may change: what a record's date, not its content, says (a game keeps
+#: its identity whether or not its file is named after its log id).
+DATED_OPTIONS: Final = frozenset(
+    option for change in TENHOU_CHANGES for option in (*change.before, *change.after)
 )
 
 _LOG_DATE = re.compile(r"(\d{4})(\d{2})(\d{2})\d{2}gm-")
@@ -125,27 +163,33 @@ def log_date(log_id: str | None) -> date | None:
 
 
 def rules_on(ruleset: Ruleset, played_on: date | None) -> Ruleset:
-    """``ruleset`` as Tenhou played it on ``played_on`` (today's rules when the date is not
-    known: most records are recent)."""
+    """``ruleset`` as Tenhou played it on ``played_on``; the preset itself when the date is not
+    known (today's play; where the rules changed on a day not known, the preset allows both)."""
     if played_on is None:
         return ruleset
     changes: dict[str, object] = {}
-    # Newest first, so that an older change's "before" wins where two touch one option.
-    for change in reversed(TENHOU_CHANGES):
-        if played_on < change.since and change.players in (None, ruleset.players):
-            changes.update(change.before)
-    return ruleset.replace(**changes) if changes else ruleset
+    for change in TENHOU_CHANGES:  # oldest first: a later change's options win
+        if change.players in (None, ruleset.players):
+            changes.update(change.before if played_on < change.since else change.after)
+    return apply_overrides(ruleset, changes) if changes else ruleset
+
+
+def dated_overrides(ruleset: Ruleset, played_on: date | None) -> dict[str, object]:
+    """The options (as JSON values) in which ``ruleset`` as Tenhou played it on ``played_on``
+    differs from ``ruleset``: what a record's date implies, so a Tenhou format need not say."""
+    return as_preset(rules_on(ruleset, played_on), ruleset.replace(name=""))[1]
 
 
 def tenhou_game_rules(lobby: TenhouLobby, played_on: date | None) -> tuple[str, dict[str, object]]:
     """The preset name and overrides of a Tenhou game: its lobby's rules as they were on
-    ``played_on``."""
-    ruleset = tenhou_ruleset(
+    ``played_on`` (the lobby's preset when the date is not known)."""
+    lobby_rules = tenhou_ruleset(
         three_player=lobby.three_player,
         east_only=lobby.east_only,
         red=lobby.red,
         kuitan=lobby.kuitan,
     )
+    ruleset = lobby_rules
     if lobby.chips:
         ruleset = ruleset.replace(kiriage=True)
     if lobby.one_hand:
@@ -156,7 +200,9 @@ def tenhou_game_rules(lobby: TenhouLobby, played_on: date | None) -> tuple[str, 
             )
         )
     ruleset = rules_on(ruleset, played_on)
-    # Not every combination is a preset: the nearest one (seats and length) with the options
-    # that differ.
-    nearest = tenhou_ruleset(three_player=lobby.three_player, east_only=lobby.east_only)
-    return as_preset(ruleset, nearest)
+    # The record names the lobby's preset, or where the lobby's flags make none (sanma without
+    # red fives, say) the nearest one of its seats and length, with the options that differ.
+    base = PRESETS.get(lobby_rules.name) or tenhou_ruleset(
+        three_player=lobby.three_player, east_only=lobby.east_only
+    )
+    return as_preset(ruleset, base)

@@ -151,7 +151,9 @@ def win_payments(
         honba_total = ruleset.honba_ron * honba
         covered = ron_value(liable_base, dealer)
         if tsumo:
-            pay(liable, covered + honba_total)
+            # The liable player pays what the tsumo's payers would have paid (in 3-player
+            # tsumo loss, less than a ron: a dealer's yakuman 32,000, not 48,000), and its honba.
+            pay(liable, tsumo_total(liable_base, dealer, ruleset) + honba_total)
             if rest:
                 for seat, share in tsumo_shares(rest, winner, ruleset).items():
                     pay(seat, share)

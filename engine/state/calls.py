@@ -81,7 +81,7 @@ class _Calls(_StateBase):
         """Kinds the caller may not discard right after the call (kuikae): the called kind,
         and after a chi on an end of the run the kind beyond its other end."""
         kind = event.tile.kind
-        if isinstance(event, Pon):
+        if isinstance(event, Pon) or self.ruleset.kuikae_suji:
             return frozenset((kind,))
         start = self.shapes.run_start((kind, *(t.kind for t in event.consumed)))
         assert start is not None  # (checked: the chi is a run)

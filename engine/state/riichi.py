@@ -26,11 +26,9 @@ class _Riichi(_StateBase):
             return f"seat {event.seat} is already in riichi"
         if data.open:
             return "riichi needs a closed hand"
-        if ruleset.riichi_deposit and self.scores[event.seat] < ruleset.riichi_min_points:
-            return (
-                f"riichi needs {ruleset.riichi_min_points} points; seat {event.seat} has "
-                f"{self.scores[event.seat]}"
-            )
+        minimum = ruleset.riichi_min_points
+        if ruleset.riichi_deposit and minimum is not None and self.scores[event.seat] < minimum:
+            return f"riichi needs {minimum} points; seat {event.seat} has {self.scores[event.seat]}"
         if ruleset.riichi_needs_draw and self.tiles_left < self.players:
             return f"riichi needs another draw; {self.tiles_left} tiles are left in the wall"
         if not self._tenpai_after_discard(event.seat):

@@ -138,6 +138,19 @@ def test_kuikae_refused_after_chi() -> None:
     play(state, Discard(1, T("1z")))
 
 
+def test_suji_swap_calls_where_only_the_called_tile_is_forbidden() -> None:
+    # JPML: "現物以外の喰い替えを認める": after the chi of 2p with 3p4p, 5p may go, 2p may not.
+    hands = ("123m456m789m23p55s", "2345p456s789s11z2z", *CALLS[2:])
+    calls = (Draw(0, T("6z")), Discard(0, T("2p")), Chi(1, 0, T("2p"), (T("3p"), T("4p"))))
+    jpml = GameState(get_ruleset("tenhou-4p-nored").replace(kuikae_suji=True))
+    jpml.start_round(make_round(hands))
+    play(jpml, *calls)
+    assert "kuikae" in refused(jpml, Discard(1, T("2p")))
+    play(jpml, Discard(1, T("5p")))
+    strict = play(started(make_round(hands)), *calls)
+    assert "kuikae" in refused(strict, Discard(1, T("5p")))
+
+
 def test_pon_priority_player_may_call_out_of_turn() -> None:
     state = play(started(make_round(CALLS)), Draw(0, T("5z")), Discard(0, T("5z")))
     play(state, Pon(3, 0, T("5z"), (T("5z"), T("5z"))))
@@ -382,8 +395,13 @@ SANMA_RIICHI = ("123p456p789p2344s", "4z199m2358p2358s6z", "1m37p37s66z77z555z2z
 SANMA_NORTH_WAIT = ("123p456p789p11s44z", *SANMA_RIICHI[1:])
 
 
-def _riichi_then_north(hands: tuple[str, ...], ruleset: str) -> GameState:
-    state = GameState(get_ruleset(ruleset))
+def _sanma(ruleset: str, breaks: bool = True) -> GameState:
+    """A sanma state; ``breaks=False`` a house rule in which a North breaks nothing."""
+    return GameState(get_ruleset(ruleset).replace(kita_breaks_first_turn=breaks))
+
+
+def _riichi_then_north(hands: tuple[str, ...], ruleset: str, breaks: bool = True) -> GameState:
+    state = _sanma(ruleset, breaks)
     state.start_round(make_round(hands, scores=(35000, 35000, 35000), dora="1p"))
     play(
         state,
@@ -402,11 +420,14 @@ def _ippatsu(state: GameState) -> bool:
     return any(y.name == "ippatsu" for y in state.result.wins[0].score.yaku)
 
 
-@pytest.mark.parametrize(("ruleset", "ippatsu"), [("tenhou-3p", False), ("majsoul-3p", True)])
-def test_a_north_extraction_breaks_ippatsu_on_tenhou_not_on_mahjong_soul(
-    ruleset: str, ippatsu: bool
+SANMA_CASES = [("tenhou-3p", True, False), ("majsoul-3p", True, False), ("tenhou-3p", False, True)]
+
+
+@pytest.mark.parametrize(("ruleset", "breaks", "kept"), SANMA_CASES)
+def test_a_north_extraction_breaks_ippatsu_on_tenhou_and_mahjong_soul(
+    ruleset: str, breaks: bool, kept: bool
 ) -> None:
-    state = _riichi_then_north(SANMA_RIICHI, ruleset)
+    state = _riichi_then_north(SANMA_RIICHI, ruleset, breaks)
     play(
         state,
         Draw(1, T("9s")),
@@ -416,7 +437,7 @@ def test_a_north_extraction_breaks_ippatsu_on_tenhou_not_on_mahjong_soul(
         Draw(0, T("1s")),
         Win(0, 0, T("1s")),
     )
-    assert _ippatsu(state) is ippatsu
+    assert _ippatsu(state) is kept
 
 
 @pytest.mark.parametrize("ruleset", ["tenhou-3p", "majsoul-3p"])
@@ -426,12 +447,12 @@ def test_a_ron_on_the_extracted_north_keeps_ippatsu(ruleset: str) -> None:
     assert _ippatsu(state)
 
 
-@pytest.mark.parametrize(("ruleset", "double"), [("tenhou-3p", False), ("majsoul-3p", True)])
-def test_a_north_extraction_in_the_first_go_around_breaks_double_riichi_on_tenhou(
-    ruleset: str, double: bool
+@pytest.mark.parametrize(("ruleset", "breaks", "double"), SANMA_CASES)
+def test_a_north_extraction_in_the_first_go_around_breaks_double_riichi(
+    ruleset: str, breaks: bool, double: bool
 ) -> None:
     hands = (SANMA_RIICHI[2], SANMA_RIICHI[1], SANMA_RIICHI[0])  # seat 2 is the riichi hand
-    state = GameState(get_ruleset(ruleset))
+    state = _sanma(ruleset, breaks)
     state.start_round(make_round(hands, scores=(35000, 35000, 35000), dora="1p"))
     play(
         state,

@@ -13,6 +13,8 @@ OPTIONS = [field.name for field in dataclasses.fields(Ruleset) if field.name != 
 
 
 def _cell(value: object) -> str:
+    if value is None:
+        return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):

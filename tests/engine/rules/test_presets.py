@@ -15,6 +15,7 @@ from engine.errors import UnknownRulesetError
 from engine.rules import (
     DOUBLE_YAKUMAN_FORMS,
     PRESETS,
+    KanDoraTiming,
     KazoeLimit,
     Renhou,
     Ruleset,
@@ -43,6 +44,8 @@ NAMES = [
     "minigame-3p",
     "ema-2016",
     "wrc",
+    "mleague",
+    "jpml-a",
 ]
 THREE_PLAYER = [name for name in NAMES if "-3p" in name]
 FOUR_PLAYER = [name for name in NAMES if name not in THREE_PLAYER]
@@ -123,7 +126,7 @@ def test_four_player_presets(name: str) -> None:
     assert ruleset.noten_payment_total == 3000
 
 
-NO_RED = [name for name in NAMES if "nored" in name] + ["ema-2016", "wrc"]
+NO_RED = [name for name in NAMES if "nored" in name] + ["ema-2016", "wrc", "jpml-a"]
 
 
 @pytest.mark.parametrize("name", [name for name in NAMES if name not in NO_RED])
@@ -268,9 +271,9 @@ def test_minigame_3p_rule_list() -> None:
     assert game.double_yakuman == ALL_DOUBLES
 
 
-def test_tenhou_and_the_minigame_break_the_first_turn_with_kita_mahjong_soul_does_not() -> None:
+def test_every_sanma_preset_breaks_the_first_turn_with_kita() -> None:
     breaking = [n for n in NAMES if get_ruleset(n).kita_breaks_first_turn]
-    assert breaking == ["tenhou-3p", "tenhou-3p-east", "minigame-3p"]
+    assert breaking == [n for n in NAMES if get_ruleset(n).kita]
 
 
 # -- EMA and WRC ---------------------------------------------------------------------------------
@@ -346,3 +349,36 @@ def test_an_unknown_scoring_is_refused_by_name() -> None:
     with pytest.raises(UnknownRulesetError, match="'scoring' cannot be 'nonsense'"):
         with_overrides("small-4p", {"scoring": "nonsense"})
     assert with_overrides("tenhou-4p", {"scoring": "small"}).variant == "small mahjong"
+
+
+# -- professional leagues (sources in docs/rules.md) ----------------------------------------------
+
+
+def test_mleague_rule_list() -> None:
+    m = get_ruleset("mleague")
+    # 25,000 start, 30,000 return: first place +50 (uma 30 and the oka), then 10, -10, -30.
+    assert (m.starting_points, m.points_base, m.uma) == (25000, 30000, (30, 10, -10, -30))
+    assert m.red_fives == (1, 1, 1) and m.ippatsu and m.ura_dora and m.kan_dora and m.kan_ura
+    assert not m.tobi and m.riichi_min_points is None  # no bust; riichi at any score
+    assert m.max_ron_winners == 1  # no double ron: head bump
+    assert not m.agari_yame and not m.tenpai_yame  # the all-last dealer plays on
+    aborts = (m.kyuushu_kyuuhai, m.suufon_renda, m.suucha_riichi, m.suukaikan, m.sanchahou)
+    assert not any(aborts)  # 途中流局なし
+    assert not m.riichi_needs_draw  # ツモ番なしリーチあり
+    assert m.open_kan_dora_timing is KanDoraTiming.IMMEDIATE  # 即めくり
+    assert m.kiriage  # 7,700 rounded up
+    assert m.kazoe is KazoeLimit.SANBAIMAN and not m.double_yakuman  # 数え役満なし
+    assert not m.kokushi_robs_ankan  # 暗カンに対する槍槓は認められない(国士無双を含む)
+
+
+def test_jpml_a_rule_list() -> None:
+    j = get_ruleset("jpml-a")
+    assert not (j.ippatsu or j.ura_dora or j.kan_dora or j.kan_ura)  # 一発、裏ドラ、槓ドラなし
+    assert j.red_fives == (0, 0, 0)
+    assert not j.kuikae and j.kuikae_suji  # 現物以外の喰い替えを認める
+    assert j.noten_payment_total == 3000  # "ノーテンは場に3000点"  # noqa: RUF003
+    assert j.max_ron_winners == 1  # アガリは上家優先
+    assert not j.agari_yame and not j.tenpai_yame  # アガリやめなし
+    assert not j.riichi_needs_draw  # ツモ番がなくてもリーチをかけることができる
+    assert not j.leftover_sticks_to_first  # オーラス終了時のリーチ棒は供託
+    assert j.kyuushu_kyuuhai and j.suufon_renda and j.suucha_riichi and j.suukaikan

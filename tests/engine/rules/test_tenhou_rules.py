@@ -14,7 +14,8 @@ from engine.formats.mjlog import read_mjlog
 from engine.game_flow import HandOutcome, RoundPosition, next_position
 from engine.replay import Verdict, replay
 from engine.rules import get_ruleset
-from engine.rules.presets import with_overrides
+from engine.rules.presets import apply_overrides, with_overrides
+from engine.rules.ruleset import PointsRounding
 from engine.rules.tenhou import (
     TENHOU_CHANGES,
     TenhouLobby,
@@ -45,8 +46,8 @@ def test_log_date(log_id: str | None, expected: date | None) -> None:
 def test_every_change_cites_its_source_and_says_what_changed() -> None:
     for change in TENHOU_CHANGES:
         assert change.source and change.what
-        assert change.before, "a change restores some options before its date"
-        get_ruleset("tenhou-4p").replace(**change.before)  # only real option names
+        assert change.before or change.after, "a change sets some options"
+        apply_overrides(get_ruleset("tenhou-4p"), {**change.before, **change.after})
 
 
 # -- the tenpai stop (June 2010) ------------------------------------------------------------------
@@ -57,7 +58,16 @@ def test_games_before_june_2010_have_no_tenpai_stop() -> None:
     assert not rules_on(tenhou, date(2010, 5, 31)).tenpai_yame
     assert rules_on(tenhou, date(2010, 5, 31)).agari_yame  # the win stop is older
     assert rules_on(tenhou, date(2010, 6, 1)).tenpai_yame
-    assert rules_on(tenhou, None) is tenhou  # no date: today's rules
+    # No date: the preset, today's play with the points rounded either way.
+    assert rules_on(tenhou, None) is tenhou
+    assert tenhou.points_rounding is PointsRounding.EITHER
+
+
+def test_final_points_were_rounded_to_thousands_until_mid_2021() -> None:
+    tenhou = get_ruleset("tenhou-4p")
+    assert rules_on(tenhou, date(2021, 7, 1)).points_rounding is PointsRounding.THOUSANDS
+    assert rules_on(tenhou, date(2021, 12, 1)).points_rounding is PointsRounding.EITHER
+    assert rules_on(tenhou, date(2022, 6, 1)).points_rounding is PointsRounding.EXACT
 
 
 def _all_last_tenpai(ruleset_name: str, **overrides: object) -> RoundPosition | None:
@@ -101,8 +111,17 @@ def _header_of(log_id: str | None, go_type: int = 169) -> tuple[str, dict[str, o
 
 
 def test_an_mjlog_is_read_with_the_rules_of_its_date() -> None:
-    assert _header_of("2009121820gm-00a9-0000-ff1a8b72") == ("tenhou-4p", {"tenpai_yame": False})
-    assert _header_of("2010060100gm-00a9-0000-ff1a8b72") == ("tenhou-4p", {})
+    rounded = {"points_rounding": "thousands"}
+    assert _header_of("2009121820gm-00a9-0000-ff1a8b72") == (
+        "tenhou-4p",
+        {"tenpai_yame": False, **rounded},
+    )
+    assert _header_of("2010060100gm-00a9-0000-ff1a8b72") == ("tenhou-4p", rounded)
+    assert _header_of("2023060100gm-00a9-0000-ff1a8b72") == (
+        "tenhou-4p",
+        {"points_rounding": "exact"},
+    )
+    assert _header_of("2021120100gm-00a9-0000-ff1a8b72") == ("tenhou-4p", {})
     assert _header_of(None) == ("tenhou-4p", {})
 
 

@@ -422,3 +422,14 @@ def test_sanma_split_tsumo_shares_the_north_payment() -> None:
     # Dealer mangan: 4000 all; North's 4000 is split 2000/2000.
     payments = win_payments(2000, winner=EAST, tsumo=True, honba=0, ruleset=split)
     assert {p.payer: p.amount for p in payments} == {"S": 6000, "W": 6000}
+
+
+@pytest.mark.parametrize("ruleset", ["tenhou-3p", "majsoul-3p"])
+def test_sanma_pao_tsumo_the_liable_player_pays_what_the_tsumo_is_worth(ruleset: str) -> None:
+    # With tsumo loss a dealer's yakuman tsumo is 16,000 from each of two payers: the liable
+    # player pays those 32,000 (not the 48,000 of a ron), and the honba as the payers would.
+    hand = ("123p44s", "4s", "pon:555z", "pon:666z", "pon:777z")
+    dealer = score(*hand, ruleset=ruleset, seat_wind="E", tsumo=True, pao="W", honba=1)
+    assert paid(dealer) == {"W": 32000 + 200}
+    other = score(*hand, ruleset=ruleset, seat_wind="S", tsumo=True, pao="W")
+    assert paid(other) == {"W": 16000 + 8000}

@@ -472,19 +472,18 @@ def test_rinshan_after_own_kan_has_no_ippatsu() -> None:
     assert "error" not in run(**rinshan)
 
 
-def test_rinshan_after_a_north_extraction_keeps_ippatsu_where_kita_does_not_break_it() -> None:
+@pytest.mark.parametrize("ruleset", ["tenhou-3p", "majsoul-3p", "minigame-3p"])
+def test_rinshan_after_a_north_extraction_has_no_ippatsu_where_kita_breaks_it(ruleset: str) -> None:
     sanma = {
         "hand": "123p456p789s111s99m",
         "win": "9m",
         "tsumo": True,
         "riichi": True,
-        "ippatsu": True,
-        "rinshan": True,
         "kita": 1,
     }
-    assert "error" not in run(ruleset="majsoul-3p", **sanma)
-    fails("invalid_conditions", "ippatsu", ruleset="tenhou-3p", **sanma)
-    fails("invalid_conditions", "ippatsu", ruleset="minigame-3p", **sanma)
+    assert "error" not in run(ruleset=ruleset, ippatsu=True, **sanma)  # no extraction between
+    assert "error" not in run(ruleset=ruleset, rinshan=True, **sanma)
+    fails("invalid_conditions", "ippatsu", ruleset=ruleset, ippatsu=True, rinshan=True, **sanma)
 
 
 def test_extracted_norths_count_among_the_four_copies() -> None:

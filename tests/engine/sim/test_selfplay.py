@@ -173,7 +173,9 @@ def convention_problems(game: Game) -> list[str]:
                 problems.append(f"{where}: rons not in turn order from seat {source}")
     final = game.recorded_final
     assert final is not None
-    if sum(final.scores) + 1000 * game.rounds[-1].sticks < players * ruleset.starting_points:
+    # (Where leftover sticks stay on the table, JPML's 供託, the final scores are short of them.)
+    short = sum(final.scores) + 1000 * game.rounds[-1].sticks < players * ruleset.starting_points
+    if short and ruleset.leftover_sticks_to_first:
         problems.append(f"{game.header.source.id}: final scores lose points")
     return problems
 
