@@ -39,6 +39,8 @@ from engine.variants.uzje.rules import is_uzje_preset
 #: The verdict line of a file that is no game record (it is not replayed: not a verdict of
 #: the replayer, and no failure).
 SKIPPED = "skipped"
+#: The verdicts of games the rules agree with: whole, or as far as the record goes.
+AGREES = (Verdict.VERIFIED.value, Verdict.VERIFIED_FRAGMENT.value)
 
 #: With at least this many files, ``verify`` shows its progress on standard error.
 PROGRESS_FROM = 20
@@ -128,7 +130,7 @@ def run_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             warned += bool(line["warnings"])
             if args.json:
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
-            elif line["verdict"] != Verdict.VERIFIED.value or line["warnings"] or not show_progress:
+            elif line["verdict"] not in AGREES or line["warnings"] or not show_progress:
                 out.write(_verdict_text(line) + "\n")
         if show_progress:
             err.write(f"\r{number}/{len(files)} files, {sum(counts.values())} games")
@@ -146,7 +148,7 @@ def run_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         f"{total} game(s) in {len(files) - skipped} file(s): {summary or 'nothing read'}{rate}"
         f"{others}\n"
     )
-    return 0 if total and counts[Verdict.VERIFIED.value] == total else 1
+    return 0 if total and sum(counts[verdict] for verdict in AGREES) == total else 1
 
 
 def _verify_file(path: Path, format_name: str | None) -> Iterator[dict[str, Any]]:
@@ -186,10 +188,12 @@ def _verify_file(path: Path, format_name: str | None) -> Iterator[dict[str, Any]
             "ruleset": report.ruleset,
             "verdict": report.verdict.value,
             "complete": report.complete,
+            "fragment": report.fragment,
             "rounds": len(report.rounds),
             "discrepancy": None if report.discrepancy is None else report.discrepancy.to_json(),
             "final_scores": report.final_scores,
-            "warnings": list(game.warnings),
+            "points": report.points,
+            "warnings": report.warnings,
         }
 
 
@@ -208,8 +212,8 @@ def _verdict_text(line: dict[str, Any]) -> str:
     text = f"{where}: {line['verdict']}"
     if line.get("discrepancy"):
         text += f": {line['discrepancy']['message']}"
-    elif line["verdict"] == Verdict.VERIFIED.value and not line.get("complete"):
-        text += " (the record stops before the end of the game)"
+    elif line.get("fragment"):
+        text += f": only part of a game was checked: {line['fragment']}"
     return "".join([text, *(f"\n  warning: {warning}" for warning in line["warnings"])])
 
 

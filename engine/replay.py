@@ -28,7 +28,13 @@ from engine.events import (
     Round,
     Win,
 )
-from engine.game_flow import RoundPosition, final_scores, first_position, placements
+from engine.game_flow import (
+    RoundPosition,
+    final_points,
+    final_scores,
+    first_position,
+    placements,
+)
 from engine.rules.presets import with_overrides
 from engine.rules.ruleset import Ruleset
 from engine.state import GameState, HandResult, Phase, WinResult
@@ -43,8 +49,12 @@ _DORA_FAMILY = ("dora", "kita")
 class Verdict(StrEnum):
     """The outcome of a replay."""
 
-    #: Every action legal, every recorded figure equal to the engine's.
+    #: A whole game, from its first hand to its end: every action legal, every recorded figure
+    #: (the end of the game and the final scores included) equal to the engine's.
     VERIFIED = "verified"
+    #: Part of a game (a record that starts after the first hand, or stops before the end):
+    #: every action and figure it holds agrees, but the whole game was not checked.
+    VERIFIED_FRAGMENT = "verified_fragment"
     #: Every action legal, but a recorded figure differs from the engine's.
     SCORE_MISMATCH = "score_mismatch"
     #: An event the rules do not allow at that point.
@@ -191,6 +201,12 @@ class ReplayReport:
     final_scores: list[int] | None = None
     placements: list[int] | None = None
     events: int = 0
+    #: Which part of a game the record holds, in words, when it is not a whole game (the
+    #: verdict is then at best ``verified_fragment``).
+    fragment: str | None = None
+    #: Final points (score less the return, in thousands, with uma and oka) by the rules, of
+    #: the record's final scores; ``None`` for an unfinished game.
+    points: list[float] | None = None
     #: The reader's warnings about the record (``Game.warnings``); they never change the verdict.
     warnings: list[str] = field(default_factory=list)
 
@@ -201,9 +217,11 @@ class ReplayReport:
             "discrepancy": None if self.discrepancy is None else self.discrepancy.to_json(),
             "discrepancies": [d.to_json() for d in self.discrepancies],
             "complete": self.complete,
+            "fragment": self.fragment,
             "ruleset": self.ruleset,
             "final_scores": self.final_scores,
             "placements": self.placements,
+            "points": self.points,
             "events": self.events,
             "rounds": [_round_json(summary) for summary in self.rounds],
             "warnings": self.warnings,
@@ -267,6 +285,10 @@ class ReplayLedger:
         self.events = 0
         self.round_index = 0
         self.round_name = ""
+        #: What the replay assumed where the record is silent, for the report's warnings.
+        self.notes: list[str] = []
+        #: The record starts after the game's first hand (set by the replayer).
+        self.starts_late = False
 
     @staticmethod
     def position_words(position: RoundPosition) -> str:
@@ -354,8 +376,22 @@ class ReplayLedger:
                 f"the end of the {self.GAME}",
             )
         first = self.discrepancies[0] if self.discrepancies else None
+        agrees = Verdict.VERIFIED if complete else Verdict.VERIFIED_FRAGMENT
+        part = None
+        stopped = first is not None and first.verdict is Verdict.ILLEGAL_ACTION
+        if not complete and not stopped and game.rounds:
+            count = len(game.rounds)
+            hands = f"{count} {self.HAND}{'s' if count > 1 else ''}, {_named(game.rounds[0])}"
+            if count > 1:
+                hands += f" to {_named(game.rounds[-1])}"
+            reason = (
+                f"it starts after the {self.GAME}'s first {self.HAND}"
+                if self.starts_late
+                else f"it stops before the end of the {self.GAME}"
+            )
+            part = f"the record holds part of a {self.GAME} ({hands}): {reason}"
         return ReplayReport(
-            verdict=Verdict.VERIFIED if first is None else first.verdict,
+            verdict=agrees if first is None else first.verdict,
             discrepancy=first,
             discrepancies=self.discrepancies,
             complete=complete,
@@ -365,8 +401,14 @@ class ReplayLedger:
             final_scores=final,
             placements=places,
             events=self.events,
-            warnings=list(game.warnings),
+            warnings=[*game.warnings, *self.notes],
+            fragment=part,
         )
+
+
+def _named(round_: Round) -> str:
+    """A hand's name with its counters: ``E1``, ``E1-2`` (two honba)."""
+    return f"{round_.name}-{round_.honba}" if round_.honba else round_.name
 
 
 def refused_report(
@@ -399,9 +441,11 @@ class _Replay(ReplayLedger):
 
     def run(self) -> ReplayReport:
         game = self.game
-        ruleset = self.ruleset
         rounds = game.rounds
         first_dealer = rounds[0].dealer if rounds else 0
+        if rounds:
+            self._other_starting_points(rounds[0], first_dealer)
+        ruleset = self.ruleset
         state = GameState(ruleset, first_dealer=first_dealer)
         expected: RoundPosition | None = first_position(first_dealer)
         expected_scores = [ruleset.starting_points] * ruleset.players
@@ -411,6 +455,7 @@ class _Replay(ReplayLedger):
             position_of(rounds[0]) != expected or list(rounds[0].scores) != expected_scores
         )
         if fragment:
+            self.starts_late = True
             expected = position_of(rounds[0])
             expected_scores = list(rounds[0].scores)
         complete = False
@@ -443,7 +488,68 @@ class _Replay(ReplayLedger):
         else:
             complete = expected is None and not fragment
         final = final_scores(last_scores, sticks_left, ruleset, first_dealer) if complete else None
-        return self.report(complete, final, expected, first_dealer)
+        report = self.report(complete, final, expected, first_dealer)
+        if final is not None:
+            self._check_final_points(report, final, first_dealer)
+        return report
+
+    def _check_final_points(
+        self, report: ReplayReport, final: list[int], first_dealer: int
+    ) -> None:
+        """Give the report the game's final points, and compare them with the record's (Tenhou's
+        ``owari``, a tenhou.net/6 ``sc``). They are computed from the record's final scores
+        when it has them, so that a difference in the scores is not counted twice."""
+        recorded = self.game.recorded_final
+        scores = (
+            list(recorded.scores)
+            if recorded is not None and len(recorded.scores) == len(final)
+            else final
+        )
+        ways = final_points(scores, self.ruleset, first_dealer)
+        theirs = (
+            None
+            if recorded is None or recorded.results is None or len(recorded.results) != len(final)
+            else tuple(round(result * 10) for result in recorded.results)
+        )
+        ours = next((way for way in ways if way == theirs), ways[0])
+        report.points = [tenths / 10 for tenths in ours]
+        if theirs is None or ours == theirs:
+            return
+        self.round_index, self.round_name = len(self.game.rounds) - 1, self.game.rounds[-1].name
+        self.differ(
+            Verdict.SCORE_MISMATCH,
+            None,
+            "final points",
+            [tenths / 10 for tenths in ours],
+            [tenths / 10 for tenths in theirs],
+        )
+        first = self.discrepancies[0]
+        report.verdict, report.discrepancy = first.verdict, first
+
+    def _other_starting_points(self, first: Round, first_dealer: int) -> None:
+        """A record that starts at the first hand, every seat with the same score, holds a
+        whole game, whatever points it started with (a tournament room's 30,000, a custom
+        lobby's): the replay plays it from them and checks its end. Where the rule set does not
+        say what first place then needs to end the game, nor where its points count from, the
+        starting points are taken for both (no oka), and the report says so."""
+        ruleset = self.ruleset
+        start = first.scores[0] if first.scores else ruleset.starting_points
+        if (
+            start == ruleset.starting_points
+            or position_of(first) != first_position(first_dealer)
+            or any(score != start for score in first.scores)
+            or start <= 0
+        ):
+            return
+        target = max(ruleset.target_points, start)
+        self.ruleset = ruleset.replace(
+            starting_points=start, target_points=target, points_base=max(ruleset.points_base, start)
+        )
+        self.notes.append(
+            f"the game starts at {start:,} points a seat, not {ruleset.name}'s "
+            f"{ruleset.starting_points:,}: replayed as a whole game from {start:,}, first place "
+            f"needing {target:,} to end it (the record does not say)"
+        )
 
     def _play(self, round_: Round, state: GameState) -> bool:
         """Apply the hand's events; whether the hand reached its end."""

@@ -169,6 +169,11 @@ class VerdictInfo:
     found: str = ""
     engine_version: str = ""
     verified_at: datetime | None = None
+    #: Which part of a game the record holds, when it is not a whole game (the replay
+    #: report's ``fragment``): then only that part was checked.
+    fragment: str = ""
+    #: What the replay had to assume or what the reader read leniently (the report's warnings).
+    warnings: tuple[str, ...] = ()
 
 
 def game_verdict(game: Game) -> VerdictInfo:
@@ -181,6 +186,7 @@ def game_verdict(game: Game) -> VerdictInfo:
         return VerdictInfo(Verdict.PENDING.value, Verdict.PENDING.label)
     discrepancy = verification.discrepancy or {}
     round_index = discrepancy.get("round")
+    report = verification.report or {}
     return VerdictInfo(
         verdict=verification.verdict,
         label=verification.get_verdict_display(),
@@ -193,6 +199,8 @@ def game_verdict(game: Game) -> VerdictInfo:
         found=str(discrepancy.get("found") or ""),
         engine_version=verification.engine_version,
         verified_at=verification.verified_at,
+        fragment=str(report.get("fragment") or ""),
+        warnings=tuple(str(line) for line in report.get("warnings") or ()),
     )
 
 

@@ -51,6 +51,7 @@ from engine.formats import (
     sniff_head,
 )
 from engine.game_flow import placements
+from engine.rules.tenhou import DATED_OPTIONS
 from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand, is_archive
 from mjlogs.models import Game, GameSeat, Player, PlayerName, Visibility
 from mjlogs.selectors import user_can_manage_game
@@ -189,7 +190,13 @@ def _document_hash(document: dict[str, Any]) -> str:
     """:func:`content_hash` of a game's canonical document."""
     content = {
         "ruleset": document["ruleset"],
-        "rule_overrides": document["rule_overrides"],
+        # Not the options only the game's date chose (Tenhou's rule history): the same record
+        # read with and without its log id is one game.
+        "rule_overrides": {
+            option: value
+            for option, value in document["rule_overrides"].items()
+            if option not in DATED_OPTIONS
+        },
         "players": [player["name"] for player in document["players"]],
         "rounds": document["rounds"],
         "final": document["final"],

@@ -6,12 +6,18 @@ from django.db import models
 
 from mjlogs.models import Game
 
+#: The verdicts of games the rules engine agrees with, as far as their records go.
+AGREEING = ("verified", "verified_fragment")
+
 
 class Verdict(models.TextChoices):
     """The replayer's verdicts (``engine.replay.Verdict``), and ``pending`` before the first."""
 
     PENDING = "pending", "Not verified yet"
     VERIFIED = "verified", "Verified"
+    #: The record holds part of a game (it starts after the first hand or stops before the
+    #: end): all of it agrees, but the whole game was not checked.
+    VERIFIED_FRAGMENT = "verified_fragment", "Verified (part of a game)"
     SCORE_MISMATCH = "score_mismatch", "Score mismatch"
     ILLEGAL_ACTION = "illegal_action", "Illegal action"
     UNSUPPORTED = "unsupported", "Unsupported"

@@ -55,7 +55,7 @@ def game_verify(game_id: int) -> Verification | None:
             "events": report.events,
             "report": report.to_json(),
         }
-        if report.verdict is EngineVerdict.VERIFIED:
+        if report.verdict in (EngineVerdict.VERIFIED, EngineVerdict.VERIFIED_FRAGMENT):
             # Statistics count only games the rules engine agrees with.
             facts = report.facts
     values |= {

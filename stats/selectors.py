@@ -20,7 +20,7 @@ from django.db.models.functions import Cast
 
 from mjlogs.models import Game, GameSeat, Player, Visibility
 from mjlogs.selectors import User, games_visible_to
-from replay.models import Verdict
+from replay.models import AGREEING
 from stats.filters import StatsFilter
 from stats.metrics import (
     GAME_COUNTS,
@@ -103,9 +103,10 @@ def player_ratings(player: Player) -> dict[int, RatingChange]:
 
 
 def counted_games(games: QuerySet[Game]) -> QuerySet[Game]:
-    """The games statistics count: those the rules engine verified (a record it disagrees
-    with could count anything)."""
-    return games.filter(verification__verdict=Verdict.VERIFIED)
+    """The games statistics count: those the rules engine verified, whole or as far as the
+    record goes (a record it disagrees with could count anything; placements count only
+    complete games)."""
+    return games.filter(verification__verdict__in=AGREEING)
 
 
 def player_stats(

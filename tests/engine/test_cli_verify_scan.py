@@ -138,11 +138,11 @@ def test_reader_warnings_are_printed_and_keep_the_verdict(tmp_path: Path) -> Non
     path.write_text("".join(json.dumps(event) + "\n" for event in events))
     text = run("verify", str(path))
     assert text.returncode == 0, text.stdout + text.stderr
-    assert "verified (the record stops before the end of the game)" in text.stdout
+    assert "verified_fragment: only part of a game was checked" in text.stdout
     assert "\n  warning: line 14: dahai: tsumogiri true on the discard right after" in text.stdout
-    assert "1 verified; 1 with reader warnings" in text.stderr
+    assert "1 verified_fragment; 1 with reader warnings" in text.stderr
     as_json = json.loads(run("verify", "--json", str(path)).stdout)
-    assert as_json["verdict"] == "verified"
+    assert as_json["verdict"] == "verified_fragment"
     assert as_json["source_id"] == "2010081709gm-00a9-0000-fe3371ad"
     assert len(as_json["warnings"]) == 1 and "read as not tsumogiri" in as_json["warnings"][0]
 

@@ -142,10 +142,10 @@ def test_final_scores_and_truncation(games: list[Game]) -> None:
     assert replay(changed).verdict is Verdict.SCORE_MISMATCH
     cut = dataclasses.replace(game, rounds=game.rounds[:3], recorded_final=None)
     report = replay(cut)
-    assert report.verdict is Verdict.VERIFIED and not report.complete
+    assert report.verdict is Verdict.VERIFIED_FRAGMENT and not report.complete
     half = dataclasses.replace(game.rounds[2], events=game.rounds[2].events[:10])
     report = replay(dataclasses.replace(game, rounds=(*game.rounds[:2], half), recorded_final=None))
-    assert report.verdict is Verdict.VERIFIED and not report.complete
+    assert report.verdict is Verdict.VERIFIED_FRAGMENT and not report.complete
 
 
 def test_start_scores_are_checked(games: list[Game]) -> None:
