@@ -95,6 +95,7 @@ from engine.formats import Format, ReaderWarnings, check_strings, tenhou_log_sta
 from engine.formats.mjlog import log_id_from_name
 from engine.formats.riichi_only import refuse_variant
 from engine.rules.presets import PRESETS
+from engine.rules.tenhou import TenhouLobby, log_date, tenhou_game_rules
 from engine.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
 from engine.tiles import DRAGONS, EAST, HAKU, YAOCHUU, Tile, is_yaochuu, tile_of
 
@@ -692,18 +693,13 @@ class _GameReader:
         )
 
     def inferred_ruleset(self, players: int) -> tuple[str, dict[str, object]]:
-        """The rule set of a record that does not name one: Tenhou's, from the flags."""
+        """The rule set of a record that does not name one: Tenhou's, from the flags, as on
+        the day of the Tenhou log it was converted from (its ``uri``) when it names one."""
         red = self.aka_flag if self.aka_flag is not None else self.saw_red
-        ruleset = "tenhou-3p" if players == 3 else "tenhou-4p"
-        if self.east_only:
-            ruleset += "-east"
-        overrides: dict[str, object] = {}
-        if not red:
-            if players == 4:
-                ruleset += "-nored"
-            else:  # Tenhou has no 3-player game without red fives: say so as an override
-                overrides["red_fives"] = [0, 0, 0]
-        return ruleset, overrides
+        lobby = TenhouLobby.from_flags(
+            three_player=players == 3, east_only=bool(self.east_only), red=bool(red)
+        )
+        return tenhou_game_rules(lobby, log_date(self.source_id))
 
     # -- events --
 
@@ -854,8 +850,10 @@ class _GameReader:
         tile = ev.tile("pai") if ev.has("pai") else NORTH_TILE
         if tile != NORTH_TILE:
             raise ev.error(f"only North can be set aside, got {CODES[tile]}")
-        round_.play(ev, NorthExtraction(seat, tile))
+        north = NorthExtraction(seat, tile)
+        round_.play(ev, north)
         round_.just_drawn[seat] = None
+        round_.last_action = north  # a player waiting on North may ron it
 
     def dora(self, ev: _Event) -> None:
         round_ = self.current(ev)
@@ -911,12 +909,14 @@ class _GameReader:
             if isinstance(last, Draw) and last.seat == seat:
                 return last.tile
             raise ev.error(f"tsumo by seat {seat}, who has not just drawn")
-        if isinstance(last, Discard | AddedKan) and last.seat == target:
+        if isinstance(last, Discard | AddedKan | NorthExtraction) and last.seat == target:
             return last.tile
         if isinstance(last, ClosedKan) and last.seat == target:  # thirteen orphans robs it
             wanted = ev.tile("pai") if ev.has("pai") else last.tiles[0]
             return wanted if wanted in last.tiles else last.tiles[0]
-        raise ev.error(f"ron on seat {target}, who has not just discarded or added a kan")
+        raise ev.error(
+            f"ron on seat {target}, who has not just discarded, added a kan or set a North aside"
+        )
 
     def _recorded_win(
         self, ev: _Event, round_: _RoundReader, seat: int, target: int, tile: Tile

@@ -3,6 +3,7 @@ backtracking)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any, Final
 
 from engine.errors import MalformedLogError
@@ -279,7 +280,8 @@ class _Interleaver:
             raise self.fail(message, data.at(2))
         last = self.events[-1] if self.events else None
         if data.wins:
-            for win in data.wins:
+            wins = self.with_sticks(list(data.wins))
+            for win in wins:
                 self.events.append(
                     Win(win.seat, win.from_seat, self.won_tile(win, last), win.recorded)
                 )
@@ -304,6 +306,30 @@ class _Interleaver:
             self.events.append(NagashiMangan(self.nagashi_seats(data.deltas), data.deltas))
         else:
             self.events.append(self.exhaustive(data.label, data.deltas))
+
+    def with_sticks(self, wins: list[_WinRecord]) -> list[_WinRecord]:
+        """The wins, the riichi sticks added to the first winner's score change where the
+        record left them out. Tenhou's score changes of a win add up to the sticks on the table
+        (they go to the winner); some Mahjong Soul converters write them adding up to zero, while
+        their final scores count the sticks. Changes adding up to anything else are left for
+        the replay to judge."""
+        sticks = self.data.sticks + sum(isinstance(event, RiichiAccepted) for event in self.events)
+        changes = [win.recorded.deltas for win in wins]
+        if not sticks or any(deltas is None for deltas in changes):
+            return wins
+        if sum(sum(deltas) for deltas in changes if deltas is not None) != 0:
+            return wins
+        first = wins[0]
+        assert first.recorded.deltas is not None
+        deltas = list(first.recorded.deltas)
+        deltas[first.seat] += 1000 * sticks
+        self.data.warnings.add(
+            "the win's score changes leave out the riichi sticks the winner takes (as some "
+            "Mahjong Soul converters write them); read with the sticks added",
+            self.data.at(16),
+        )
+        recorded = dataclasses.replace(first.recorded, deltas=tuple(deltas))
+        return [dataclasses.replace(first, recorded=recorded), *wins[1:]]
 
     def won_tile(self, win: _WinRecord, last: Event | None) -> Tile:
         """The winning tile: the winner's own draw (tsumo), or the loser's offered tile."""

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.errors import MalformedLogError
+from engine.errors import MalformedLogError, UnsupportedLogError
 from engine.events import (
     AbortiveDraw,
+    Discard,
+    DoraRevealed,
     Draw,
     ExhaustiveDraw,
     FinalResult,
@@ -17,6 +21,7 @@ from engine.events import (
     NagashiMangan,
     Player,
     RiichiAccepted,
+    RiichiDeclared,
     Round,
     Source,
     Win,
@@ -25,7 +30,10 @@ from engine.formats import ReaderWarnings, check_strings
 from engine.formats.tenhou6.round_data import _RoundData
 from engine.formats.tenhou6.strings import _disp_rules, _is_tenhou_disp
 from engine.formats.tenhou6.values import _array, _int, _kind, _number, _str
-from engine.rules.presets import as_preset, tenhou_ruleset
+from engine.rules.majsoul import is_majsoul_record, majsoul_length, majsoul_preset
+from engine.rules.presets import with_overrides
+from engine.rules.ruleset import KanDoraTiming
+from engine.rules.tenhou import TenhouLobby, log_date, tenhou_game_rules
 
 NAME: Final = "tenhou6"
 
@@ -92,6 +100,20 @@ def _json(text: str, where: str | None = None) -> Any:
     return value
 
 
+def _tiles_as_text(raw: list[Any]) -> bool:
+    """Whether a round writes tiles as text (``"3s"``, ``"r5z"``): Tenhou writes numbers, and
+    its call strings (``"c121314"``, ``"5252p52"``) are never a digit and a suit alone."""
+    return any(
+        isinstance(item, str) and _TILE_TEXT.fullmatch(item) is not None
+        for element in raw
+        if isinstance(element, list)
+        for item in element
+    )
+
+
+_TILE_TEXT: Final = re.compile(r"[a-z]?[0-9][mpsz]")
+
+
 def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
@@ -105,7 +127,14 @@ def _part(obj: Any, prefix: str) -> _Part:
         )
     log = _array(obj.get("log"), f"{prefix}log")
     for r, raw in enumerate(log):
-        if len(_array(raw, f"{prefix}log[{r}]")) != 17:
+        if _tiles_as_text(_array(raw, f"{prefix}log[{r}]")):
+            # majsoul-analysis-suite's look-alike: its own layout, not Tenhou's. Say what it is
+            # rather than which of Tenhou's elements it lacks.
+            raise UnsupportedLogError(
+                f"{prefix}log[{r}]: a look-alike of tenhou.net/6 with tiles as text ('3s', "
+                "'r5z') in a layout of its own, not Tenhou's format"
+            )
+        if len(raw) != 17:
             raise MalformedLogError(f"a round has 17 elements, not {len(raw)}", f"{prefix}log[{r}]")
     rule = obj.get("rule", {})
     if not isinstance(rule, dict):
@@ -158,16 +187,11 @@ def _game(parts: list[_Part]) -> Game:
     rounds = tuple(round_ for part in parts for round_ in part.rounds)
     rule: dict[str, Any] = obj.get("rule", {})  # checked by _part
     disp = rule.get("disp", "")
-    _, east_only, kuitan, red = _disp_rules(disp)
-    if not _is_tenhou_disp(disp):  # a converter's text: the aka flags say, else yes
-        flags = [rule[key] for key in ("aka", "aka51", "aka52", "aka53") if key in rule]
-        red = any(flags) if flags else True
-    red = red or any(_shows_red(round_) for round_ in rounds)
-    ruleset = tenhou_ruleset(three_player=players == 3, east_only=east_only, red=red, kuitan=kuitan)
-    # Not every flag combination is a preset: the nearest one (seats and length) with options.
-    nearest = tenhou_ruleset(three_player=players == 3, east_only=east_only)
-    ruleset_name, overrides = as_preset(ruleset, nearest)
     ref = (_str(obj["ref"], f"{prefix}ref") or None) if "ref" in obj else None
+    final = _final(last.obj.get("sc"), rounds[-1] if rounds else None, players, f"{last.place}sc")
+    ruleset_name, overrides = _rules(obj, disp, ref, players, rounds, final)
+    if with_overrides(ruleset_name, overrides).open_kan_dora_timing is KanDoraTiming.AFTER_DISCARD:
+        rounds = tuple(_dora_after_discards(round_) for round_ in rounds)
     header = GameHeader(
         ruleset=ruleset_name,
         rule_overrides=overrides,
@@ -175,11 +199,76 @@ def _game(parts: list[_Part]) -> Game:
         source=Source(format=NAME, id=ref, extra=_extra(obj, rule)),
         started_at=_started_at(ref),
     )
-    final = _final(last.obj.get("sc"), rounds[-1] if rounds else None, players, f"{last.place}sc")
     warnings = ReaderWarnings()
     for part in parts:
         warnings.extend(part.warnings)
     return Game(header=header, rounds=rounds, recorded_final=final, warnings=warnings.lines())
+
+
+def _rules(
+    obj: dict[str, Any],
+    disp: str,
+    ref: str | None,
+    players: int,
+    rounds: tuple[Round, ...],
+    final: FinalResult | None,
+) -> tuple[str, dict[str, object]]:
+    """The rule set (preset and overrides) of a game, by where and when it was played: a
+    Mahjong Soul game converted to this format gets Mahjong Soul's rules; a Tenhou game its
+    lobby's rules as on the day of its log id (``engine/rules/tenhou.py``)."""
+    rule: dict[str, Any] = obj.get("rule", {})
+    title = obj.get("title")
+    texts = [disp, *(text for text in _flat_strings(title))]
+    flags = [rule[key] for key in ("aka", "aka51", "aka52", "aka53") if key in rule]
+    shows_red = any(_shows_red(round_) for round_ in rounds)
+    if is_majsoul_record(texts, ref):
+        length = majsoul_length(texts) or _length_by_its_end(rounds, final)
+        name = majsoul_preset(players == 3, length == "east")
+        red = (any(flags) if flags else True) or shows_red
+        return name, ({} if red else {"red_fives": [0, 0, 0]})
+    _, east_only, kuitan, red = _disp_rules(disp)
+    if not _is_tenhou_disp(disp):  # a converter's text: the aka flags say, else yes
+        red = any(flags) if flags else True
+    lobby = TenhouLobby.from_flags(
+        three_player=players == 3, east_only=east_only, red=red or shows_red, kuitan=kuitan
+    )
+    return tenhou_game_rules(lobby, log_date(ref))
+
+
+def _dora_after_discards(round_: Round) -> Round:
+    """The round with each open or added kan's dora turned after the kanner's next discard
+    (Mahjong Soul) instead of before it (Tenhou, as the events are placed): the format lists
+    only the indicators, and where they turn is the rules'."""
+    events = list(round_.events)
+    index = 0
+    while index < len(events) - 1:
+        event = events[index]
+        if isinstance(event, DoraRevealed):
+            after = index + 1
+            if isinstance(events[after], RiichiDeclared) and after + 1 < len(events):
+                after += 1
+            if isinstance(events[after], Discard):
+                events.insert(after, events.pop(index))
+                index = after
+        index += 1
+    return dataclasses.replace(round_, events=tuple(events))
+
+
+def _flat_strings(value: Any) -> list[str]:
+    """Every string in a title (a string, or lists of them, as the converters write it)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [text for item in value for text in _flat_strings(item)]
+    return []
+
+
+def _length_by_its_end(rounds: tuple[Round, ...], final: FinalResult | None) -> str:
+    """The length of a game whose rule text does not say: one that ended (a final result)
+    in the East round with nobody below zero was an East-only game; any other, a hanchan."""
+    if final is not None and rounds and rounds[-1].wind == 0 and min(final.scores) >= 0:
+        return "east"
+    return "east_south"
 
 
 def _shows_red(round_: Round) -> bool:

@@ -170,9 +170,12 @@ def _yaku_by_label() -> dict[str, str]:
 
 
 _YAKU_BY_LABEL: Final = _yaku_by_label()
-#: Labels that say "seat wind" or "round wind" without which wind.
-_SEAT_WIND: Final = frozenset({"自風", "seat wind"})
-_ROUND_WIND: Final = frozenset({"場風", "prevalent wind", "round wind"})
+#: Labels that say "seat wind" or "round wind" without which wind (Mahjong Soul converters
+#: write them as Mahjong Soul names them: 役牌:自風牌, 役牌:場風牌).
+_SEAT_WIND: Final = frozenset({"自風", "自風牌", "門風牌", "seat wind"})
+_ROUND_WIND: Final = frozenset({"場風", "場風牌", "圏風牌", "prevalent wind", "round wind"})
+#: The prefix Mahjong Soul gives every yakuhai (役牌:白, 役牌:場風牌), with either colon.
+_YAKUHAI_PREFIXES: Final = ("役牌:", "役牌\uff1a", "役牌 ")  # (\uff1a: the full-width colon)
 _TENHOU_LABELS: Final = {
     **{name: info.japanese for name, info in YAKU.items()},
     "kokushi_13": "国士無双１３面",
@@ -198,6 +201,9 @@ def parse_yaku(
         raise MalformedLogError(f"yaku {text!r}: {value!r} is neither 'n飜' nor '役満'", where)
     han = 13 if yakuman else int(value[:-1])
     label = _key(text[:opening])
+    for prefix in _YAKUHAI_PREFIXES:
+        if label.startswith(prefix) and label not in _YAKU_BY_LABEL:
+            label = label.removeprefix(prefix).strip()
     if label in _SEAT_WIND:
         return SEAT_WIND_YAKU[seat_wind], han
     if label in _ROUND_WIND:

@@ -47,7 +47,10 @@ from engine.formats.tenhou6.strings import (
     format_score,
     format_yaku,
 )
-from engine.rules.presets import PRESETS
+from engine.game_flow import final_points
+from engine.rules.majsoul import is_majsoul_record
+from engine.rules.presets import PRESETS, with_overrides
+from engine.rules.tenhou import dated_overrides, log_date
 from engine.tiles import Tile
 
 # -- writing --------------------------------------------------------------------------------------
@@ -61,8 +64,15 @@ def game_to_json(game: Game) -> dict[str, Any]:
     _, east_only, kuitan, red = rules
     extra = header.source.extra
     disp = extra.get("disp")
-    if disp is None or _disp_rules(disp) != rules:  # keep the source's text when it is right
+    majsoul = header.ruleset.startswith("majsoul-")
+    if (
+        disp is None
+        or _disp_rules(disp) != rules
+        or majsoul != is_majsoul_record([disp], header.source.id)
+    ):  # keep the source's text when it says the same
         room, fast = _room(extra.get("go_type", ""))
+        if majsoul:  # Mahjong Soul's name: the reader gives such a game Mahjong Soul's rules
+            room, fast = "雀魂", False
         disp = ("三" if players == 3 else "") + room + ("東" if east_only else "南")
         disp += ("喰" if kuitan else "") + ("赤" if red else "") + ("速" if fast else "")
     lobby = extra.get("lobby", "0")
@@ -84,8 +94,12 @@ def game_to_json(game: Game) -> dict[str, Any]:
     final = game.recorded_final
     if final is not None:  # (points, result) per seat, the empty sanma seat included
         points = _pad(list(final.scores), 0)
-        results = _pad([_plain(result) for result in final.results or (0.0,) * players], 0)
-        obj["sc"] = [value for pair in zip(points, results, strict=True) for value in pair]
+        results = final.results
+        if results is None:  # a record without them (self-play): the rules' final points
+            ruleset = with_overrides(header.ruleset, header.rule_overrides)
+            results = tuple(tenths / 10 for tenths in final_points(final.scores, ruleset)[0])
+        shown = _pad([_plain(result) for result in results], 0)
+        obj["sc"] = [value for pair in zip(points, shown, strict=True) for value in pair]
     obj["name"] = _pad([p.name for p in people], "")
     title = _title(extra.get("title"))
     if title:
@@ -106,17 +120,24 @@ def _writable_rules(header: GameHeader, players: int) -> tuple[bool, bool, bool,
     """(sanma, east only, open tanyao, red fives) of a Tenhou rule set; others are refused."""
     preset = PRESETS.get(header.ruleset)
     options = dict(header.rule_overrides)
+    # Options the game's date implies (Tenhou's rule history) go without saying: the reader
+    # gives them back from the log id.
+    if preset is not None and preset.name.startswith("tenhou-"):
+        for option, value in dated_overrides(preset, log_date(header.source.id)).items():
+            if options.get(option) == value:
+                del options[option]
     red_fives = options.pop("red_fives", preset.red_fives if preset else None)
     kuitan = options.pop("kuitan", preset.kuitan if preset else None)
     if (
         preset is None
-        or not preset.name.startswith("tenhou-")
+        or not preset.name.startswith(("tenhou-", "majsoul-"))
         or options
         or players != preset.players
     ):
         raise UnsupportedLogError(
-            f"tenhou.net/6 holds Tenhou games: rule set {header.ruleset!r} with options "
-            f"{sorted(header.rule_overrides)} and {players} players is not one"
+            "tenhou.net/6 holds Tenhou and Mahjong Soul games: rule set "
+            f"{header.ruleset!r} with options {sorted(header.rule_overrides)} and {players} "
+            "players is not one"
         )
     if not isinstance(red_fives, list | tuple):
         raise UnsupportedLogError(f"rule option red_fives={red_fives!r} is not three counts")

@@ -667,6 +667,19 @@ def test_sanma_with_three_hands_and_kita() -> None:
     assert win.recorded.deltas == (-8000, 8000, 0)  # the empty 4th seat is dropped
 
 
+def test_a_ron_on_an_extracted_north() -> None:
+    # A player waiting on North may ron the North another sets aside (not a chankan).
+    game = one_game(
+        start_game(names=["A", "B", "C"]),
+        start_kyoku(scores=[35000] * 3, tehais=HANDS[:3]),
+        tsumo(0, "N"),
+        {"type": "nukidora", "actor": 0, "pai": "N"},
+        {"type": "hora", "actor": 1, "target": 0, "pai": "N", "deltas": [-2000, 2000, 0]},
+    )
+    win = game.rounds[0].events[-1]
+    assert win == Win(1, 0, t("4z"), win.recorded)
+
+
 @pytest.mark.parametrize("fourth", [[], ["?"] * 13])
 def test_sanma_with_an_empty_fourth_seat(fourth: list[str]) -> None:
     game = one_game(start_game(), start_kyoku(scores=[35000, 35000, 35000, 0],

@@ -49,6 +49,7 @@ from engine.formats.mjlog import (
     read_mjlog,
 )
 from engine.rules.presets import PRESETS
+from engine.rules.tenhou import TenhouLobby, log_date, tenhou_game_rules
 from engine.scoring.yaku import DORA_NAMES, YAKU
 from engine.tiles import Tile, parse_tile, parse_tiles
 
@@ -119,7 +120,10 @@ def test_corpus_game_shape(row: dict[str, str]) -> None:
     assert (game.recorded_final is not None) == (row["complete_game"] == "yes")
     go_type = int(row["game_type"].split()[1].removeprefix("type="))  # "GO type=169 (...)"
     assert game.header.ruleset == GO_PRESETS[go_type]
-    assert game.header.rule_overrides == {}
+    # Only the rules of the game's date differ from the lobby's preset (engine/rules/tenhou.py).
+    assert game.header.rule_overrides == dict(
+        tenhou_game_rules(TenhouLobby.from_go_type(go_type), log_date(game.header.source.id))[1]
+    )
     assert game.header.source.format == "mjlog"
     assert game.header.source.extra["go_type"] == str(go_type)
     for round_ in game.rounds:

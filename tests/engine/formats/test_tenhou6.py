@@ -318,7 +318,8 @@ RON_8000 = [0, 0, 0, 0]  # deltas are not checked against the play: any four num
 def test_interleaving_riichi_pon_and_ron() -> None:
     # Seat 0 (dealer) draws and discards; seat 1 declares riichi on 1p; seat 3 pons it from
     # across (the letter after one tile), so seat 2 is skipped; ... seat 2 rons seat 1's 4m.
-    result = ["和了", [0, -8000, 8000, 0], [2, 1, 2, "満貫8000点", "断幺九(1飜)", "ドラ(4飜)"]]
+    # (The winner's change counts the riichi stick: 8,000 and the stick.)
+    result = ["和了", [0, -8000, 9000, 0], [2, 1, 2, "満貫8000点", "断幺九(1飜)", "ドラ(4飜)"]]
     data = make_log(
         make_round(
             takes=[[11, 13], [12, 14], [], ["21p2121"]],
@@ -349,7 +350,7 @@ def test_interleaving_riichi_pon_and_ron() -> None:
                 yaku=(("tanyao", 1), ("dora", 4)),
                 points=8000,
                 limit="mangan",
-                deltas=(0, -8000, 8000, 0),
+                deltas=(0, -8000, 9000, 0),
             ),
         ),
     ]
@@ -612,12 +613,15 @@ def test_objects_of_different_games_stay_apart() -> None:
 @pytest.mark.parametrize(
     ("rule", "ruleset", "overrides"),
     [
+        # Tenhou's lobby texts (without a log id: the lobby's rules as today)
         ({"disp": "鳳南喰赤", "aka": 1}, "tenhou-4p", {}),
         ({"disp": "般東喰赤速"}, "tenhou-4p-east", {}),
         ({"disp": "般南喰"}, "tenhou-4p-nored", {}),
         ({"disp": "般南赤"}, "tenhou-4p-nokuitan", {}),
         ({"disp": "上東"}, "tenhou-4p-east-nored-nokuitan", {}),
-        ({"disp": "Gold Room South", "aka51": 1, "aka52": 1, "aka53": 1}, "tenhou-4p", {}),
+        # A Mahjong Soul room: Mahjong Soul's rules.
+        ({"disp": "Gold Room South", "aka51": 1, "aka52": 1, "aka53": 1}, "majsoul-4p", {}),
+        # A converter's own text: the lobby's rules as its flags say.
         ({"disp": "Friendly East", "aka51": 0, "aka52": 0, "aka53": 0}, "tenhou-4p-east-nored", {}),
         ({}, "tenhou-4p", {}),  # nothing said: Tenhou's defaults
     ],
@@ -845,7 +849,7 @@ def test_written_calls_and_markers() -> None:
         make_round(
             takes=[[11, 13], [12, 14], [], ["21p2121"]],
             discards=[[60, 60], ["r21", 60], [], [31]],
-            result=["和了", [0, -8000, 8000, 0], [2, 1, 2, "満貫8000点", "断幺九(1飜)"]],
+            result=["和了", [0, -8000, 9000, 0], [2, 1, 2, "満貫8000点", "断幺九(1飜)"]],
         ),
         make_round(
             takes=[[11], [], ["45m454545", 16], []],
@@ -863,9 +867,11 @@ def test_written_calls_and_markers() -> None:
 def test_writer_refuses_what_tenhou6_cannot_hold() -> None:
     (game,) = tenhou6.read(make_log(SHORT_ROUND))
     header = game.header
-    majsoul = dataclasses.replace(game, header=dataclasses.replace(header, ruleset="majsoul-4p"))
-    with pytest.raises(UnsupportedLogError, match="Tenhou games"):
-        tenhou6.write([majsoul])
+    ema = dataclasses.replace(
+        game, header=dataclasses.replace(header, ruleset="ema-2016", rule_overrides={})
+    )
+    with pytest.raises(UnsupportedLogError, match="Tenhou and Mahjong Soul games"):
+        tenhou6.write([ema])
     options = dataclasses.replace(header, rule_overrides={"uma": [30, 10, -10, -30]})
     with pytest.raises(UnsupportedLogError, match="uma"):
         tenhou6.write([dataclasses.replace(game, header=options)])
