@@ -522,10 +522,11 @@ class _GameReader:
             raise MalformedLogError("no <UN> tag naming the players")
         go_type = int(self.go["type"])
         # The lobby's rules as Tenhou played them on the game's day.
-        name, overrides = tenhou_game_rules(
-            TenhouLobby.from_go_type(go_type), log_date(self.log_id)
-        )
+        lobby = TenhouLobby.from_go_type(go_type, custom_rules=self.go.get("csrule", "").strip())
+        name, overrides = tenhou_game_rules(lobby, log_date(self.log_id))
         extra = {"go_type": str(go_type), "lobby": self.go.get("lobby", "0")}
+        if lobby.custom_rules:
+            extra["csrule"] = lobby.custom_rules
         return GameHeader(
             ruleset=name,
             rule_overrides=overrides,

@@ -58,10 +58,13 @@ class TenhouLobby:
     kuitan: bool
     chips: bool
     one_hand: bool
+    #: A custom lobby's own rules (the ``GO csrule`` attribute), as the record writes them.
+    custom_rules: str = ""
 
     @classmethod
-    def from_go_type(cls, go_type: int) -> TenhouLobby:
+    def from_go_type(cls, go_type: int, custom_rules: str = "") -> TenhouLobby:
         return cls(
+            custom_rules=custom_rules,
             go_type=go_type,
             three_player=bool(go_type & SANMA),
             east_only=not go_type & HANCHAN,
@@ -192,13 +195,21 @@ def tenhou_game_rules(lobby: TenhouLobby, played_on: date | None) -> tuple[str, 
     ruleset = lobby_rules
     if lobby.chips:
         ruleset = ruleset.replace(kiriage=True)
+    unmodelled: list[str] = []
     if lobby.one_hand:
-        ruleset = ruleset.replace(
-            unmodelled=(
-                f"Tenhou's one-hand lobby (GO type {lobby.go_type}: bit 0x800), whose games "
-                "start at 1,000 points and end after one hand",
-            )
+        unmodelled.append(
+            f"Tenhou's one-hand lobby (GO type {lobby.go_type}: bit 0x800), whose games "
+            "start at 1,000 points and end after one hand"
         )
+    if lobby.custom_rules:
+        # No record with it could be found to learn its encoding: rather than replay such a
+        # game by the standard rules and blame the record where they differ, say so.
+        shown = (
+            lobby.custom_rules if len(lobby.custom_rules) <= 60 else lobby.custom_rules[:60] + "..."
+        )
+        unmodelled.append(f"a Tenhou custom lobby's own rules (csrule={shown!r}), not read yet")
+    if unmodelled:
+        ruleset = ruleset.replace(unmodelled=tuple(unmodelled))
     ruleset = rules_on(ruleset, played_on)
     # The record names the lobby's preset, or where the lobby's flags make none (sanma without
     # red fives, say) the nearest one of its seats and length, with the options that differ.

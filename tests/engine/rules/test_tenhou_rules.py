@@ -94,14 +94,15 @@ def _roster() -> str:
     return '<UN n0="A" n1="B" n2="C" n3="D" dan="9,9,9,9" rate="1500,1500,1500,1500"/>'
 
 
-def _one_hand_record(log_id: str | None, go_type: int = 169) -> Game:
+def _one_hand_record(log_id: str | None, go_type: int = 169, go_extra: str = "") -> Game:
     init = (
         '<INIT seed="0,0,0,1,2,60" ten="250,250,250,250" oya="0" '
         'hai0="0,4,8,12,16,20,24,28,32,36,40,44,48" hai1="1,5,9,13,17,21,25,29,33,37,41,45,49" '
         'hai2="2,6,10,14,18,22,26,30,34,38,42,46,50" '
         'hai3="3,7,11,15,19,23,27,31,35,39,43,47,51"/>'
     )
-    body = f'<mjloggm ver="2.3"><GO type="{go_type}" lobby="0"/>{_roster()}{init}</mjloggm>'
+    go = f'<GO type="{go_type}" lobby="0"{go_extra}/>'
+    body = f'<mjloggm ver="2.3">{go}{_roster()}{init}</mjloggm>'
     return read_mjlog(body.encode(), log_id)
 
 
@@ -187,3 +188,13 @@ def test_a_one_hand_lobby_is_unsupported_naming_the_rule() -> None:
     report = replay(_one_hand_record("2015010100gm-0841-0000-ff1a8b72", go_type=2113))
     assert report.verdict is Verdict.UNSUPPORTED
     assert report.discrepancy is not None and "one-hand lobby" in report.discrepancy.found
+
+
+def test_a_custom_lobbys_own_rules_are_unsupported_naming_them() -> None:
+    game = _one_hand_record("2015010100gm-0009-1234-ff1a8b72", go_extra=' csrule="0,0,30,1,2"')
+    assert game.header.source.extra["csrule"] == "0,0,30,1,2"
+    report = replay(game)
+    assert report.verdict is Verdict.UNSUPPORTED
+    assert report.discrepancy is not None and "csrule='0,0,30,1,2'" in report.discrepancy.found
+    plain = _one_hand_record("2015010100gm-0009-1234-ff1a8b72")
+    assert replay(plain).verdict is not Verdict.UNSUPPORTED
