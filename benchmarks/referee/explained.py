@@ -152,6 +152,23 @@ EXPLAINED: tuple[Explained, ...] = (
             ("tenhou6", ("tenhou-4p",)),
         )
     ),
+    Explained(
+        peer="jansou (mjai)",
+        what="pao over the whole of a composite yakuman",
+        rulesets=frozenset({"majsoul-4p", "majsoul-3p"}),
+        reason=(
+            "jansou makes the liable player answer for the whole of a composite yakuman "
+            "(Tenhou's way); on Mahjong Soul the liability covers only the yakuman it is for, "
+            "the rest being paid as usual"
+        ),
+        evidence=(
+            "jansou/core/rules.py has no such option (only pao_daisangen, pao_daisuushi, "
+            'pao_suukantsu); riichi.wiki "Majsoul", rules: "Composite yakuman: Seperated '
+            'responsibility for each yakuman" (with a Mahjong Soul payment screenshot); '
+            "RiichiEnv docs/RULES.md: yakuman_pao_is_liability_only, true for default_mjsoul "
+            '("Only the Pao-triggering Yakuman portion is split 50/50")'
+        ),
+    ),
 )
 
 

@@ -66,6 +66,8 @@ ANKAN_RON = "cannot read a ron on a closed kan (thirteen orphans)"
 #: jansou's rules pool the noten payments at 3,000 (``noten_penalty_pool`` is 0 or 3,000), its
 #: sanma presets included; Tenhou and Mahjong Soul sanma pool them at 2,000.
 SANMA_NOTEN = "sanma noten payments from a 3,000 pool"
+#: jansou's pao covers a whole composite yakuman (Tenhou's way) on Mahjong Soul too.
+COMPOSITE_PAO = "pao over the whole of a composite yakuman"
 #: jansou counts a hand noten when its every wait is a kind its own kans hold four of.
 KAN_KARATEN = "tenpai on a kind held four times in own kans counted noten"
 _AGARI = Agari()
@@ -194,10 +196,15 @@ def _settlement_class(round_: object, ours: list[int], theirs: list[int]) -> str
         if any(_kan_karaten(tiles, melds) for tiles, melds in hands_at_end(round_)):  # type: ignore[arg-type]
             return KAN_KARATEN
     wins = [e for e in events if isinstance(e, Win) and e.recorded is not None]
-    if any(w.recorded.liable is not None for w in wins):  # type: ignore[union-attr]
-        names = {name for w in wins for name, _ in w.recorded.yaku or ()}  # type: ignore[union-attr]
-        if "suukantsu" in names:
+    for win in wins:
+        recorded = win.recorded
+        if recorded is None or recorded.liable is None:
+            continue
+        yakuman = [name for name, han in recorded.yaku or () if han >= 13]
+        if "suukantsu" in yakuman:
             return "suukantsu with a liable feeder paid without pao"
+        if len(yakuman) > 1:
+            return COMPOSITE_PAO
     return "hand settlement"
 
 
