@@ -139,11 +139,15 @@ def final_points(
     (what the players started with below the base). Integers, so that no float rounding gets in
     the way of a comparison.
 
-    One tuple per way of rounding the rules allow (two for :attr:`PointsRounding.EITHER`).
+    One tuple per way of rounding the rules allow (two for :attr:`PointsRounding.EITHER`, none
+    for :attr:`PointsRounding.UNCHECKED`).
     Rounded to thousands, each seat but the first rounds its score (500 away from zero) before
     the return is taken, and first place takes what makes the points add up to zero, as Tenhou
     did (its records: 5,500 gives -24 before uma, -500 gives -31).
     """
+    rounding = ruleset.points_rounding
+    if rounding is PointsRounding.UNCHECKED:
+        return ()
     players = len(scores)
     places = placements(scores, first_dealer)
     base = ruleset.points_base
@@ -155,7 +159,6 @@ def final_points(
         (score - base) // 100 + uma[seat] + (oka_tenths if seat == top else 0)
         for seat, score in enumerate(scores)
     )
-    rounding = ruleset.points_rounding
     if rounding is PointsRounding.EXACT:
         return (exact,)
     rounded = [0] * players

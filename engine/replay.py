@@ -36,7 +36,7 @@ from engine.game_flow import (
     placements,
 )
 from engine.rules.presets import with_overrides
-from engine.rules.ruleset import Ruleset
+from engine.rules.ruleset import PointsRounding, Ruleset
 from engine.state import GameState, HandResult, Phase, WinResult
 from engine.tiles import FOREIGN_SHIFT, Tile, format_tiles
 from engine.variants.uzje.rules import is_uzje_preset
@@ -506,6 +506,8 @@ class _Replay(ReplayLedger):
             else final
         )
         ways = final_points(scores, self.ruleset, first_dealer)
+        if not ways:  # points by rules the record does not state
+            return
         theirs = (
             None
             if recorded is None or recorded.results is None or len(recorded.results) != len(final)
@@ -531,7 +533,8 @@ class _Replay(ReplayLedger):
         whole game, whatever points it started with (a tournament room's 30,000, a custom
         lobby's): the replay plays it from them and checks its end. Where the rule set does not
         say what first place then needs to end the game, nor where its points count from, the
-        starting points are taken for both (no oka), and the report says so."""
+        starting points are taken for the target, the final points are left unchecked, and the
+        report says so."""
         ruleset = self.ruleset
         start = first.scores[0] if first.scores else ruleset.starting_points
         if (
@@ -543,12 +546,15 @@ class _Replay(ReplayLedger):
             return
         target = max(ruleset.target_points, start)
         self.ruleset = ruleset.replace(
-            starting_points=start, target_points=target, points_base=max(ruleset.points_base, start)
+            starting_points=start,
+            target_points=target,
+            points_rounding=PointsRounding.UNCHECKED,
         )
         self.notes.append(
             f"the game starts at {start:,} points a seat, not {ruleset.name}'s "
             f"{ruleset.starting_points:,}: replayed as a whole game from {start:,}, first place "
-            f"needing {target:,} to end it (the record does not say)"
+            f"needing {target:,} to end it; its final points, which count by rules the record "
+            "does not state, are not checked"
         )
 
     def _play(self, round_: Round, state: GameState) -> bool:

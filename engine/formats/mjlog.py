@@ -522,7 +522,12 @@ class _GameReader:
             raise MalformedLogError("no <UN> tag naming the players")
         go_type = int(self.go["type"])
         # The lobby's rules as Tenhou played them on the game's day.
-        lobby = TenhouLobby.from_go_type(go_type, custom_rules=self.go.get("csrule", "").strip())
+        number = self.go.get("lobby", "0")
+        lobby = TenhouLobby.from_go_type(
+            go_type,
+            custom_rules=self.go.get("csrule", "").strip(),
+            number=int(number) if number.isascii() and number.isdigit() else 0,
+        )
         name, overrides = tenhou_game_rules(lobby, log_date(self.log_id))
         extra = {"go_type": str(go_type), "lobby": self.go.get("lobby", "0")}
         if lobby.custom_rules:

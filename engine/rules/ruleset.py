@@ -75,6 +75,10 @@ class PointsRounding(StrEnum):
     #: Either of the two: the record is from the months in which a platform changed from one to
     #: the other, on a day not known.
     EITHER = "either"
+    #: Not known: the game's points count by rules of their own that the record does not state
+    #: (a Tenhou custom lobby's floating uma, a room with other starting points). The final
+    #: points are neither compared nor reported.
+    UNCHECKED = "unchecked"
 
 
 class Scoring(StrEnum):

@@ -19,7 +19,7 @@ from datetime import date
 from typing import Final
 
 from engine.rules.presets import PRESETS, apply_overrides, as_preset, tenhou_ruleset
-from engine.rules.ruleset import Ruleset
+from engine.rules.ruleset import PointsRounding, Ruleset
 
 # -- GO type bits ---------------------------------------------------------------------------------
 
@@ -38,10 +38,11 @@ TOKUJOU: Final = 0x0020
 JOUKYUU: Final = 0x0080
 #: Fast play (shorter thinking time): no change to the rules.
 FAST: Final = 0x0040
-#: Chips (祝儀): a lobby paying chips for ippatsu, ura dora, red fives and yakuman. Its ``AGARI
-#: sc`` carries the chips after the seats' scores, and its hands round 30 fu 4 han and 60 fu
-#: 3 han up to a mangan (切り上げ満貫).
-CHIPS: Final = 0x0200
+#: Chips (祝儀): a lobby paying chips for ippatsu, ura dora, red fives and yakuman, 2,000 or
+#: 5,000 points a chip (0x200, 0x400: jbmokuz/Paitan's reading). Its ``AGARI sc`` carries the
+#: chips after the seats' scores, and its hands round 30 fu 4 han and 60 fu 3 han up to a
+#: mangan (切り上げ満貫).
+CHIPS: Final = 0x0200 | 0x0400
 #: A special lobby of one hand (its games start at 1,000 points, with ``gold`` and ``ratio`` on
 #: the header): its rules are not modelled.
 ONE_HAND: Final = 0x0800
@@ -60,11 +61,15 @@ class TenhouLobby:
     one_hand: bool
     #: A custom lobby's own rules (the ``GO csrule`` attribute), as the record writes them.
     custom_rules: str = ""
+    #: The lobby number (``GO lobby``): 0 for the ranked lobbies, else a custom (private or
+    #: tournament) lobby, whose final points count by its own settings.
+    number: int = 0
 
     @classmethod
-    def from_go_type(cls, go_type: int, custom_rules: str = "") -> TenhouLobby:
+    def from_go_type(cls, go_type: int, custom_rules: str = "", number: int = 0) -> TenhouLobby:
         return cls(
             custom_rules=custom_rules,
+            number=number,
             go_type=go_type,
             three_player=bool(go_type & SANMA),
             east_only=not go_type & HANCHAN,
@@ -211,6 +216,10 @@ def tenhou_game_rules(lobby: TenhouLobby, played_on: date | None) -> tuple[str, 
     if unmodelled:
         ruleset = ruleset.replace(unmodelled=tuple(unmodelled))
     ruleset = rules_on(ruleset, played_on)
+    if lobby.number:
+        # A custom lobby sets its own uma and rounding (a floating uma, whole or tenths: real
+        # records of lobbies 10011 and 13489 fit no standard table), and the record does not say.
+        ruleset = ruleset.replace(points_rounding=PointsRounding.UNCHECKED)
     # The record names the lobby's preset, or where the lobby's flags make none (sanma without
     # red fives, say) the nearest one of its seats and length, with the options that differ.
     base = PRESETS.get(lobby_rules.name) or tenhou_ruleset(

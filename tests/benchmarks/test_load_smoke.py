@@ -99,7 +99,8 @@ def test_load_script_end_to_end(
     summary = json.loads(output.read_text(encoding="utf-8"))
 
     assert summary["import"]["games"] == GAMES
-    assert summary["import"]["statuses"] == {"imported": GAMES, "duplicate": 0, "failed": 0}
+    statuses = summary["import"]["statuses"]
+    assert statuses == {"imported": GAMES, "duplicate": 0, "failed": 0, "skipped": 0}
     assert [run["workers"] for run in summary["workers"]] == [1, 2]
     for run in summary["workers"]:
         # Self-played games are right by construction: anything else is a bug somewhere.

@@ -126,3 +126,8 @@ def test_the_game_date_chooses_the_rounding(real_game: Game) -> None:
     report = replay(later)
     assert report.verdict is Verdict.SCORE_MISMATCH
     assert report.discrepancy is not None and report.discrepancy.what == "final points"
+
+
+def test_unchecked_points_give_no_way_and_the_replay_reports_none() -> None:
+    unchecked = get_ruleset("tenhou-4p").replace(points_rounding=PointsRounding.UNCHECKED)
+    assert final_points([25000] * 4, unchecked) == ()

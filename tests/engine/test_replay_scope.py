@@ -33,6 +33,7 @@ def test_a_whole_game_from_other_starting_points_is_verified_whole_and_says_what
     assert report.complete and report.fragment is None
     assert report.final_scores is not None and sum(report.final_scores) == 120000
     assert any("starts at 30,000 points" in line for line in report.warnings)
+    assert report.points is None  # by rules the record does not state
 
 
 def test_its_end_is_checked() -> None:

@@ -40,10 +40,13 @@ def test_a_worker_verifies_imported_games_from_redis(
         (folder / f"{index}.json").write_bytes(canonical.write([game]))
     (folder / "bad.json").write_text(canonical.dumps(canonical.game_from_json(mismatched)))
     (folder / "junk.txt").write_text("not a game")
+    (folder / "broken.mjlog").write_text("<mjloggm><GO")
 
     imported = manage(service_env, "import_logs", "--quiet", str(folder))
-    assert imported.returncode == 1, imported.stderr  # junk.txt failed
-    assert "junk.txt" in imported.stdout + imported.stderr
+    assert imported.returncode == 1, imported.stderr  # broken.mjlog failed
+    output = imported.stdout + imported.stderr
+    assert "broken.mjlog" in output
+    assert "junk.txt" in output  # listed as skipped: no game record
     assert Game.objects.count() == 4
 
     def all_verified() -> bool:

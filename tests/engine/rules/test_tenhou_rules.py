@@ -198,3 +198,12 @@ def test_a_custom_lobbys_own_rules_are_unsupported_naming_them() -> None:
     assert report.discrepancy is not None and "csrule='0,0,30,1,2'" in report.discrepancy.found
     plain = _one_hand_record("2015010100gm-0009-1234-ff1a8b72")
     assert replay(plain).verdict is not Verdict.UNSUPPORTED
+
+
+def test_a_custom_lobby_counts_its_points_by_its_own_settings() -> None:
+    # Real records of custom lobbies 10011 and 13489 follow no standard uma: not checked.
+    custom = TenhouLobby.from_go_type(9, number=10011)
+    for played_on in (date(2019, 2, 1), date(2023, 1, 1), None):
+        name, overrides = tenhou_game_rules(custom, played_on)
+        assert with_overrides(name, overrides).points_rounding is PointsRounding.UNCHECKED
+    assert TenhouLobby.from_go_type(0x609).chips  # 5,000-point chips (0x400)
