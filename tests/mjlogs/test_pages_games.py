@@ -4,6 +4,8 @@ them)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from django.core.cache import cache
 from django.core.cache.utils import make_template_fragment_key
@@ -355,3 +357,23 @@ def test_round_rows_of_an_abortive_draw_from_the_report_and_from_the_record(
     unverified = store(engine_game(EAST_3P, seed=3, number=1), verify=False)
     (recorded,) = [row for row in game_summary.game_round_rows(unverified) if row.abort]
     assert (recorded.name, recorded.abort) == ("E1", abort.abort)
+
+
+def test_the_game_page_says_plainly_when_only_part_of_a_game_was_checked(
+    client: Client, store: Store
+) -> None:
+    whole = engine_game(seed=4, names=("Ann", "Ben", "Cat", "Dan"))
+    cut = dataclasses.replace(whole, rounds=whole.rounds[1:])
+    fragment = store(cut)
+    assert fragment.verification.verdict == Verdict.VERIFIED_FRAGMENT
+    page = text(client.get(f"/games/{fragment.pk}/"))
+    assert "Verified (part of a game)" in page
+    assert "Only part of a game was checked" in page
+    assert escape("it starts after the game's first hand") in page
+    assert "from the first hand to the end of the game" not in page
+    game = store(engine_game(seed=5, names=("Eve", "Fay", "Gus", "Hal")), name="whole.json")
+    whole_page = text(client.get(f"/games/{game.pk}/"))
+    assert "from the first hand to the end of the game" in whole_page
+    assert "Only part of a game was checked" not in whole_page
+    api = client.get(f"/api/games/{fragment.pk}/").json()
+    assert api["verdict"] == "verified_fragment"
