@@ -121,8 +121,9 @@ def test_corpus_game_shape(row: dict[str, str]) -> None:
     go_type = int(row["game_type"].split()[1].removeprefix("type="))  # "GO type=169 (...)"
     assert game.header.ruleset == GO_PRESETS[go_type]
     # Only the rules of the game's date differ from the lobby's preset (engine/rules/tenhou.py).
+    lobby = TenhouLobby.from_go_type(go_type, number=int(game.header.source.extra["lobby"]))
     assert game.header.rule_overrides == dict(
-        tenhou_game_rules(TenhouLobby.from_go_type(go_type), log_date(game.header.source.id))[1]
+        tenhou_game_rules(lobby, log_date(game.header.source.id))[1]
     )
     assert game.header.source.format == "mjlog"
     assert game.header.source.extra["go_type"] == str(go_type)
