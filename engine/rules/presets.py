@@ -59,7 +59,7 @@ TENHOU_3P = TENHOU_4P.replace(
     sanchahou=False,
 )
 
-# Mahjong Soul ranked: double yakuman forms, pao also for suukantsu and only for the liable
+# Mahjong Soul ranked: double yakuman forms, pao only for the liable
 # yakuman, open-kan dora after the discard, kokushi may rob an ankan, triple ron pays all three.
 MAJSOUL_4P = TENHOU_4P.replace(
     name="majsoul-4p",
@@ -71,7 +71,10 @@ MAJSOUL_4P = TENHOU_4P.replace(
     kokushi_robs_ankan=True,
     open_kan_dora_timing=KanDoraTiming.AFTER_DISCARD,
     double_yakuman=DOUBLE_YAKUMAN_FORMS,
-    pao=frozenset({"daisangen", "daisuushii", "suukantsu"}),
+    # Pao for daisangen and daisuushii only, not four kans: riichi.wiki's Mahjong Soul rules
+    # ("Responsibility payment (Pao): Apply for: Big Three Dragons, Four Big Winds"), RiichiEnv's
+    # docs/RULES.md; the referee's 100,000 games found jansou agreeing, and we had it wrong.
+    pao=frozenset({"daisangen", "daisuushii"}),
     pao_only_liable_yakuman=True,
     max_ron_winners=3,
     sanchahou=False,

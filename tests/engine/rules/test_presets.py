@@ -216,7 +216,7 @@ def test_majsoul_double_yakuman_forms(name: str) -> None:
     assert ruleset.stacked_yakuman
     assert ruleset.kokushi_robs_ankan
     assert ruleset.pao_only_liable_yakuman
-    assert ruleset.pao == {"daisangen", "daisuushii", "suukantsu"}
+    assert ruleset.pao == {"daisangen", "daisuushii"}  # not suukantsu (riichi.wiki, RiichiEnv)
     assert ruleset.kazoe is KazoeLimit.YAKUMAN
     assert not ruleset.kiriage
     assert ruleset.double_wind_fu == 4

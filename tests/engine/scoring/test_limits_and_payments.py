@@ -351,13 +351,9 @@ def test_daisuushii_pao() -> None:
 SUUKANTSU = ("88p", "8p", "minkan:2222m", "minkan:3333p", "ankan:4444s", "minkan:6666s")
 
 
-def test_suukantsu_pao_on_majsoul() -> None:
-    result = score(*SUUKANTSU, ruleset="majsoul-4p", tsumo=True, pao="W")
-    assert paid(result) == {"W": 32000}
-
-
-def test_suukantsu_has_no_pao_on_tenhou() -> None:
-    result = score_request(request(*SUUKANTSU, tsumo=True, pao="W"))
+@pytest.mark.parametrize("ruleset", ["tenhou-4p", "majsoul-4p"])
+def test_suukantsu_has_no_pao(ruleset: str) -> None:
+    result = score_request(request(*SUUKANTSU, ruleset=ruleset, tsumo=True, pao="W"))
     assert result["error"] == "invalid_conditions"
     assert "pao" in result["message"]
 

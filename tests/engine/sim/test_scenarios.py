@@ -27,7 +27,7 @@ AIMS = [
     ("kokushi_ankan", "majsoul-4p", "kokushi robs a closed kan"),
     ("kita_ron", "tenhou-3p", "ron on kita"),
     ("rinshan", "tenhou-3p", "rinshan kaihou"),
-    ("suukantsu", "majsoul-4p", "pao suukantsu"),
+    ("suukantsu", "majsoul-4p", "suukantsu"),
     ("suukaikan", "tenhou-4p", "four kans abort (suukaikan)"),
     ("nagashi", "majsoul-3p", "nagashi mangan"),
     ("pao_daisangen", "tenhou-4p", "pao daisangen"),
