@@ -35,11 +35,19 @@ DATABASE_SCHEMES = {
 BROKER_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
 #: Celery result backend URL schemes we accept.
 RESULT_BACKEND_SCHEMES = ("redis", "rediss", "rpc")
+#: Cache URL schemes we accept (Redis, through Django's own RedisCache and redis-py).
+CACHE_SCHEMES = ("redis", "rediss")
 
 #: How long (seconds) a PostgreSQL connection is kept open between requests.
 POSTGRES_CONN_MAX_AGE = 60
 #: How long (seconds) to wait for PostgreSQL to accept a connection, unless the URL says.
 POSTGRES_CONNECT_TIMEOUT = 10
+#: How long (seconds) to wait for the cache's Redis to connect, or to answer a command: a
+#: request fails in seconds when it is down, instead of hanging until the TCP timeout.
+CACHE_SOCKET_TIMEOUT = 2
+
+LOCAL_MEMORY_CACHE = "django.core.cache.backends.locmem.LocMemCache"
+REDIS_CACHE = "django.core.cache.backends.redis.RedisCache"
 
 _DATABASE_ACCEPTED = (
     "use postgres://USER:PASSWORD@HOST:PORT/DBNAME (PostgreSQL through psycopg 3) "
@@ -53,6 +61,10 @@ _BROKER_ACCEPTED = (
 _RESULT_BACKEND_ACCEPTED = (
     "use redis://HOST:6379/1 or rediss:// (Redis) or rpc:// (RabbitMQ), "
     "or leave it unset to store no task results"
+)
+_CACHE_ACCEPTED = (
+    "use redis://[:PASSWORD@]HOST:6379/2 or rediss:// (a Redis database that every web "
+    "process shares), or leave it unset for a local-memory cache in each process"
 )
 
 
@@ -319,3 +331,34 @@ def _celery_url(
 def url_scheme(url: str) -> str:
     """Return the lower-case scheme of ``url`` (for reports that must not show passwords)."""
     return url.partition("://")[0].lower()
+
+
+def cache_from_env(value: str | None) -> dict[str, Any]:
+    """Return Django's ``CACHES["default"]`` for the ``DJANGO_CACHE_URL`` value.
+
+    Unset gives a local-memory cache, private to each process: right for one process, but
+    several web processes (gunicorn's workers, several machines) then each count every rate
+    limit on their own. A Redis URL gives Django's ``RedisCache``, which every process shares;
+    its connections time out after :data:`CACHE_SOCKET_TIMEOUT` seconds.
+
+    :raises ImproperlyConfigured: for another scheme (memcached://, ...), a string that is not
+        a URL, a bad port, or a database that is not a number (``redis://host/two``).
+    """
+    url = _clean(value)
+    if url is None:
+        return {"BACKEND": LOCAL_MEMORY_CACHE}
+    _check_scheme("DJANGO_CACHE_URL", url, CACHE_SCHEMES, _CACHE_ACCEPTED)
+    path = urlsplit(url).path
+    if path not in ("", "/") and not path[1:].isdigit():
+        raise ImproperlyConfigured(
+            f"DJANGO_CACHE_URL={mask_url(url)!r} names the Redis database {path!r}, which is "
+            f"not a number; {_CACHE_ACCEPTED}."
+        )
+    return {
+        "BACKEND": REDIS_CACHE,
+        "LOCATION": url,
+        "OPTIONS": {
+            "socket_connect_timeout": CACHE_SOCKET_TIMEOUT,
+            "socket_timeout": CACHE_SOCKET_TIMEOUT,
+        },
+    }

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from config.env import (
     broker_from_env,
+    cache_from_env,
     database_from_env,
     env_bool,
     env_choice,
@@ -92,10 +93,15 @@ TEMPLATES = [
     },
 ]
 
-# --- Database -------------------------------------------------------------------------------
+# --- Database and cache ---------------------------------------------------------------------
 
 DATABASES = {"default": database_from_env(os.getenv("DATABASE_URL"), base_dir=BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Every rate limit (uploads, log-in, sign-up, password resets: mjlogs/throttling.py) counts in
+# this cache. Unset, each process has its own local-memory cache, and with several web
+# processes each would let the whole budget through: production names a Redis database here.
+CACHES = {"default": cache_from_env(os.getenv("DJANGO_CACHE_URL"))}
 
 # --- Passwords, time, static files ----------------------------------------------------------
 
