@@ -1,12 +1,12 @@
 """Database models of the mjlogs app: games, the players in them and their seats.
 
-A game is stored once, as its canonical document (``engine.formats.canonical``), with the raw
-file it came from kept compressed beside it. Two uniqueness rules keep it once, and the database
-enforces both, so two uploads of the same game racing each other still store it once:
-
-- ``content_hash``: a digest of the game itself (rule set, players, rounds, final result), not of
-  the file, so the same game read from an mjlog and from its tenhou.net/6 export is one game;
-- ``source_id`` (where the source has one, such as a Tenhou log id): one game per id.
+A game is stored as its canonical document (``engine.formats.canonical``), with the raw file it
+came from kept compressed beside it. ``content_hash`` is the game's identity
+(``mjlogs.identity``: what was played, not the file, so the same game read from an mjlog and from
+its tenhou.net/6 export is one game). The database keeps a game once among the public games and
+once among each uploader's private games, so two uploads of the same game racing each other still
+store it once, and nobody's private game stops anyone else's upload (docs/security.md). The
+``source_id`` (a Tenhou log id) is the record's claim, indexed but not unique.
 """
 
 from __future__ import annotations
@@ -61,7 +61,9 @@ class Game(models.Model):
     source_format = models.CharField(max_length=32, help_text="mjlog, tenhou6, mjai, ...")
     # Null, not "", when the source has no id: the unique constraint skips nulls only.
     source_id = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
-    content_hash = models.CharField(max_length=64, help_text="SHA-256 of the game's content.")
+    content_hash = models.CharField(
+        max_length=64, help_text="SHA-256 of what was played (mjlogs.identity)."
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     uploaded_at = models.DateTimeField(auto_now_add=True)
     uploader = models.ForeignKey(
@@ -82,11 +84,21 @@ class Game(models.Model):
     class Meta:
         ordering = ("-started_at", "-id")
         constraints = (
-            models.UniqueConstraint(fields=("content_hash",), name="game_unique_content"),
             models.UniqueConstraint(
-                fields=("source_id",),
-                condition=Q(source_id__isnull=False),
-                name="game_unique_source_id",
+                fields=("content_hash",),
+                condition=Q(visibility="public"),
+                name="game_unique_public",
+            ),
+            models.UniqueConstraint(
+                fields=("content_hash", "uploader"),
+                condition=Q(visibility="private", uploader__isnull=False),
+                name="game_unique_private_per_uploader",
+            ),
+            # Private games imported with no uploader (``import_logs`` run by an administrator).
+            models.UniqueConstraint(
+                fields=("content_hash",),
+                condition=Q(visibility="private", uploader__isnull=True),
+                name="game_unique_private_no_uploader",
             ),
         )
         indexes = (
@@ -94,6 +106,8 @@ class Game(models.Model):
             models.Index(fields=("-started_at", "-id"), name="game_started_id"),
             models.Index(fields=("ruleset", "-started_at"), name="game_ruleset_started"),
             models.Index(fields=("source_format",), name="game_source_format"),
+            models.Index(fields=("source_id",), name="game_source_id"),
+            models.Index(fields=("content_hash",), name="game_content_hash"),
         )
 
     def __str__(self) -> str:

@@ -8,11 +8,12 @@ they never save models themselves. Reads belong in ``selectors.py``.
 Importing: each uploaded file is opened (archives into their members), each file is read by the
 engine (format sniffed), and each game of a file goes in within its own transaction. A file that
 cannot be read stores nothing and gives one error naming the problem; the other files of the
-batch go in. A game already stored (same content, or same source id) is a duplicate, also when
-two uploads of it race: the database's unique constraints decide, and the loser reports the
-winner's game. After each game commits, its verification is queued (``replay.tasks``); when the
-broker cannot be reached the game stays stored with its verdict pending, and
-``manage.py reverify --pending`` queues it later (docs/faults.md).
+batch go in. A game already stored where the uploader can see it is a duplicate (the same play,
+whatever the format: ``mjlogs.identity``), also when two uploads of it race: the database's
+unique constraints decide, and the loser reports the winner's game. After each game commits,
+its verification is queued (``replay.tasks``); when the broker cannot be reached the game stays
+stored with its verdict pending, and ``manage.py reverify --pending`` queues it later
+(docs/faults.md).
 
 An upload through the site or the API (:func:`upload_import`) is one transaction: if the
 database goes away in the middle, nothing of it is stored, and sending it again stores it all.
@@ -21,9 +22,7 @@ database goes away in the middle, nothing of it is stored, and sending it again 
 from __future__ import annotations
 
 import gzip
-import hashlib
 import io
-import json
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -36,7 +35,6 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, OperationalError, transaction
-from django.db.models import Q
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from engine.errors import EngineError
@@ -51,8 +49,8 @@ from engine.formats import (
     sniff_head,
 )
 from engine.game_flow import placements
-from engine.rules.tenhou import DATED_OPTIONS
 from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand, is_archive
+from mjlogs.identity import identity_hash
 from mjlogs.models import Game, GameSeat, Player, PlayerName, Visibility
 from mjlogs.selectors import user_can_manage_game
 
@@ -181,28 +179,9 @@ class Origin:
 
 
 def content_hash(game: EngineGame) -> str:
-    """SHA-256 of what the game *is* (rule set, player names, rounds and events, final result),
-    not of the file it came from: the same game in two formats has one hash."""
-    return _document_hash(canonical.game_to_json(game))
-
-
-def _document_hash(document: dict[str, Any]) -> str:
-    """:func:`content_hash` of a game's canonical document."""
-    content = {
-        "ruleset": document["ruleset"],
-        # Not the options only the game's date chose (Tenhou's rule history): the same record
-        # read with and without its log id is one game.
-        "rule_overrides": {
-            option: value
-            for option, value in document["rule_overrides"].items()
-            if option not in DATED_OPTIONS
-        },
-        "players": [player["name"] for player in document["players"]],
-        "rounds": document["rounds"],
-        "final": document["final"],
-    }
-    text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    """The game's identity (:func:`mjlogs.identity.identity_hash`): what was played, not the
+    file or the format it came in, so the same game in two formats has one hash."""
+    return identity_hash(canonical.game_to_json(game))
 
 
 def import_files(
@@ -410,13 +389,18 @@ def import_file(
 def game_store(
     game: EngineGame, origin: Origin, *, verifications: VerificationQueue | None = None
 ) -> tuple[Game, bool]:
-    """Store one game with its seats and players, in one transaction; or find the game already
-    stored (same content or same source id). Returns the game and whether it is new. A new
-    game's verification is queued once it is committed (``verifications``)."""
+    """Store one game with its seats and players, in one transaction; or find the same game
+    already stored where the uploader can see it. Returns the game and whether it is new. A new
+    game's verification is queued once it is committed (``verifications``).
+
+    The same game (:func:`mjlogs.identity.identity_hash`) is stored once among the public games,
+    and once among each uploader's private games. An upload never finds, and so never names or
+    confirms, a game its uploader cannot see (someone else's private game): it is stored as a
+    game of its own. A source id (a Tenhou log id) is not an identity: a record that claims one
+    with other play is another game, stored beside the first (docs/security.md)."""
     document = canonical.game_to_json(game)
-    digest = _document_hash(document)
-    source_id = game.header.source.id
-    existing = _stored(digest, source_id)
+    digest = identity_hash(document)
+    existing = _stored(digest, origin.uploader, origin.visibility)
     if existing is not None:
         return existing, False
     try:
@@ -424,7 +408,7 @@ def game_store(
             stored = _create(game, document, digest, origin)
     except IntegrityError:
         # Another upload of the same game committed between the look-up and the insert.
-        existing = _stored(digest, source_id)
+        existing = _stored(digest, origin.uploader, origin.visibility)
         if existing is None:
             raise
         return existing, False
@@ -432,11 +416,17 @@ def game_store(
     return stored, True
 
 
-def _stored(digest: str, source_id: str | None) -> Game | None:
-    match = Q(content_hash=digest)
-    if source_id is not None:
-        match |= Q(source_id=source_id)
-    return Game.objects.filter(match).order_by("pk").first()
+def _stored(digest: str, uploader: AbstractBaseUser | None, visibility: str) -> Game | None:
+    """The stored copy of a game that an upload by ``uploader`` is a duplicate of: the public
+    one, else the uploader's own private one. Either way one the uploader may see."""
+    same = Game.objects.filter(content_hash=digest)
+    public = same.filter(visibility=Visibility.PUBLIC).order_by("pk").first()
+    if public is not None:
+        return public
+    own = same.filter(visibility=Visibility.PRIVATE, uploader=uploader)
+    if uploader is None:
+        own = same.filter(visibility=Visibility.PRIVATE, uploader__isnull=True)
+    return own.order_by("pk").first()
 
 
 def _create(game: EngineGame, document: dict[str, Any], digest: str, origin: Origin) -> Game:
@@ -514,22 +504,46 @@ def game_delete(*, user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
         game.delete()
 
 
+class VisibilityConflict(ValueError):
+    """The game cannot take that visibility: another copy of it already has it."""
+
+
 def game_visibility_set(
     *, user: AbstractBaseUser | AnonymousUser, game: Game, visibility: str
 ) -> Game:
     """Make a game public or private.
 
     :raises PermissionDenied: the user is neither the uploader nor staff.
+    :raises VisibilityConflict: the same game is already public (making it public), or already
+        among its uploader's private games (making it private); the message names that copy
+        when the user may see it.
     :raises ValueError: an unknown visibility.
     """
     _check_can_manage(user, game)
     if visibility not in Visibility.values:
         raise ValueError(f"visibility must be one of {', '.join(Visibility.values)}")
-    with transaction.atomic():
-        Game.objects.filter(pk=game.pk).update(visibility=visibility)
-        _queue_stats_update(game)
+    if visibility == game.visibility:
+        return game
+    try:
+        with transaction.atomic():
+            Game.objects.filter(pk=game.pk).update(visibility=visibility)
+            _queue_stats_update(game)
+    except IntegrityError:
+        raise VisibilityConflict(_conflict_message(game, visibility)) from None
     game.visibility = visibility
     return game
+
+
+def _conflict_message(game: Game, visibility: str) -> str:
+    # The copy in the way is public, or private to this game's own uploader: either way one
+    # that whoever may manage this game may see.
+    copies = Game.objects.filter(content_hash=game.content_hash, visibility=visibility)
+    if visibility == Visibility.PRIVATE:
+        copies = copies.filter(uploader=game.uploader)
+    copy = copies.exclude(pk=game.pk).order_by("pk").first()
+    where = "public" if visibility == Visibility.PUBLIC else "among its uploader's private games"
+    named = f" (game {copy.pk})" if copy is not None else ""
+    return f"the same game is already {where}{named}; delete this copy instead"
 
 
 def _queue_stats_update(game: Game) -> None:

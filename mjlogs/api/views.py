@@ -130,7 +130,18 @@ class GameViewSet(
     def perform_destroy(self, instance: Game) -> None:
         services.game_delete(user=self.request.user, game=instance)
 
-    @extend_schema(request=VisibilitySerializer, responses=GameDetailSerializer)
+    @extend_schema(
+        request=VisibilitySerializer,
+        responses={
+            200: GameDetailSerializer,
+            409: OpenApiResponse(
+                description=(
+                    "The same game already has that visibility in another copy (public, or "
+                    "private to the same uploader); `detail` names it."
+                )
+            ),
+        },
+    )
     def partial_update(self, request: Request, pk: str) -> Response:
         """Change who may see the game (``public`` or ``private``)."""
         game = self.get_object()
@@ -139,7 +150,10 @@ class GameViewSet(
         # A PATCH changes what it sends: without ``visibility``, nothing (who may manage the
         # game is checked all the same).
         visibility = options.validated_data.get("visibility", game.visibility)
-        game = services.game_visibility_set(user=request.user, game=game, visibility=visibility)
+        try:
+            game = services.game_visibility_set(user=request.user, game=game, visibility=visibility)
+        except services.VisibilityConflict as conflict:
+            return Response({"detail": str(conflict)}, status=status.HTTP_409_CONFLICT)
         return Response(GameDetailSerializer(game, context=self.get_serializer_context()).data)
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})

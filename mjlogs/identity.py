@@ -1,0 +1,73 @@
+"""What makes two records one game: the identity hash (docs/security.md, "Which game is which").
+
+A game is what was played: the rule set, the players' names, and each round's deal and moves.
+Formats spell one game differently, and the identity leaves out every difference that is only
+spelling, so that a Tenhou mjlog and its tenhou.net/6 or mjai conversion are one game:
+
+- the order of the tiles in a dealt hand, of the tiles a call takes from the hand, and of a
+  kan's tiles (mjlog lists them as dealt, tenhou.net/6 sorted);
+- the figures a record states about a win, a draw or the end (``recorded``, ``recorded_deltas``,
+  the final scores and points): some formats carry them and some do not, and the replay checks
+  them against the rules anyway;
+- when a new dora indicator is shown among the moves (the rules fix it; tenhou.net/6 cannot say
+  it and its readers put it where the rule set does): the indicators are kept, in order;
+- the wall beyond what the moves reveal: our own records and Tenhou's seed keep it, tenhou.net/6
+  and mjai do not (every tile drawn and every dora shown is in the moves already);
+- the options that only the game's date chose (Tenhou's rule history): a record read with and
+  without its log id is one game;
+- the source (its format, its log id, the lobby): a log id is the uploader's claim, not proof
+  that two records are one game; two records claiming one log id with different play are two
+  games.
+
+Everything else is part of the game: a record with other names, another rule set or a move of
+its own is another game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from engine.rules.tenhou import DATED_OPTIONS
+
+#: Round fields that only some formats keep.
+_NOT_PLAY = frozenset({"wall"})
+#: Event fields listing tiles as a set: their order is the format's spelling.
+_UNORDERED_TILE_FIELDS = ("consumed", "tiles")
+
+
+def identity_hash(document: dict[str, Any]) -> str:
+    """SHA-256 (hex) of what a game's canonical document says was played (module docstring)."""
+    content = {
+        "ruleset": document["ruleset"],
+        "rule_overrides": {
+            option: value
+            for option, value in document.get("rule_overrides", {}).items()
+            if option not in DATED_OPTIONS
+        },
+        "players": [player["name"] for player in document["players"]],
+        "rounds": [_round_identity(round_) for round_ in document["rounds"]],
+    }
+    text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _round_identity(round_: dict[str, Any]) -> dict[str, Any]:
+    identity = {key: value for key, value in round_.items() if key not in _NOT_PLAY}
+    if "hands" in identity:
+        identity["hands"] = [sorted(hand) for hand in identity["hands"]]
+    events = round_.get("events", ())
+    identity["events"] = [_event_identity(event) for event in events if event.get("type") != "dora"]
+    identity["dora_shown"] = [
+        event.get("indicator") for event in events if event.get("type") == "dora"
+    ]
+    return identity
+
+
+def _event_identity(event: dict[str, Any]) -> dict[str, Any]:
+    identity = {key: value for key, value in event.items() if not key.startswith("recorded")}
+    for key in _UNORDERED_TILE_FIELDS:
+        if isinstance(identity.get(key), list):
+            identity[key] = sorted(identity[key])
+    return identity
