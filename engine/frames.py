@@ -367,8 +367,12 @@ class RoundInfo:
 # -- the public functions -----------------------------------------------------------------------
 
 
-def round_frames(game: Game, round_index: int) -> RoundFrames:
+def round_frames(game: Game, round_index: int, *, first_dealer: int | None = None) -> RoundFrames:
     """Every frame of one round of a game.
+
+    A round's frames depend on its own deal and events, and on the game's first dealer (the
+    seats' winds). ``first_dealer`` lets ``game`` hold some of its rounds only (a service that
+    reads one round of a long record); by default it is the dealer of ``game.rounds[0]``.
 
     :raises IndexError: no such round.
     :raises EngineError: the game's rule set is unknown, or its seats do not match it.
@@ -379,11 +383,12 @@ def round_frames(game: Game, round_index: int) -> RoundFrames:
     if is_uzje_preset(game.header.ruleset):
         from engine.variants.uzje import frames as uzje_frames
 
-        return uzje_frames.round_frames(game, round_index)
+        return uzje_frames.round_frames(game, round_index, first_dealer=first_dealer)
     if not 0 <= round_index < len(game.rounds):
         raise IndexError(f"round {round_index} out of range (the game has {len(game.rounds)})")
     ruleset = _ruleset(game)
-    return _Framer(game, ruleset, round_index).run()
+    dealer = game.rounds[0].dealer if first_dealer is None else first_dealer
+    return _Framer(game, ruleset, round_index, dealer).run()
 
 
 def round_list(game: Game) -> list[RoundInfo]:
@@ -465,10 +470,11 @@ def _sort_key(tile: Tile) -> tuple[int, int, int]:
 class _Framer:
     """Builds one round's frames: the state, and the bookkeeping the state does not keep."""
 
-    def __init__(self, game: Game, ruleset: Ruleset, round_index: int) -> None:
+    def __init__(self, game: Game, ruleset: Ruleset, round_index: int, first_dealer: int) -> None:
         self.game = game
         self.ruleset = ruleset
         self.index = round_index
+        self.first_dealer = first_dealer
         self.round: Round = game.rounds[round_index]
         self.players = ruleset.players
         #: Whether 2m-8m are out of the set (a 3-player small mahjong table keeps them).
@@ -511,9 +517,7 @@ class _Framer:
 
     def run(self) -> RoundFrames:
         round_ = self.round
-        game = self.game
-        first_dealer = game.rounds[0].dealer
-        state = GameState(self.ruleset, first_dealer=first_dealer)
+        state = GameState(self.ruleset, first_dealer=self.first_dealer)
         try:
             state.start_round(round_)
         except IllegalActionError as error:

@@ -76,8 +76,9 @@ _FRAMES_NOT_FOUND = OpenApiResponse(
 
 
 def _visible_game(request: Request, game_id: int) -> Game:
+    """The game as the frames read it (without its document: they read one hand of it)."""
     try:
-        return game_selectors.game_get(request.user, game_id)
+        return selectors.frames_game_get(request.user, game_id)
     except Game.DoesNotExist:
         raise Http404("no such game") from None
 

@@ -41,6 +41,13 @@ class Verification(models.Model):
     #: placements by the engine's count), or null when the document could not be read.
     report = models.JSONField(null=True, blank=True)
     verified_at = models.DateTimeField(null=True, blank=True)
+    #: What the frames API reads besides the hand it is asked for, so that a request replays
+    #: that hand alone (``replay.selectors.frames_index_of``): the hands as the viewer's
+    #: selector lists them (``rounds``, each replayed on its own from its deal by
+    #: ``engine.frames.round_list``), the document's header and the first dealer; or
+    #: ``{"error": message}`` for a game the engine cannot replay (the frames API's 404). Null
+    #: for a verification made before it was kept: the frames API then computes it once.
+    frames_index = models.JSONField(null=True, blank=True)
 
     class Meta:
         indexes = (models.Index(fields=("verdict",), name="verification_verdict"),)

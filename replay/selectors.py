@@ -7,11 +7,14 @@ data, and changes nothing. Writes belong in ``services.py``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import QuerySet
+from django.db.models.fields.json import KeyTransform
 
 import engine
 from engine.errors import EngineError
@@ -19,6 +22,7 @@ from engine.events import Game as EngineGame
 from engine.formats import canonical
 from engine.frames import RoundFrames, discrepancy_step, round_frames, round_list
 from mjlogs.models import Game
+from mjlogs.selectors import User, games_visible_to
 from replay.models import Verdict, Verification
 
 
@@ -62,26 +66,116 @@ class FramesNotFound(LookupError):
     """No such round or step in the game, or a game the engine cannot replay at all."""
 
 
-def _round_frames(game: Game, round_index: int) -> tuple[EngineGame, RoundFrames]:
+# -- the frames -------------------------------------------------------------------------------
+#
+# A frames request costs one hand, however long the game. What a request needs besides its hand
+# (the hands' list for the selector, the document's header, the first dealer) is kept with the
+# verdict (``Verification.frames_index``, written by ``services.game_verify``); of the stored
+# document only the asked hand is read, in the database (one JSON key lookup), and replayed. A
+# long upload (a hand repeated thousands of times) used to make every request parse the whole
+# document and replay every hand of it.
+
+#: The canonical document's members a hand's frames do not read (``frames_index_of``).
+_NOT_IN_HEADER = frozenset({"rounds", "final", "warnings"})
+#: Seconds a frames index computed on request (no kept one) stays in the cache.
+FRAMES_INDEX_CACHE_SECONDS = 24 * 60 * 60
+
+
+def frames_game_get(user: User, game_id: int) -> Game:
+    """The game, if this user may see it, with only what the frames read beside the document
+    (no document, raw file, seats or report).
+
+    :raises Game.DoesNotExist: no such game, or one this user may not see.
+    """
+    return games_visible_to(user).only("pk", "rounds_count", "content_hash").get(pk=game_id)
+
+
+def frames_index_of(document: Mapping[str, Any], record: EngineGame) -> dict[str, Any]:
+    """What the frames API reads besides one hand of the game (``document``, read as
+    ``record``): ``rounds`` (the hands as the viewer's selector lists them), ``header`` (the
+    document without its hands) and ``first_dealer``; or ``{"error": message}`` when the engine
+    cannot replay the game. ``Verification.frames_index`` keeps it."""
     try:
-        record = canonical.game_from_json(game.document)
+        rounds = [info.to_json() for info in round_list(record)]
+    except EngineError as error:
+        return {"error": f"the game cannot be replayed: {error}"}
+    return {
+        "rounds": rounds,
+        "header": {name: value for name, value in document.items() if name not in _NOT_IN_HEADER},
+        "first_dealer": record.rounds[0].dealer if record.rounds else 0,
+    }
+
+
+def _frames_index_computed(game: Game) -> dict[str, Any]:
+    """:func:`frames_index_of` the whole stored document, for a verification that keeps none
+    (made before it was kept, or by another engine version), cached by game, content and engine
+    version."""
+    key = f"replay:frames-index:{game.pk}:{game.content_hash}:{engine.__version__}"
+    found = cache.get(key)
+    if isinstance(found, dict):
+        return found
+    document = Game.objects.filter(pk=game.pk).values_list("document", flat=True).get()
+    try:
+        index = frames_index_of(document, canonical.game_from_json(document))
+    except EngineError as error:
+        index = {"error": f"the game's record cannot be read: {error}"}
+    cache.set(key, index, FRAMES_INDEX_CACHE_SECONDS)
+    return index
+
+
+def _frames_parts(game: Game) -> tuple[dict[str, Any], Any]:
+    """The game's frames index and the verification's first discrepancy (``None``).
+
+    :raises FramesNotFound: a game the engine cannot replay.
+    """
+    row = (
+        Verification.objects.filter(game_id=game.pk)
+        .values_list("frames_index", "engine_version", "discrepancy")
+        .first()
+    )
+    kept, version, discrepancy = row if row is not None else (None, "", None)
+    # The hands' outcomes are this engine's: a list another engine version made is not used.
+    index = kept if isinstance(kept, dict) and version == engine.__version__ else None
+    if index is None:
+        index = _frames_index_computed(game)
+    if "error" in index:
+        raise FramesNotFound(str(index["error"]))
+    return index, discrepancy
+
+
+def _round_frames(game: Game, round_index: int) -> tuple[RoundFrames, dict[str, Any], Any]:
+    """The frames of one hand, read and replayed alone, with the game's frames index and the
+    verification's first discrepancy.
+
+    :raises FramesNotFound: no such round, or a game the engine cannot read or replay.
+    """
+    count = game.rounds_count
+    if not 0 <= round_index < count:
+        raise FramesNotFound(f"no round {round_index}: the game has {count} (0 to {count - 1})")
+    index, discrepancy = _frames_parts(game)
+    hand = (
+        Game.objects.filter(pk=game.pk)
+        .values_list(KeyTransform(str(round_index), KeyTransform("rounds", "document")))
+        .get()[0]
+    )
+    if hand is None:
+        raise FramesNotFound(f"no round {round_index}: the game has {count} (0 to {count - 1})")
+    try:
+        record = canonical.game_from_json({**index["header"], "rounds": [hand]})
     except EngineError as error:
         raise FramesNotFound(f"the game's record cannot be read: {error}") from None
-    if not 0 <= round_index < len(record.rounds):
-        raise FramesNotFound(
-            f"no round {round_index}: the game has {len(record.rounds)} (0 to "
-            f"{len(record.rounds) - 1})"
-        )
     try:
-        return record, round_frames(record, round_index)
+        frames = round_frames(record, 0, first_dealer=index["first_dealer"])
     except EngineError as error:
         raise FramesNotFound(f"the game cannot be replayed: {error}") from None
+    # The frames are those of the hand's deal and events; only its place was the partial
+    # record's.
+    return dataclasses.replace(frames, index=round_index), index, discrepancy
 
 
-def _discrepancy_in(game: Game, frames: RoundFrames) -> dict[str, Any] | None:
+def _discrepancy_in(found: Any, frames: RoundFrames) -> dict[str, Any] | None:
     """The verification's first discrepancy, with the frame to show it at, if it is in this
     round."""
-    found = Verification.objects.filter(game=game).values_list("discrepancy", flat=True).first()
     if not isinstance(found, dict) or found.get("round") != frames.index:
         return None
     return {**found, "step": discrepancy_step(found, frames)}
@@ -89,11 +183,12 @@ def _discrepancy_in(game: Game, frames: RoundFrames) -> dict[str, Any] | None:
 
 def game_frames(game: Game, round_index: int) -> dict[str, Any]:
     """Every frame of one round of a game, with the game's rounds and the verification's
-    discrepancy when it is in this round (docs/replay.md, "Frames").
+    discrepancy when it is in this round (docs/replay.md, "Frames"). ``game`` needs its id,
+    ``rounds_count`` and ``content_hash`` only (:func:`frames_game_get`).
 
     :raises FramesNotFound: no such round, or a game the engine cannot replay.
     """
-    record, frames = _round_frames(game, round_index)
+    frames, index, discrepancy = _round_frames(game, round_index)
     data = frames.to_json()
     # A variant with its own tile notation says so ("notation": "uzje"); the viewer reads it
     # from the round before it draws any frame.
@@ -104,9 +199,9 @@ def game_frames(game: Game, round_index: int) -> dict[str, Any]:
         "players_count": data["players_count"],
         "ruleset": data["ruleset"],
         **notation,
-        "rounds": [info.to_json() for info in round_list(record)],
+        "rounds": index["rounds"],
         "round": round_index,
-        "discrepancy": _discrepancy_in(game, frames),
+        "discrepancy": _discrepancy_in(discrepancy, frames),
         "frames": data["frames"],
     }
 
@@ -117,7 +212,7 @@ def game_frame(game: Game, round_index: int, step: int) -> dict[str, Any]:
 
     :raises FramesNotFound: no such round or step, or a game the engine cannot replay.
     """
-    _, frames = _round_frames(game, round_index)
+    frames, _, _ = _round_frames(game, round_index)
     if not 0 <= step <= frames.last_step:
         raise FramesNotFound(
             f"no step {step} in round {round_index}: its frames are 0 to {frames.last_step}"

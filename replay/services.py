@@ -9,16 +9,19 @@ they never save models themselves. Reads belong in ``selectors.py``.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 import engine
 from engine.errors import EngineError
+from engine.events import Game as EngineGame
 from engine.formats import canonical
 from engine.replay import Verdict as EngineVerdict
 from engine.replay import replay
 from mjlogs.models import Game
+from replay import selectors
 from replay.models import Verdict, Verification
 from stats.services import game_facts_replace, game_stats_queue_update
 
@@ -33,17 +36,25 @@ def game_verify(game_id: int) -> Verification | None:
         return None
     started = time.perf_counter()
     facts = None
+    record: EngineGame | None = None
     try:
-        report = replay(canonical.game_from_json(document))
+        record = canonical.game_from_json(document)
+        report = replay(record)
     except EngineError as error:
-        # A stored document the engine can no longer read (a format change): say so.
-        values = {
+        # A stored document the engine can no longer read (a format change), or a game it
+        # cannot replay at all (an unknown rule set): say so.
+        values: dict[str, Any] = {
             "verdict": Verdict.MALFORMED,
             "discrepancy": {"message": str(error)},
             "message": str(error),
             "complete": False,
             "events": 0,
             "report": None,
+            "frames_index": (
+                {"error": f"the game's record cannot be read: {error}"}
+                if record is None
+                else selectors.frames_index_of(document, record)
+            ),
         }
     else:
         discrepancy = report.discrepancy
@@ -54,6 +65,10 @@ def game_verify(game_id: int) -> Verification | None:
             "complete": report.complete,
             "events": report.events,
             "report": report.to_json(),
+            # What the frames API reads besides the asked hand, kept so that a frames request
+            # replays one hand (the list replays each hand from its deal: a few percent of
+            # the replay's time).
+            "frames_index": selectors.frames_index_of(document, record),
         }
         if report.verdict in (EngineVerdict.VERIFIED, EngineVerdict.VERIFIED_FRAGMENT):
             # Statistics count only games the rules engine agrees with.

@@ -165,15 +165,19 @@ class UzjeRoundFrames(RoundFrames):
 # -- the public functions -----------------------------------------------------------------------
 
 
-def round_frames(game: Game, round_index: int) -> UzjeRoundFrames:
-    """Every frame of one round of an Ùzje game.
+def round_frames(
+    game: Game, round_index: int, *, first_dealer: int | None = None
+) -> UzjeRoundFrames:
+    """Every frame of one round of an Ùzje game (``first_dealer`` as in
+    :func:`engine.frames.round_frames`).
 
     :raises IndexError: no such round.
     :raises EngineError: the game's rules are unknown, or its seats do not match them.
     """
     if not 0 <= round_index < len(game.rounds):
         raise IndexError(f"round {round_index} out of range (the game has {len(game.rounds)})")
-    return _Framer(game, _rules(game), round_index).run()
+    dealer = game.rounds[0].dealer if first_dealer is None else first_dealer
+    return _Framer(game, _rules(game), round_index, dealer).run()
 
 
 def round_list(game: Game) -> list[RoundInfo]:
@@ -250,10 +254,11 @@ class _MeldSource:
 class _Framer:
     """Builds one round's frames: the state, and the bookkeeping the state does not keep."""
 
-    def __init__(self, game: Game, rules: UzjeRules, round_index: int) -> None:
+    def __init__(self, game: Game, rules: UzjeRules, round_index: int, first_dealer: int) -> None:
         self.game = game
         self.rules = rules
         self.index = round_index
+        self.first_dealer = first_dealer
         self.round: Round = game.rounds[round_index]
         self.players = rules.players
         self.names = tuple(
@@ -280,7 +285,7 @@ class _Framer:
 
     def run(self) -> UzjeRoundFrames:
         round_ = self.round
-        state = UzjeState(self.rules, self.game.rounds[0].dealer)
+        state = UzjeState(self.rules, self.first_dealer)
         state.scores = list(self.scores)
         try:
             state.start_round(round_)
