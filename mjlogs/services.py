@@ -53,6 +53,7 @@ from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand, is_archi
 from mjlogs.identity import identity_hash
 from mjlogs.models import Game, GameSeat, Player, PlayerName, Visibility
 from mjlogs.selectors import user_can_manage_game
+from mjlogs.storable import NotStorable, check_storable
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +65,9 @@ UPLOAD_ATTEMPTS = 3
 #: SQLSTATE codes of those aborts: deadlock_detected, serialization_failure. Trying again is
 #: safe; anything else (a lost connection, a server shutting down) is not retried.
 _RETRIED_SQLSTATES = frozenset({"40P01", "40001"})
+
+#: What pages show for a player whose record gives no name (an mjai seat without one).
+UNNAMED = "(no name)"
 
 #: The platform a player's name belongs to, by the format the record came from.
 PLATFORM_OF_FORMAT = {"mjlog": "tenhou", "tenhou6": "tenhou"}
@@ -369,6 +373,12 @@ def import_file(
         return [Outcome(name, Status.FAILED, error=str(error))]
     if not games:
         return [Outcome(name, Status.FAILED, error="the file holds no game")]
+    for index, game in enumerate(games):
+        try:
+            check_storable(game)
+        except NotStorable as error:
+            where = f"game {index + 1} of {len(games)}: " if len(games) > 1 else ""
+            return [Outcome(name, Status.FAILED, error=f"{where}{error}", source_format=fmt.name)]
     origin = Origin(
         raw=gzip.compress(data, mtime=0),
         raw_name=name[:255],
@@ -472,7 +482,9 @@ def _player(platform: str, name: str) -> Player:
     found = known.first()
     if found is not None:
         return found.player
-    player = Player.objects.create(name=name)
+    # The record's name is kept as it is for telling players apart (PlayerName); pages show it
+    # without surrounding blanks, and a seat with no name at all as such, never a blank link.
+    player = Player.objects.create(name=name.strip() or UNNAMED)
     try:
         with transaction.atomic():
             PlayerName.objects.create(player=player, platform=platform, name=name)

@@ -59,7 +59,8 @@ def check_upload_size(request: HttpRequest) -> None:
     text = str(request.META.get("CONTENT_LENGTH") or "").strip()
     if not text:
         return  # neither header: no body (RFC 9112, 6.3); the view finds no file in it
-    if not text.isdigit():
+    # ASCII digits only: str.isdigit() also takes "²" and other digits int() refuses.
+    if not (text.isascii() and text.isdigit()):
         raise UploadRefused(f"Content-Length {text[:20]!r} is not a number of bytes")
     declared = int(text)
     if declared > limit:

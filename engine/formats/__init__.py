@@ -16,7 +16,7 @@ import os
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import BinaryIO, Final
 
 from engine.errors import MalformedLogError
 from engine.events import Game
@@ -196,6 +196,28 @@ class ReaderWarnings:
         return bool(self._places)
 
 
+#: Digits of the longest integer a record's JSON may hold. Every figure of a game has far fewer
+#: (points, counts, a timestamp in milliseconds); a longer number is still parsed, cheaply, up
+#: to this, so that the field that holds it can say what is wrong with it. Beyond, Python would
+#: refuse it (at 4,300 digits) in words about its own settings: the reader says it instead.
+MAX_JSON_INT_DIGITS: Final = 1_000
+
+
+def json_int(text: str) -> int:
+    """``parse_int`` of the readers' ``json.loads``: an integer, refusing absurdly long ones
+    before Python converts them (:data:`MAX_JSON_INT_DIGITS`).
+
+    :raises MalformedLogError: naming how many digits the number has.
+    """
+    digits = len(text) - (text[0] == "-")
+    if digits > MAX_JSON_INT_DIGITS:
+        raise MalformedLogError(
+            f"a number of {digits:,} digits; no figure of a game has more than "
+            f"{MAX_JSON_INT_DIGITS}"
+        )
+    return int(text)
+
+
 def check_strings(value: object, where: str | None = None) -> None:
     """Refuse a decoded JSON value holding a string that is not storable text: U+0000 (which
     PostgreSQL cannot hold in text or JSON) or a lone surrogate (``"\\ud800"``: no UTF-8 has
@@ -297,6 +319,7 @@ __all__ = [
     "decompress",
     "formats",
     "get_format",
+    "json_int",
     "read_games",
     "sniff",
     "sniff_file",

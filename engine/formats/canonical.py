@@ -33,7 +33,7 @@ from engine.events import (
     Source,
     Wall,
 )
-from engine.formats import Format, check_strings
+from engine.formats import Format, check_strings, json_int
 from engine.tiles import Tile, parse_tile
 
 #: The value of the ``format`` member that marks a canonical document.
@@ -529,7 +529,7 @@ def _refuse_constant(name: str) -> None:
 def _parse_json(text: str, where: str | None = None) -> Any:
     """``json.loads`` whose every failure is a :class:`MalformedLogError`."""
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_int=json_int)
     except json.JSONDecodeError as error:
         raise MalformedLogError(f"not valid JSON ({error})", where) from None
     except RecursionError:

@@ -91,7 +91,13 @@ from engine.events import (
     Source,
     Win,
 )
-from engine.formats import Format, ReaderWarnings, check_strings, tenhou_log_started_at
+from engine.formats import (
+    Format,
+    ReaderWarnings,
+    check_strings,
+    json_int,
+    tenhou_log_started_at,
+)
 from engine.formats.mjlog import log_id_from_name
 from engine.formats.riichi_only import refuse_variant
 from engine.rules.presets import PRESETS
@@ -1104,7 +1110,7 @@ def _events(text: str) -> Iterator[tuple[Any, str]]:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = json.loads(line, parse_int=json_int)
         except json.JSONDecodeError as error:
             raise MalformedLogError(
                 f"not valid JSON ({error.msg} at column {error.colno})", f"line {number}"
@@ -1433,7 +1439,7 @@ def sniff(data: bytes) -> bool:
     if not line.startswith((b"{", b"[")) or b'"type"' not in line:
         return False
     try:
-        value = json.loads(line)
+        value = json.loads(line, parse_int=json_int)
     except (ValueError, RecursionError):  # bad JSON or UTF-8, a 5000-digit number, deep nesting
         return False
     if isinstance(value, list) and value:

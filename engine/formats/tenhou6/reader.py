@@ -26,7 +26,7 @@ from engine.events import (
     Source,
     Win,
 )
-from engine.formats import ReaderWarnings, check_strings
+from engine.formats import ReaderWarnings, check_strings, json_int
 from engine.formats.tenhou6.round_data import _RoundData
 from engine.formats.tenhou6.strings import _disp_rules, _is_tenhou_disp
 from engine.formats.tenhou6.values import _array, _int, _kind, _number, _str
@@ -85,7 +85,7 @@ def _load(data: bytes) -> list[tuple[Any, str]]:
 def _json(text: str, where: str | None = None) -> Any:
     """Parse JSON, refusing what Python's parser accepts beyond it (NaN, Infinity)."""
     try:
-        value = json.loads(text, parse_constant=_no_constant)
+        value = json.loads(text, parse_constant=_no_constant, parse_int=json_int)
     except json.JSONDecodeError as error:
         place = where or f"line {error.lineno}"
         raise MalformedLogError(
@@ -280,6 +280,15 @@ def _shows_red(round_: Round) -> bool:
 
 def _players(obj: dict[str, Any], players: int, prefix: str) -> tuple[Player, ...]:
     names, dans, rates = (_array(obj.get(key, []), prefix + key) for key in ("name", "dan", "rate"))
+    # Tenhou writes four names for three players, the fourth empty; a name beyond the seats
+    # would be a player the game does not have, dropped without a word if read.
+    extra = [name for name in names[players:] if name != ""]
+    if extra:
+        raise MalformedLogError(
+            f"{len(names)} names for a {players}-player game (the rule set's); a seat beyond "
+            f"the {players}th must be empty, and {extra[0]!r} is not",
+            prefix + "name",
+        )
     return tuple(
         Player(
             _str(names[seat], f"{prefix}name[{seat}]") if seat < len(names) else "",

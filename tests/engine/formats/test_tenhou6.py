@@ -535,6 +535,13 @@ def test_double_ron_in_the_sources_order() -> None:
     assert wins[1].recorded is not None and wins[1].recorded.han == 2
 
 
+def test_a_name_beyond_the_seats_is_refused() -> None:
+    round_ = make_round([[], [], [], []], [[], [], [], []], ["流局", [0, 0, 0, 0]])
+    with pytest.raises(MalformedLogError, match="5 names for a 4-player game") as caught:
+        tenhou6.read(make_log(round_, name=["A", "B", "C", "D", "E"]))
+    assert caught.value.where == "name"
+
+
 def test_sanma_drops_the_empty_seat_and_counts_directions_over_four() -> None:
     # Seat 0 pons seat 2's 9m: seat 2 is "across" (offset 2) in Tenhou's four-seat count.
     hands = [HAND, HAND, HAND, []]
@@ -547,6 +554,7 @@ def test_sanma_drops_the_empty_seat_and_counts_directions_over_four() -> None:
             scores=[35000, 35000, 35000, 0],
         ),
         rule={"disp": "三般南喰赤", "aka53": 1, "aka52": 1, "aka51": 1},
+        name=["A", "B", "C", ""],  # Tenhou's: the fourth seat empty
     )
     (game,) = tenhou6.read(data)
     round_ = game.rounds[0]
@@ -648,7 +656,7 @@ def test_sanma_without_red_fives_is_a_preset_with_an_override() -> None:
         hands=[HAND] * 3 + [[]],
         scores=[35000, 35000, 35000, 0],
     )
-    (game,) = tenhou6.read(make_log(round_, rule={"disp": "三般南喰"}))
+    (game,) = tenhou6.read(make_log(round_, rule={"disp": "三般南喰"}, name=["A", "B", "C", ""]))
     assert game.header.ruleset == "tenhou-3p"
     assert game.header.rule_overrides == {"red_fives": [0, 0, 0]}
 

@@ -1,0 +1,131 @@
+"""What the service stores of one game, checked before anything of it is stored.
+
+A record the engine reads may still hold values the database cannot keep (a name longer than its
+column, a score beyond a 32-bit integer) or a size no real game has (ten thousand rounds). Either
+would fail deep inside the import (a ``DataError`` losing the whole upload) or later (a
+verification that cannot write its facts, a frames request that takes a minute). Every such value
+is checked here, when the record has been read, and a game that breaks a rule is a failure of its
+file, with a message naming the value; the other files of the upload go in.
+
+The size limits are far above any real game (docs/security.md, "Limits of one game"): the longest
+records seen here are 18 rounds and 1,731 events (real Tenhou and Mahjong Soul games), and a
+6-player Ùzje self-played game reaches 32 rounds, 3,977 events and 276 events in a round.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from typing import Final
+
+from engine.events import Event, Game
+
+#: Rounds of one game.
+MAX_ROUNDS: Final = 200
+#: Events of one round, and of one game.
+MAX_EVENTS_PER_ROUND: Final = 2_000
+MAX_EVENTS_PER_GAME: Final = 50_000
+#: Points any score, payment or stake of a record may reach (either sign): far above any game's,
+#: and low enough that the sums the statistics keep stay within 32-bit columns.
+MAX_POINTS: Final = 10_000_000
+#: Honba counters and riichi sticks on the table at a round's start.
+MAX_COUNTERS: Final = 1_000
+#: Characters of a player's name and of a record's source id (the columns' sizes).
+MAX_NAME_LENGTH: Final = 200
+MAX_SOURCE_ID_LENGTH: Final = 200
+
+
+class NotStorable(ValueError):
+    """A value of the game that the service does not store; the message names it."""
+
+
+def check_storable(game: Game) -> None:
+    """Refuse a game holding a value the service cannot or will not store.
+
+    :raises NotStorable: naming the first such value.
+    """
+    _check_names(game)
+    source_id = game.header.source.id
+    if source_id is not None:
+        if len(source_id) > MAX_SOURCE_ID_LENGTH:
+            raise NotStorable(
+                f"the record's source id is {len(source_id):,} characters long; at most "
+                f"{MAX_SOURCE_ID_LENGTH} are kept"
+            )
+        if _has_control(source_id):
+            raise NotStorable(f"the record's source id {source_id!r} holds a control character")
+    _check_size(game)
+    for index, round_ in enumerate(game.rounds):
+        where = f"round {index + 1} ({round_.name})"
+        _check_points(round_.scores, f"{where}: a starting score")
+        for label, count in (("honba", round_.honba), ("riichi sticks", round_.sticks)):
+            if not 0 <= count <= MAX_COUNTERS:
+                raise NotStorable(f"{where}: {count:,} {label}; at most {MAX_COUNTERS:,}")
+        for event in round_.events:
+            for value in _figures(event):
+                _check_points((value,), f"{where}: a figure of a {event.type} event")
+    if game.recorded_final is not None:
+        _check_points(game.recorded_final.scores, "the final scores")
+
+
+def _check_names(game: Game) -> None:
+    for seat, player in enumerate(game.header.players):
+        name = player.name
+        if len(name) > MAX_NAME_LENGTH:
+            raise NotStorable(
+                f"the name of seat {seat} is {len(name):,} characters long; at most "
+                f"{MAX_NAME_LENGTH} are kept"
+            )
+        if _has_control(name):
+            raise NotStorable(f"the name of seat {seat} ({name!r}) holds a control character")
+
+
+def _has_control(text: str) -> bool:
+    # Cc: line breaks, tabs, NUL and the like; Cf: invisible format characters, among them the
+    # bidirectional overrides (U+202E) that make a name read backwards on every page.
+    return any(unicodedata.category(char) in ("Cc", "Cf") for char in text)
+
+
+def _check_size(game: Game) -> None:
+    rounds = len(game.rounds)
+    if rounds > MAX_ROUNDS:
+        raise NotStorable(f"the game has {rounds:,} rounds; the service keeps at most {MAX_ROUNDS}")
+    events = 0
+    for index, round_ in enumerate(game.rounds):
+        count = len(round_.events)
+        if count > MAX_EVENTS_PER_ROUND:
+            raise NotStorable(
+                f"round {index + 1} ({round_.name}) has {count:,} events; at most "
+                f"{MAX_EVENTS_PER_ROUND:,} are kept"
+            )
+        events += count
+    if events > MAX_EVENTS_PER_GAME:
+        raise NotStorable(
+            f"the game has {events:,} events; the service keeps at most {MAX_EVENTS_PER_GAME:,}"
+        )
+
+
+def _check_points(values: tuple[int, ...] | list[int], what: str) -> None:
+    for value in values:
+        if isinstance(value, int) and abs(value) > MAX_POINTS:
+            raise NotStorable(f"{what} is {value:,} points; at most {MAX_POINTS:,} either way")
+
+
+def _figures(event: Event) -> Iterator[int]:
+    """The point figures an event states (a win's recorded points and score changes, a draw's
+    recorded changes)."""
+    recorded = getattr(event, "recorded", None)
+    if recorded is not None:
+        for name in ("han", "fu"):
+            value = getattr(recorded, name, None)
+            if isinstance(value, int) and not 0 <= value <= MAX_COUNTERS:
+                raise NotStorable(f"a recorded {name} of {value:,}; at most {MAX_COUNTERS:,}")
+        for name in ("points", "deltas"):
+            value = getattr(recorded, name, None)
+            if isinstance(value, int):
+                yield value
+            elif isinstance(value, tuple | list):
+                yield from (item for item in value if isinstance(item, int))
+    deltas = getattr(event, "recorded_deltas", None)
+    if isinstance(deltas, tuple | list):
+        yield from (item for item in deltas if isinstance(item, int))
