@@ -27,6 +27,7 @@ from rest_framework.views import APIView
 
 from mjlogs import selectors as game_selectors
 from mjlogs.api.serializers import PlayerRefSerializer, QueryParameters
+from mjlogs.downloads import attachment_header
 from mjlogs.models import Player
 from mjlogs.pagination import CappedPageNumberPagination
 from stats import selectors
@@ -402,7 +403,8 @@ class PlayerFactsCSVView(APIView):
         response = StreamingHttpResponse(
             csv_lines(selectors.FACT_COLUMNS, rows), content_type="text/csv; charset=utf-8"
         )
-        response["Content-Disposition"] = f'attachment; filename="player-{player.pk}-facts.csv"'
+        name = f"player-{player.pk}-facts.csv"
+        response["Content-Disposition"] = attachment_header(name, fallback=name)
         return response
 
 

@@ -36,6 +36,7 @@ from mjlogs.api.serializers import (
     VisibilitySerializer,
 )
 from mjlogs.archives import UploadedFile
+from mjlogs.downloads import attachment
 from mjlogs.filters import GameFilter
 from mjlogs.models import Game, Player
 from mjlogs.throttling import UploadRateThrottle
@@ -190,7 +191,7 @@ class GameViewSet(
             message = f"cannot export as {format_name}: {error}"
             raise ValidationError({"format": [message]}) from None
         extension = get_format(format_name).extensions[0]
-        return _download(content, EXPORT_CONTENT_TYPES[format_name], _stem(game) + extension)
+        return _download(game, content, EXPORT_CONTENT_TYPES[format_name], _stem(game) + extension)
 
     @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
     @action(detail=True, filterset_class=None)
@@ -198,18 +199,17 @@ class GameViewSet(
         """The file the game was imported from, byte for byte."""
         game = self.get_object()
         name, content = selectors.game_original(game)
-        return _download(content, "application/octet-stream", name or _stem(game))
+        return _download(game, content, "application/octet-stream", name or _stem(game))
 
 
 def _stem(game: Game) -> str:
     return game.source_id or f"game-{game.pk}"
 
 
-def _download(content: bytes, content_type: str, file_name: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=content_type)
-    safe_name = file_name.replace('"', "").replace("\\", "")
-    response["Content-Disposition"] = f'attachment; filename="{safe_name}"'
-    return response
+def _download(game: Game, content: bytes, content_type: str, file_name: str) -> HttpResponse:
+    """A download named by what the uploader chose (``mjlogs.downloads``: control and bidi
+    characters dropped, RFC 6266), ``game-<id>`` where nothing of the name is left."""
+    return attachment(content, content_type, file_name, fallback=f"game-{game.pk}")
 
 
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet):  # type: ignore[type-arg]
