@@ -8,10 +8,11 @@ they never save models themselves. Reads belong in ``selectors.py``.
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
-from django.db import transaction
+from django.db import DataError, transaction
 from django.utils import timezone
 
 import engine
@@ -24,6 +25,8 @@ from mjlogs.models import Game
 from replay import selectors
 from replay.models import Verdict, Verification
 from stats.services import game_facts_replace, game_stats_queue_update
+
+logger = logging.getLogger(__name__)
 
 
 def game_verify(game_id: int) -> Verification | None:
@@ -56,6 +59,12 @@ def game_verify(game_id: int) -> Verification | None:
                 else selectors.frames_index_of(document, record)
             ),
         }
+    except Exception as error:  # a bug must not leave the game pending for ever
+        # The engine failed on a record it read (a bug): the game still gets a final verdict,
+        # and the log has the traceback; `manage.py reverify` runs it again once fixed.
+        logger.exception("The engine failed on game %d", game_id)
+        message = f"the engine failed on this game ({type(error).__name__}: {error}); logged"
+        values = _unverifiable(message)
     else:
         discrepancy = report.discrepancy
         values = {
@@ -78,6 +87,30 @@ def game_verify(game_id: int) -> Verification | None:
         "duration_ms": (time.perf_counter() - started) * 1000,
         "verified_at": timezone.now(),
     }
+    try:
+        return _save(game_id, values, facts)
+    except DataError as error:
+        # A figure of the game is beyond a column of the facts table (a game stored before the
+        # import checked its values, mjlogs.storable): it gets a final verdict all the same,
+        # and no statistics.
+        logger.warning("Game %d: its facts cannot be stored (%s)", game_id, error)
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else "a value"
+        message = f"a figure of this game is beyond what the statistics keep ({reason})"
+        return _save(game_id, values | _unverifiable(message), None)
+
+
+def _unverifiable(message: str) -> dict[str, Any]:
+    """The verdict of a game that was read but cannot be verified or counted."""
+    return {
+        "verdict": Verdict.UNSUPPORTED,
+        "discrepancy": {"message": message},
+        "message": message,
+        "complete": False,
+        "report": None,
+    }
+
+
+def _save(game_id: int, values: dict[str, Any], facts: Any) -> Verification | None:
     with transaction.atomic():
         if not Game.objects.filter(pk=game_id).exists():
             return None
