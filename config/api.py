@@ -1,13 +1,13 @@
 """The REST API's URLs, under /api/ (see docs/api.md): one router over every app's endpoints,
-token log-in, and the OpenAPI schema with its browsable documentation."""
+token log-in and revocation, and the OpenAPI schema with its browsable documentation."""
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import include, path
 from django.views.defaults import page_not_found
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from mjlogs.api.tokens import AuthTokenView
 from mjlogs.api.views import GameViewSet, PlayerViewSet, UploadView
 from replay.api import RoundFramesView, RoundFrameView, VerificationViewSet
 from stats.api import (
@@ -51,7 +51,7 @@ urlpatterns = [
     path("stats/head-to-head/", HeadToHeadView.as_view(), name="head-to-head"),
     path("stats/leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
     path("uploads/", UploadView.as_view(), name="upload"),
-    path("auth/token/", obtain_auth_token, name="token"),
+    path("auth/token/", AuthTokenView.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),

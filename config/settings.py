@@ -127,6 +127,31 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "mjlogs:game_list"
 LOGOUT_REDIRECT_URL = "mjlogs:home"
 
+# Django's ModelBackend behind the log-in throttle: every authenticate() with a request (the
+# log-in page, the API token, the admin) is counted, and refused before the password is hashed.
+AUTHENTICATION_BACKENDS = ["mjlogs.auth_backends.ThrottledModelBackend"]
+# Failed log-ins allowed per client address, and per account from all addresses together, in
+# a window of MJLOGS_LOGIN_WINDOW seconds; then refused (429) until the window ends. One
+# address is stopped long before it could lock an account (see docs/security.md).
+MJLOGS_LOGIN_FAILURES_PER_IP = env_int(
+    "MJLOGS_LOGIN_FAILURES_PER_IP", os.getenv("MJLOGS_LOGIN_FAILURES_PER_IP"), default=10
+)
+MJLOGS_LOGIN_FAILURES_PER_ACCOUNT = env_int(
+    "MJLOGS_LOGIN_FAILURES_PER_ACCOUNT",
+    os.getenv("MJLOGS_LOGIN_FAILURES_PER_ACCOUNT"),
+    default=30,
+)
+MJLOGS_LOGIN_WINDOW = env_int(
+    "MJLOGS_LOGIN_WINDOW", os.getenv("MJLOGS_LOGIN_WINDOW"), default=15 * 60
+)
+# Sign-up and password-reset requests per client address (every one counts).
+MJLOGS_SIGNUP_RATE = env_rate(
+    "MJLOGS_SIGNUP_RATE", os.getenv("MJLOGS_SIGNUP_RATE"), default="10/hour"
+)
+MJLOGS_PASSWORD_RESET_RATE = env_rate(
+    "MJLOGS_PASSWORD_RESET_RATE", os.getenv("MJLOGS_PASSWORD_RESET_RATE"), default="5/hour"
+)
+
 # --- Uploads --------------------------------------------------------------------------------
 # One upload request (all its files together) is refused with 413 above this size, before its
 # body is read. Archives are further bounded member by member (mjlogs.archives.Limits).
@@ -152,6 +177,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "mjlogs.pagination.CappedPageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # How many proxies of ours stand in front of the site, each adding the address it got the
+    # request from to X-Forwarded-For: the client's address, which the throttles count by, is
+    # the one the outermost of them saw. 0 (no proxy): REMOTE_ADDR, and X-Forwarded-For, which
+    # anyone can write, is ignored.
+    "NUM_PROXIES": env_int(
+        "DJANGO_NUM_PROXIES", os.getenv("DJANGO_NUM_PROXIES"), default=0, minimum=0
+    ),
 }
 
 SPECTACULAR_SETTINGS = {

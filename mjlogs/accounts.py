@@ -1,7 +1,7 @@
-"""Write paths for accounts: signing up.
+"""Write paths for accounts: signing up, and obtaining and revoking an API token.
 
-A service like those of ``services.py`` (HackSoft Django Styleguide): it takes plain values,
-validates them and does the work; the sign-up page calls it.
+Services like those of ``services.py`` (HackSoft Django Styleguide): they take plain values,
+validate them and do the work; the sign-up page and the token endpoint call them.
 """
 
 from __future__ import annotations
@@ -11,10 +11,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from rest_framework.authtoken.models import Token
 
 
-def user_create(*, username: str, password: str) -> AbstractBaseUser:
-    """Create an ordinary account (no staff rights).
+def user_create(*, username: str, password: str, email: str = "") -> AbstractBaseUser:
+    """Create an ordinary account (no staff rights). The email address is optional: without
+    one, a forgotten password cannot be reset.
 
     :raises ValidationError: the name is taken (in any letter case) or the password is refused
         by the password validators (``AUTH_PASSWORD_VALIDATORS``).
@@ -27,4 +29,19 @@ def user_create(*, username: str, password: str) -> AbstractBaseUser:
         raise ValidationError({"username": "a user with that user name already exists"})
     validate_password(password, model(username=username))
     with transaction.atomic():
-        return model._default_manager.create_user(username=username, password=password)
+        manager = model._default_manager
+        return manager.create_user(
+            username=username, email=manager.normalize_email(email), password=password
+        )
+
+
+def token_obtain(*, user: AbstractBaseUser) -> Token:
+    """The user's API token, made if they have none (one token per user: DRF's model)."""
+    token, _ = Token.objects.get_or_create(user=user)
+    return token
+
+
+def token_revoke(*, token: Token) -> None:
+    """Delete the token: requests that send it are refused from now on. The next
+    :func:`token_obtain` makes a new one."""
+    token.delete()

@@ -1,4 +1,5 @@
-"""Rate limits: uploads per user, and requests per client address.
+"""Rate limits: uploads per user, failed log-ins per client address and per account, sign-ups
+and password-reset requests per client address.
 
 Every limit counts in Django's default cache with atomic operations (``cache.add`` and
 ``cache.incr``, atomic in Redis and in the local-memory cache alike), so concurrent requests
@@ -10,11 +11,16 @@ Each limit is a fixed window: the first request counted opens a window of ``dura
 seconds for its key, every request in it adds one (refused ones too, which changes nothing),
 and the next request after it opens a new one, from zero. A limited client waits at most
 until its window ends, whatever it sends meanwhile: no lock-out outlives its window.
+
+The log-in limits (:func:`login_attempt`, used by ``mjlogs.auth_backends``) count failures:
+an attempt takes its place before the password is hashed, so that concurrent attempts cannot
+overshoot, and gives it back when it succeeds. See docs/security.md for the choice of limits.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import ipaddress
 import time
 from dataclasses import dataclass
@@ -24,6 +30,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 from rest_framework.throttling import BaseThrottle, UserRateThrottle
+
+#: The attribute of a request whose log-in the throttle refused: seconds to wait.
+REFUSED_ATTRIBUTE = "mjlogs_login_refused_wait"
 
 
 def clock() -> float:
@@ -135,3 +144,69 @@ def upload_wait(request: HttpRequest) -> float | None:
     if throttle.allow_request(request, None):
         return None
     return throttle.wait() or 1.0
+
+
+# --- Log-in -----------------------------------------------------------------------------------
+
+
+class LoginRefused(Exception):
+    """Too many failed log-ins from this client address, or for this account."""
+
+    def __init__(self, wait: float) -> None:
+        super().__init__(f"too many failed log-ins; try again in {wait:.0f} seconds")
+        self.wait = wait
+
+
+@dataclass(frozen=True)
+class LoginAttempt:
+    """The places a log-in attempt took; :meth:`succeeded` gives them back."""
+
+    places: tuple[Place, ...]
+
+    def succeeded(self) -> None:
+        for place in self.places:
+            place.give_back()
+
+
+def account_key(username: str) -> str:
+    """The account's name as the throttle counts it: blanks stripped, letter case folded
+    (``user_create`` refuses a name that differs from another by case only), hashed (any
+    characters, fixed length). The same whether or not the account exists."""
+    folded = username.strip().casefold()
+    return hashlib.sha256(folded.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def login_attempt(request: Any, username: str) -> LoginAttempt:
+    """Take a place for one log-in attempt, before its password is checked.
+
+    :raises LoginRefused: the client address has had ``MJLOGS_LOGIN_FAILURES_PER_IP`` failed
+        attempts in this window, or the account ``MJLOGS_LOGIN_FAILURES_PER_ACCOUNT`` from all
+        addresses together (then the address is not charged for this refusal).
+    """
+    duration = int(settings.MJLOGS_LOGIN_WINDOW)
+    by_address = take_place(f"login-ip:{client_address(request)}", duration)
+    if by_address.number > settings.MJLOGS_LOGIN_FAILURES_PER_IP:
+        raise LoginRefused(max(by_address.wait, 1.0))
+    by_account = take_place(f"login-account:{account_key(username)}", duration)
+    if by_account.number > settings.MJLOGS_LOGIN_FAILURES_PER_ACCOUNT:
+        by_address.give_back()
+        raise LoginRefused(max(by_account.wait, 1.0))
+    return LoginAttempt((by_address, by_account))
+
+
+def forget_account_failures(username: str) -> None:
+    """Close the account's failure window, so that its next log-in starts from zero: after
+    its owner proved who they are another way (a password reset through their email)."""
+    duration = int(settings.MJLOGS_LOGIN_WINDOW)
+    cache.delete(f"throttle:login-account:{account_key(username)}:{duration}:start")
+
+
+def mark_refused(request: Any, wait: float) -> None:
+    """Note on the request (Django's, under DRF's) that its log-in was refused unchecked."""
+    setattr(getattr(request, "_request", request), REFUSED_ATTRIBUTE, wait)
+
+
+def refused_wait(request: Any) -> float | None:
+    """Seconds to wait when this request's log-in was refused by the throttle, else ``None``."""
+    wait: float | None = getattr(getattr(request, "_request", request), REFUSED_ATTRIBUTE, None)
+    return wait
