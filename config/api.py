@@ -1,10 +1,16 @@
 """The REST API's URLs, under /api/ (see docs/api.md): one router over every app's endpoints,
 token log-in and revocation, and the OpenAPI schema with its browsable documentation."""
 
+from csp.constants import SELF, UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import include, path
 from django.views.defaults import page_not_found
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 from rest_framework.routers import DefaultRouter
 
 from mjlogs.api.tokens import AuthTokenView
@@ -19,6 +25,14 @@ from stats.api import (
 )
 
 app_name = "api"
+
+#: What the documentation pages need beyond the site's Content-Security-Policy (settings):
+#: Swagger UI and ReDoc write inline styles, ReDoc runs its search in a worker made from a
+#: blob. Their scripts are our static files (drf-spectacular-sidecar); Swagger UI's start-up
+#: script is served as a file of its own (the "split" view), not inline.
+DOCS_CSP = {"style-src": [UNSAFE_INLINE], "worker-src": [SELF, "blob:"]}
+docs_view = csp_update(DOCS_CSP)(SpectacularSwaggerSplitView.as_view(url_name="api:schema"))
+redoc_view = csp_update(DOCS_CSP)(SpectacularRedocView.as_view(url_name="api:schema"))
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
@@ -53,8 +67,8 @@ urlpatterns = [
     path("uploads/", UploadView.as_view(), name="upload"),
     path("auth/token/", AuthTokenView.as_view(), name="token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    path("docs/", docs_view, name="docs"),
+    path("redoc/", redoc_view, name="redoc"),
 ]
 
 

@@ -15,12 +15,14 @@ This module must not import ``django.conf.settings``: it runs while the settings
 
 from __future__ import annotations
 
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import dj_database_url
-from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import ImproperlyConfigured, ValidationError
+from django.core.validators import validate_email
 
 TRUE_WORDS = frozenset({"1", "true", "yes"})
 FALSE_WORDS = frozenset({"0", "false", "no"})
@@ -37,6 +39,8 @@ BROKER_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
 RESULT_BACKEND_SCHEMES = ("redis", "rediss", "rpc")
 #: Cache URL schemes we accept (Redis, through Django's own RedisCache and redis-py).
 CACHE_SCHEMES = ("redis", "rediss")
+#: Email URL schemes we accept, and whether each one wraps SMTP in TLS (STARTTLS) or SSL.
+EMAIL_SCHEMES = {"smtp": (False, False), "smtp+tls": (True, False), "smtp+ssl": (False, True)}
 
 #: How long (seconds) a PostgreSQL connection is kept open between requests.
 POSTGRES_CONN_MAX_AGE = 60
@@ -65,6 +69,11 @@ _RESULT_BACKEND_ACCEPTED = (
 _CACHE_ACCEPTED = (
     "use redis://[:PASSWORD@]HOST:6379/2 or rediss:// (a Redis database that every web "
     "process shares), or leave it unset for a local-memory cache in each process"
+)
+_EMAIL_ACCEPTED = (
+    "use smtp://[USER:PASSWORD@]HOST[:PORT], smtp+tls:// (STARTTLS, usually port 587) or "
+    "smtp+ssl:// (usually port 465), with the user and password URL-encoded, or leave it unset "
+    "to print mails on the console"
 )
 
 
@@ -362,3 +371,64 @@ def cache_from_env(value: str | None) -> dict[str, Any]:
             "socket_timeout": CACHE_SOCKET_TIMEOUT,
         },
     }
+
+
+def email_from_env(value: str | None) -> dict[str, Any]:
+    """Return the ``EMAIL_*`` settings for the ``DJANGO_EMAIL_URL`` value.
+
+    Unset gives Django's console backend: mails (password resets) are printed on the
+    process's output, which is right for development and wrong for a public site. A URL gives
+    the SMTP backend: ``smtp://`` (plain, or the server's choice), ``smtp+tls://`` (STARTTLS)
+    or ``smtp+ssl://`` (TLS from the start); the user and password are URL-decoded.
+
+    :raises ImproperlyConfigured: for another scheme, a string that is not a URL, a bad port
+        or a URL without a host.
+    """
+    url = _clean(value)
+    if url is None:
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
+            # Django's defaults; the console backend reads none of them.
+            "EMAIL_HOST": "localhost",
+            "EMAIL_PORT": 25,
+            "EMAIL_HOST_USER": "",
+            "EMAIL_HOST_PASSWORD": "",
+            "EMAIL_USE_TLS": False,
+            "EMAIL_USE_SSL": False,
+        }
+    scheme = _check_scheme("DJANGO_EMAIL_URL", url, tuple(EMAIL_SCHEMES), _EMAIL_ACCEPTED)
+    parts = urlsplit(url)
+    if not parts.hostname:
+        raise ImproperlyConfigured(
+            f"DJANGO_EMAIL_URL={mask_url(url)!r} names no host; {_EMAIL_ACCEPTED}."
+        )
+    use_tls, use_ssl = EMAIL_SCHEMES[scheme]
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": parts.port or (465 if use_ssl else 587 if use_tls else 25),
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": use_tls,
+        "EMAIL_USE_SSL": use_ssl,
+    }
+
+
+def email_address_from_env(name: str, value: str | None, *, default: str) -> str:
+    """Return a sender address such as ``logs@example.org`` or ``Mahjong logs
+    <logs@example.org>``; unset or empty gives ``default``.
+
+    :raises ImproperlyConfigured: when the value holds no valid address.
+    """
+    cleaned = _clean(value)
+    if cleaned is None:
+        return default
+    _, address = parseaddr(cleaned)
+    try:
+        validate_email(address)
+    except ValidationError:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not an email address; write it as logs@example.org or "
+            f"'Mahjong logs <logs@example.org>' (or leave it unset for {default})."
+        ) from None
+    return cleaned

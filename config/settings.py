@@ -13,10 +13,14 @@ An empty variable counts as unset. See the README for the list of variables.
 import os
 from pathlib import Path
 
+from csp.constants import NONE, SELF, UNSAFE_INLINE
+
 from config.env import (
     broker_from_env,
     cache_from_env,
     database_from_env,
+    email_address_from_env,
+    email_from_env,
     env_bool,
     env_choice,
     env_int,
@@ -64,6 +68,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header of every answer (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "config.middleware.RefuseNulInQueryMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -102,6 +108,51 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # this cache. Unset, each process has its own local-memory cache, and with several web
 # processes each would let the whole budget through: production names a Redis database here.
 CACHES = {"default": cache_from_env(os.getenv("DJANGO_CACHE_URL"))}
+
+# --- HTTPS, cookies, Content-Security-Policy --------------------------------------------------
+# With DJANGO_DEBUG=false cookies are sent over HTTPS only and HSTS is on (SecurityMiddleware
+# sends it on HTTPS answers only); each can be turned off for a plain-HTTP test deployment.
+# Redirecting http:// to https:// is the TLS proxy's job in docs/deploy.md, and Django's too
+# with DJANGO_SECURE_SSL_REDIRECT=true (off by default: a plain-HTTP deployment would answer
+# every request with a redirect to a port nothing listens on).
+
+SECURE_SSL_REDIRECT = env_bool(
+    "DJANGO_SECURE_SSL_REDIRECT", os.getenv("DJANGO_SECURE_SSL_REDIRECT"), default=False
+)
+SECURE_HSTS_SECONDS = env_int(
+    "DJANGO_HSTS_SECONDS",
+    os.getenv("DJANGO_HSTS_SECONDS"),
+    default=0 if DEBUG else 365 * 24 * 3600,
+    minimum=0,
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(
+    "DJANGO_HSTS_INCLUDE_SUBDOMAINS", os.getenv("DJANGO_HSTS_INCLUDE_SUBDOMAINS"), default=False
+)
+SECURE_HSTS_PRELOAD = env_bool(
+    "DJANGO_HSTS_PRELOAD", os.getenv("DJANGO_HSTS_PRELOAD"), default=False
+)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool(
+    "DJANGO_SECURE_COOKIES", os.getenv("DJANGO_SECURE_COOKIES"), default=not DEBUG
+)
+
+# No inline script anywhere (templates load theirs from static files), no eval, no plug-ins,
+# no framing; the API's Swagger UI and ReDoc pages add inline styles (config/api.py). Inline
+# style *attributes* are allowed (a bar's length on the statistics page is one): they cannot
+# run script, and style-src-attr keeps <style> elements and style sheets to our own.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        # The viewer's tiles draw some pictures from data: URLs (they cannot run script).
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # --- Passwords, time, static files ----------------------------------------------------------
 
@@ -152,6 +203,23 @@ MJLOGS_PASSWORD_RESET_RATE = env_rate(
     "MJLOGS_PASSWORD_RESET_RATE", os.getenv("MJLOGS_PASSWORD_RESET_RATE"), default="5/hour"
 )
 
+# Password-reset mails: printed on the console unless DJANGO_EMAIL_URL names an SMTP server.
+_email = email_from_env(os.getenv("DJANGO_EMAIL_URL"))
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email["EMAIL_HOST"]
+EMAIL_PORT = _email["EMAIL_PORT"]
+EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
+EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+# Seconds to wait for the SMTP server, so a reset request does not hang a web worker.
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = email_address_from_env(
+    "DJANGO_DEFAULT_FROM_EMAIL",
+    os.getenv("DJANGO_DEFAULT_FROM_EMAIL"),
+    default="webmaster@localhost",
+)
+
 # --- Uploads --------------------------------------------------------------------------------
 # One upload request (all its files together) is refused with 413 above this size, before its
 # body is read. Archives are further bounded member by member (mjlogs.archives.Limits).
@@ -173,6 +241,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        # DRF's browsable API, allowed its inline style sheet by the Content-Security-Policy.
+        "config.renderers.PolicyBrowsableAPIRenderer",
+    ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "mjlogs.pagination.CappedPageNumberPagination",
     "PAGE_SIZE": 50,
