@@ -512,6 +512,11 @@ class LeaderRow:
     games: int
     hands: int
 
+    @property
+    def player_id(self) -> int:
+        """As a summary's (the leaderboard page links by it)."""
+        return int(self.player.pk)
+
 
 def leaderboard(
     metric: str,
@@ -521,7 +526,8 @@ def leaderboard(
     """Players ranked by a metric over their public verified games, as :func:`_leaderboard`
     orders them: from the kept summaries without filters, else computed from the rows of
     the games the filters (:data:`LEADERBOARD_FILTERS`) choose, one grouped query each for
-    hands and seats. Both give the same rows for the same games.
+    hands and seats. Both give the same rows for the same games. A player whose summary is
+    marked behind (``stats.summary_backlog``) is computed from the rows in either case.
 
     :raises StatsFilterError: an unknown metric, a negative ``min_games``, a bad filter.
     """
@@ -530,20 +536,43 @@ def leaderboard(
         if name in LEADERBOARD_FILTERS and value not in ("", None)
     }  # fmt: skip
     summaries = _leaderboard(metric, min_games)
-    if not chosen_filters:
+    behind = set(SummaryBacklog.objects.values_list("player_id", flat=True))
+    if not chosen_filters and not behind:
         return summaries
-    games = StatsFilter(chosen_filters, queryset=counted_games(Game.objects.filter(
-        visibility=Visibility.PUBLIC)))  # fmt: skip
+    public = counted_games(Game.objects.filter(visibility=Visibility.PUBLIC))
+    if not chosen_filters:
+        # Some summaries are marked behind their games (a catch-up is on its way): those
+        # players' rows are computed from the rows, as their own statistics page does, and
+        # the rest read from the summaries. The board never shows a figure marked out of date.
+        current = [
+            LeaderRow(summary.player, summary.value, summary.games, summary.hands)
+            for summary in summaries.exclude(player_id__in=behind)
+        ]
+        fresh = _rows_from_facts(metric, min_games, public, players=behind)
+        return _ranked(metric, [*current, *fresh])
+    games = StatsFilter(chosen_filters, queryset=public)
     if not games.is_valid():
         raise StatsFilterError(games.errors)
     chosen = Game.objects.filter(pk__in=games.qs.values("pk"))
+    return _ranked(metric, _rows_from_facts(metric, min_games, chosen))
+
+
+def _rows_from_facts(
+    metric: str,
+    min_games: int,
+    games: QuerySet[Game],
+    players: set[int] | None = None,
+) -> list[LeaderRow]:
+    """Leaderboard rows computed from the fact and seat rows of these games (of these
+    players only, when given): one grouped query each."""
+    chosen = Game.objects.filter(pk__in=games.values("pk"))
+    facts = RoundFact.objects.filter(game__in=chosen)
+    seats = GameSeat.objects.filter(game__in=chosen, placement__isnull=False)
+    if players is not None:
+        facts, seats = facts.filter(player__in=players), seats.filter(player__in=players)
     counts: dict[int, dict[str, int]] = {}
-    hand_rows = RoundFact.objects.filter(game__in=chosen).values("player").annotate(**HAND_COUNTS)
-    seat_rows = (
-        GameSeat.objects.filter(game__in=chosen, placement__isnull=False)
-        .values("player")
-        .annotate(**GAME_COUNTS)
-    )
+    hand_rows = facts.values("player").annotate(**HAND_COUNTS)
+    seat_rows = seats.values("player").annotate(**GAME_COUNTS)
     empty = dict.fromkeys([*HAND_COUNTS, *GAME_COUNTS], 0)
     for row in [*hand_rows, *seat_rows]:
         player = row.pop("player")
@@ -551,13 +580,17 @@ def leaderboard(
             {name: int(value or 0) for name, value in row.items()}
         )
     definition = METRICS_BY_NAME[metric]
-    players = Player.objects.in_bulk(counts)
-    rows = [
-        LeaderRow(players[pk], value, tally["games"], tally["hands"])
+    found = Player.objects.in_bulk(counts)
+    return [
+        LeaderRow(found[pk], value, tally["games"], tally["hands"])
         for pk, tally in counts.items()
         if tally["games"] >= min_games and (value := definition.value(tally)) is not None
     ]
-    sign = 1 if definition.lower_is_better else -1
+
+
+def _ranked(metric: str, rows: list[LeaderRow]) -> list[LeaderRow]:
+    """The rows in :func:`_leaderboard`'s order."""
+    sign = 1 if METRICS_BY_NAME[metric].lower_is_better else -1
     return sorted(rows, key=lambda r: (sign * r.value, -r.games, r.player.name, r.player.pk))
 
 

@@ -126,3 +126,29 @@ def test_a_filtered_leaderboard_is_computed_from_the_chosen_games(
     assert leaderboard("win_rate", 5, {"length": "east"}) == []  # four games each at most
     with pytest.raises(StatsFilterError):
         leaderboard("win_rate", 1, {"length": "forever"})
+
+
+def test_the_leaderboard_never_shows_a_summary_marked_out_of_date(
+    django_capture_on_commit_callbacks: Any, client: Any
+) -> None:
+    from stats.selectors import leaderboard
+
+    (only,) = import_games(django_capture_on_commit_callbacks, 1, 36)
+    (kept,) = import_games(django_capture_on_commit_callbacks, 1, 37)
+    listed = {row.player.name for row in leaderboard("win_rate", 1)}
+    assert listed == set(NAMES[:4])
+    uploader = User.objects.create_user("root", is_staff=True)
+    # Made private; its players' catch-up has not run yet (it runs after the commit, which a
+    # test's transaction never reaches): their summaries are marked behind.
+    game_visibility_set(user=uploader, game=Game.objects.get(pk=only), visibility="private")
+    assert PlayerSummary.objects.count() == 4  # still there, still counting the game
+    rows = leaderboard("win_rate", 1)
+    # The second game's players (the same four, as names rotate per game index) are computed
+    # from the rows: one public game each, not the two their summaries still say.
+    assert {(row.player.name, row.games) for row in rows} == {(name, 1) for name in NAMES[:4]}
+    game_visibility_set(user=uploader, game=Game.objects.get(pk=kept), visibility="private")
+    assert leaderboard("win_rate", 1) == []
+    page = client.get("/stats/leaderboard/?metric=win_rate&min_games=1").content.decode()
+    assert not any(f">{name}</a>" in page for name in NAMES)
+    answer = client.get("/api/stats/leaderboard/?metric=win_rate&min_games=1").json()
+    assert answer["results"] == []
