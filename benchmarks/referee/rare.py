@@ -40,7 +40,7 @@ SITUATIONS: dict[str, str] = {
     "nagashi mangan": "nagashi mangan at the end of the wall",
     "pao daisangen": "daisangen with a liable feeder",
     "pao daisuushii": "daisuushii with a liable feeder",
-    "pao suukantsu": "suukantsu with a liable feeder (Mahjong Soul)",
+    "pao suukantsu": "suukantsu paid by a liable feeder (only a rule set whose pao includes it)",
     "kita": "a North extracted (sanma)",
     "ron on kita": "a ron on an extracted North",
     "first-turn ron (renhou-style)": "a ron before the winner's first draw, no call before it",
