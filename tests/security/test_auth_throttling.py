@@ -8,6 +8,7 @@ each test shows the rule, not the defaults (one test checks the defaults' propor
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -220,3 +221,19 @@ def test_password_reset_requests_are_throttled(alice: User, settings: Settings) 
     ]
     assert statuses == [302, 302, 429, 429]
     assert len(mail.outbox) == 2
+
+
+def test_a_password_reset_lifts_the_account_lock(alice: User, limits: None) -> None:
+    for address in range(4):
+        for n in range(2):
+            token(f"wrong-{n}", ip=f"192.0.2.{address}")
+    assert token("alice-secret-1", ip=OWNER).status_code == 429
+    client = Client(REMOTE_ADDR=OWNER)
+    client.post("/accounts/password/reset/", {"email": "alice@example.org"})
+    (message,) = mail.outbox
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/\S+/)", message.body)
+    assert link is not None
+    form_url = client.get(link.group(1))["Location"]
+    client.post(form_url, {"new_password1": "reset-mahjong-9", "new_password2": "reset-mahjong-9"})
+    # The owner proved who they are through their mail: the guesses no longer lock them out.
+    assert token("reset-mahjong-9", ip=OWNER).status_code == 200
