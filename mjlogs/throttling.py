@@ -60,16 +60,26 @@ def take_place(name: str, duration: int) -> Place:
     which began with the first request counted in it."""
     now = clock()
     base = f"throttle:{name}:{duration}"
-    # The window's start: set by its first request (add is atomic), gone with its window.
-    cache.add(f"{base}:start", now, timeout=duration)
-    start = cache.get(f"{base}:start")
-    if start is None or not start <= now < start + duration:
-        start = now  # the window just ended (or the clock was moved on): a new one
-        cache.set(f"{base}:start", now, timeout=duration)
+    # The window's start: set by its first request (add is atomic: of concurrent first requests
+    # in any processes, one sets it and the others read it), gone with its window. A request
+    # that read the clock a moment before the start was set belongs to that window too.
+    start = now
+    for _ in range(3):
+        if cache.add(f"{base}:start", now, timeout=duration):
+            break
+        found = cache.get(f"{base}:start")
+        if found is None:  # it expired between the two calls: open the next window
+            continue
+        if now >= found + duration:  # it outlived its window by a moment, or the clock moved
+            cache.set(f"{base}:start", now, timeout=duration)
+        else:
+            start = found
+        break
     # The counter is named by its window's start, so it is never read after the window, even
-    # if it outlived it (redis-py's incr of a key that just expired makes one without expiry).
+    # if it outlived it (Django's RedisCache.incr checks that the key exists, then INCRs: a
+    # key that expires between the two comes back without an expiry).
     key = f"{base}:{start!r}"
-    wait = start + duration - now
+    wait = min(start + duration - now, float(duration))
     for _ in range(3):
         if cache.add(key, 1, timeout=duration + 1):
             return Place(1, key, wait)

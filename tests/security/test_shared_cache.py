@@ -19,12 +19,15 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework.authtoken.models import Token
 
+import mjlogs.throttling
 from config.env import cache_from_env
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
+from mjlogs.throttling import take_place
 from tests.integration.conftest import shared_database_url  # noqa: F401 - a fixture
 from tests.integration.http_client import upload
 from tests.integration.processes import (
@@ -79,6 +82,27 @@ def test_a_bad_url_is_refused(url: str, message: str) -> None:
     assert str(info.value).startswith("DJANGO_CACHE_URL=")
     assert message in str(info.value)
     assert "hunter2" not in str(info.value)
+
+
+# --- The window counters (mjlogs/throttling.py) ------------------------------------------------
+
+
+def test_a_request_that_read_the_clock_before_the_window_opened_counts_in_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two workers take their first upload at once: the second read the clock a moment before
+    # the first opened the window. Both count in that window (once, each worker opened its own
+    # window, and a limit of 5 let 6 uploads through).
+    cache.clear()
+    monkeypatch.setattr(mjlogs.throttling, "clock", lambda: 1_800_000_000.5)
+    first = take_place("test-race", 3600)
+    monkeypatch.setattr(mjlogs.throttling, "clock", lambda: 1_800_000_000.4)
+    second = take_place("test-race", 3600)
+    assert (first.number, second.number) == (1, 2)
+    assert first.key == second.key
+    assert 3599 < second.wait <= 3600
+    monkeypatch.setattr(mjlogs.throttling, "clock", lambda: 1_800_003_600.5)
+    assert take_place("test-race", 3600).number == 1  # the next window
 
 
 # --- gunicorn, three workers, one Redis cache ----------------------------------------------
