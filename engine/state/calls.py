@@ -263,3 +263,10 @@ class _Calls(_StateBase):
         self.rob_tile = event.tile
         self.rob_kind = "north"
         self.phase = Phase.ROB
+        # An open kan's indicator due after the kanner's discard (Mahjong Soul) is turned by an
+        # extraction made instead of that discard, before anyone may ron the North or the
+        # replacement is drawn: the extraction takes a discard's place (jansou's game flow and
+        # RiichiEnv's Mahjong Soul sanma both do so; docs/rules.md, "Mahjong Soul").
+        if self.dora_after_discard:
+            self.dora_due += self.dora_after_discard
+            self.dora_after_discard = 0

@@ -30,6 +30,8 @@ class _DrawDiscard(_StateBase):
         elif self.phase is Phase.ROB:
             if self.dora_due and self.rob_kind == "closed_kan":
                 return "the closed kan's dora indicator is revealed before the replacement draw"
+            if self.dora_due and self.rob_kind == "north":
+                return "the kan dora indicator is revealed before the replacement draw"
             if event.seat != self.turn:
                 return f"seat {self.turn} takes the replacement draw, not seat {event.seat}"
         elif self.phase is Phase.DRAW:

@@ -71,6 +71,10 @@ class _Wins(_StateBase):
                     raise _Refused(f"only seat {self.turn}'s {self.rob_tile} can be robbed now")
                 if self.rob_kind == "north" and not ruleset.ron_on_kita:
                     raise _Refused("an extracted North cannot be ronned in these rules")
+                if self.rob_kind == "north":  # an indicator the extraction turned counts
+                    blocked = self._dora_blocks()
+                    if blocked:
+                        raise _Refused(blocked)
                 rob = self.rob_kind == "added_kan"
             else:
                 raise _Refused(f"no ron now ({self._phase_words()})")

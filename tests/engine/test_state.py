@@ -488,3 +488,28 @@ def test_another_players_closed_kan_of_a_riichi_wait_does_not_make_the_riichi_fu
         Discard(2, T("1m"), tsumogiri=True),
     )
     assert state.is_legal(Win(0, 2, T("1m")))
+
+
+def test_a_north_extracted_instead_of_the_discard_turns_the_open_kans_dora_on_mahjong_soul() -> (
+    None
+):
+    # Mahjong Soul turns an open kan's indicator after the kanner's discard; an extraction made
+    # instead of that discard turns it, before the replacement draw or a ron on the North
+    # (jansou's game flow and RiichiEnv's Mahjong Soul sanma agree; the referee found it).
+    hands = ("123p456p789p2344s", "4z666z199m2358p25s", "1m37p37s77z555z2z11s")
+    state = GameState(get_ruleset("majsoul-3p"))
+    state.start_round(make_round(hands, scores=(35000, 35000, 35000), dora="1p"))
+    play(
+        state,
+        Draw(0, T("6z")),
+        Discard(0, T("6z"), tsumogiri=True),
+        OpenKan(1, 0, T("6z"), tuple(parse_tiles("666z"))),
+        Draw(1, T("4z")),  # the replacement: a second North
+    )
+    assert "no kan dora indicator is due" in refused(state, DoraRevealed(T("1s")))
+    play(state, NorthExtraction(1, T("4z")))
+    assert "before the replacement draw" in refused(state, Draw(1, T("9s")))
+    play(state, DoraRevealed(T("1s")), Draw(1, T("9s")))
+    assert [str(tile) for tile in state.dora_indicators] == ["1p", "1s"]
+    play(state, Discard(1, T("9s"), tsumogiri=True))  # and the discard turns none again
+    assert "no kan dora indicator is due" in refused(state, DoraRevealed(T("2s")))

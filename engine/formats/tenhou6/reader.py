@@ -19,6 +19,7 @@ from engine.events import (
     Game,
     GameHeader,
     NagashiMangan,
+    NorthExtraction,
     Player,
     RiichiAccepted,
     RiichiDeclared,
@@ -236,9 +237,9 @@ def _rules(
 
 
 def _dora_after_discards(round_: Round) -> Round:
-    """The round with each open or added kan's dora turned after the kanner's next discard
-    (Mahjong Soul) instead of before it (Tenhou, as the events are placed): the format lists
-    only the indicators, and where they turn is the rules'."""
+    """The round with each open or added kan's dora turned after the kanner's next discard or
+    North extraction (Mahjong Soul) instead of before it (Tenhou, as the events are placed):
+    the format lists only the indicators, and where they turn is the rules'."""
     events = list(round_.events)
     index = 0
     while index < len(events) - 1:
@@ -247,7 +248,8 @@ def _dora_after_discards(round_: Round) -> Round:
             after = index + 1
             if isinstance(events[after], RiichiDeclared) and after + 1 < len(events):
                 after += 1
-            if isinstance(events[after], Discard):
+            # A North extraction made instead of the discard turns it too (the rules').
+            if isinstance(events[after], Discard | NorthExtraction):
                 events.insert(after, events.pop(index))
                 index = after
         index += 1

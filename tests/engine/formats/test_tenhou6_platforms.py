@@ -10,10 +10,18 @@ from typing import Any
 import pytest
 
 from engine.errors import UnsupportedLogError
-from engine.events import Discard, DoraRevealed, Draw, ExhaustiveDraw, OpenKan, Win
+from engine.events import (
+    Discard,
+    DoraRevealed,
+    Draw,
+    ExhaustiveDraw,
+    NorthExtraction,
+    OpenKan,
+    Win,
+)
 from engine.formats import tenhou6
 from engine.replay import Verdict, replay
-from tests.engine.formats.test_tenhou6 import make_log, make_round, t, tiles
+from tests.engine.formats.test_tenhou6 import HAND, make_log, make_round, t, tiles
 
 REAL = Path(__file__).resolve().parents[2] / "data" / "real" / "tenhou6_json"
 
@@ -140,3 +148,28 @@ def test_a_look_alike_with_tiles_as_text_is_unsupported_not_malformed() -> None:
     round_ = [[0, 0, 0, 250, 250, 250, 250], ["3s"], [], ["2m", "2m", "3p"], [], []] + [[]] * 10
     with pytest.raises(UnsupportedLogError, match="look-alike"):
         tenhou6.read(make_log(round_))
+
+
+def test_a_mahjong_soul_open_kan_turns_its_dora_at_a_north_extracted_instead_of_the_discard() -> (
+    None
+):
+    # Seat 2 kans, draws a North as the replacement and sets it aside before discarding: on
+    # Mahjong Soul the extraction turns the indicator, as the discard would have.
+    round_ = make_round(
+        takes=[[11], [], ["45m454545", 44, 16], []],
+        discards=[[45], [], [0, "f44", 60], []],
+        result=["流局", [-1000, -1000, 2000, 0]],
+        dora=[41, 42],
+        hands=[HAND, HAND, HAND, []],
+        scores=[35000, 35000, 35000, 0],
+    )
+    data = make_log(round_, rule={"disp": "三玉の間南喰赤", "aka": 1}, name=["A", "B", "C", ""])
+    (game,) = tenhou6.read(data)
+    assert game.header.ruleset == "majsoul-3p"
+    assert list(game.rounds[0].events[3:8]) == [
+        Draw(2, t("4z")),  # the replacement draw
+        NorthExtraction(2, t("4z")),
+        DoraRevealed(t("2z")),
+        Draw(2, t("6m")),
+        Discard(2, t("6m"), tsumogiri=True),
+    ]
