@@ -57,7 +57,12 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def page(browser: object) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    # bypass_csp: Playwright's wait_for_function evaluates its predicate with eval() in the
+    # page, which the site's Content-Security-Policy (no 'unsafe-eval') refuses. The policy
+    # itself is tested in a page that keeps it: tests/security/test_csp.py.
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": 1280, "height": 900}, bypass_csp=True
+    )
     page = context.new_page()
     page.set_default_timeout(30_000)
     try:

@@ -4,13 +4,14 @@ and a count must not leak into another test), and a password hasher that counts 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from pytest_django.fixtures import Settings
 
-from tests.browser.conftest import browser, page  # noqa: F401 - Chromium, for test_csp.py
+from tests.browser.conftest import browser  # noqa: F401 - Chromium, for test_csp.py
 from tests.security.hashers import CountingHasher
 
 
@@ -19,6 +20,18 @@ def _empty_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:  # noqa: F811 - browser is the fixture imported above
+    """A Chromium page under the site's Content-Security-Policy (tests/browser's bypass it)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        yield page
+    finally:
+        context.close()
 
 
 @pytest.fixture

@@ -155,6 +155,23 @@ def test_the_pages_work_under_the_policy_in_a_browser(page: Any, live_server: An
         page.wait_for_load_state("networkidle")
         violations = set(page.evaluate("window.__violations")) - ALLOWED_REFUSALS
         assert violations == set(), (url, violations)
+
+    # Used, not only loaded: the viewer steps through a hand, the upload page sends a file.
+    page.goto(f"{live_server.url}/replay/{game.pk}/")
+    step = page.wait_for_selector("#viewer:not(.loading) #step[data-step]", state="attached")
+    first = step.get_attribute("data-step")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f'#step:not([data-step="{first}"])', state="attached")
+    assert page.evaluate("window.__violations") == []
+    page.goto(f"{live_server.url}/upload/")
+    page.set_input_files(
+        'input[type="file"]',
+        files=[{"name": "again.json", "mimeType": "application/json", "buffer": data}],
+    )
+    page.wait_for_selector("#upload-list .outcome", state="attached")
+    assert page.evaluate("window.__violations") == []
+
     refused = [
         text
         for text in console
