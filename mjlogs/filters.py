@@ -7,11 +7,13 @@ of games; django-filter validates each value, so a bad one is reported, not igno
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import django_filters
 from django import forms
 from django.db.models import Q, QuerySet
 
+from config.limits import DB_INT_MAX, DB_INT_MIN
 from engine.formats import formats
 from engine.rules import PRESETS
 from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
@@ -29,9 +31,16 @@ PLAYER_COUNTS = tuple((count, f"{count} players") for count in (4, 3, 2, 5, 6))
 
 class IntegerFilter(django_filters.NumberFilter):
     """A whole number, such as an id: ``NumberFilter`` reads a decimal, and would take ``0.5``
-    (a filter on an id no row has) where a client should hear that it is not an id."""
+    (a filter on an id no row has) where a client should hear that it is not an id. Bounded by
+    what the database holds unless told otherwise (``config.limits``): a larger number would
+    fail the query (``bigint out of range``) instead of being refused as a bad value."""
 
     field_class = forms.IntegerField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", DB_INT_MIN)
+        kwargs.setdefault("max_value", DB_INT_MAX)
+        super().__init__(*args, **kwargs)
 
 
 class GameFilter(django_filters.FilterSet):

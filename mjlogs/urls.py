@@ -3,6 +3,7 @@
 
 from django.urls import path
 
+import config.limits  # noqa: F401 - registers <id:...>, ids the database can hold
 from mjlogs.views import games, players, site, uploads
 
 app_name = "mjlogs"
@@ -11,10 +12,10 @@ urlpatterns = [
     path("", site.home, name="home"),
     path("health/", site.health, name="health"),
     path("games/", games.game_list, name="game_list"),
-    path("games/<int:game_id>/", games.game_detail, name="game_detail"),
-    path("games/<int:game_id>/visibility/", games.game_visibility, name="game_visibility"),
-    path("games/<int:game_id>/delete/", games.game_delete, name="game_delete"),
+    path("games/<id:game_id>/", games.game_detail, name="game_detail"),
+    path("games/<id:game_id>/visibility/", games.game_visibility, name="game_visibility"),
+    path("games/<id:game_id>/delete/", games.game_delete, name="game_delete"),
     path("players/", players.player_list, name="player_list"),
-    path("players/<int:player_id>/", players.player_detail, name="player_detail"),
+    path("players/<id:player_id>/", players.player_detail, name="player_detail"),
     path("upload/", uploads.upload, name="upload"),
 ]

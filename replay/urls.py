@@ -2,10 +2,11 @@
 
 from django.urls import path
 
+import config.limits  # noqa: F401 - registers <id:...>, ids the database can hold
 from replay import views
 
 app_name = "replay"
 
 urlpatterns = [
-    path("<int:game_id>/", views.viewer, name="viewer"),
+    path("<id:game_id>/", views.viewer, name="viewer"),
 ]

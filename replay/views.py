@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
+from config.limits import parse_int
 from mjlogs import game_summary, selectors
 from mjlogs.models import Game
 from replay.models import Verdict
@@ -138,11 +139,7 @@ def _discrepancy(verification: Any, verdict: str, rounds: int) -> dict[str, Any]
 
 def _int(value: str | None, low: int, high: int) -> int | None:
     """The query value as an integer in ``low..high``, else ``None``."""
-    try:
-        number = int(value or "")
-    except ValueError:
-        return None
-    return number if low <= number <= high else None
+    return parse_int(value, low, high)
 
 
 def _start(

@@ -25,6 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.limits import DB_INT_MAX
 from mjlogs import selectors as game_selectors
 from mjlogs.api.serializers import PlayerRefSerializer, QueryParameters
 from mjlogs.downloads import attachment_header
@@ -244,8 +245,8 @@ class SeriesQuerySerializer(QueryParameters):
 
 
 class HeadToHeadQuerySerializer(QueryParameters):
-    a = serializers.IntegerField(help_text="A player id.")
-    b = serializers.IntegerField(help_text="Another player id.")
+    a = serializers.IntegerField(min_value=1, max_value=DB_INT_MAX, help_text="A player id.")
+    b = serializers.IntegerField(min_value=1, max_value=DB_INT_MAX, help_text="Another player id.")
 
 
 class LeaderboardQuerySerializer(QueryParameters):
@@ -256,6 +257,7 @@ class LeaderboardQuerySerializer(QueryParameters):
     )
     min_games = serializers.IntegerField(
         min_value=0,
+        max_value=DB_INT_MAX,
         default=selectors.DEFAULT_MIN_GAMES,
         help_text="Only players with at least this many complete public games.",
     )

@@ -6,14 +6,19 @@ from typing import Any
 
 from django import forms
 
+from config.limits import DB_INT_MAX
 from stats.filters import StatsFilter
 from stats.metrics import METRIC_GROUPS, METRICS_BY_NAME
 from stats.selectors import DEFAULT_MIN_GAMES, LEADERBOARD_FILTERS
 
 
 class CompareForm(forms.Form):
-    a = forms.IntegerField(min_value=1, label="Player", help_text="A player id.")
-    b = forms.IntegerField(min_value=1, label="Against", help_text="Another player id.")
+    a = forms.IntegerField(
+        min_value=1, max_value=DB_INT_MAX, label="Player", help_text="A player id."
+    )
+    b = forms.IntegerField(
+        min_value=1, max_value=DB_INT_MAX, label="Against", help_text="Another player id."
+    )
 
     def clean(self) -> dict[str, object]:
         cleaned = super().clean() or {}
@@ -31,7 +36,9 @@ def _metric_choices() -> list[tuple[str, list[tuple[str, str]]]]:
 
 class LeaderboardForm(forms.Form):
     metric = forms.ChoiceField(choices=_metric_choices, label="Ranked by", required=False)
-    min_games = forms.IntegerField(min_value=0, label="At least this many games", required=False)
+    min_games = forms.IntegerField(
+        min_value=0, max_value=DB_INT_MAX, label="At least this many games", required=False
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from config.limits import parse_int
 from mjlogs import selectors as game_selectors
 from mjlogs.models import Game, Player
 from mjlogs.selectors import User
@@ -142,9 +143,10 @@ def compare(request: HttpRequest) -> HttpResponse:
     complete = bool(a_id and b_id)
     form = CompareForm(request.GET) if complete else CompareForm(initial={"a": a_id or None})
     context: dict[str, Any] = {"form": form}
-    if a_id.isdigit():
+    first = parse_int(a_id, 1)
+    if first is not None:
         # The second player is chosen among those the first has played with.
-        opponents = selectors.player_opponents(request.user, _player(request.user, int(a_id)))
+        opponents = selectors.player_opponents(request.user, _player(request.user, first))
         if opponents:
             form.fields["b"].widget = forms.Select(
                 choices=[("", "Choose a player")]
