@@ -185,7 +185,13 @@ def env_rate(name: str, value: str | None, *, default: str) -> str:
     if cleaned is None:
         return default
     count, _, period = cleaned.partition("/")
-    if count.strip().isdigit() and period.strip() in ("second", "minute", "hour", "day"):
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+    digits = count.strip()
+    if (
+        digits.isascii()
+        and digits.isdigit()
+        and period.strip() in ("second", "minute", "hour", "day")
+    ):
         return f"{int(count)}/{period.strip()}"
     raise ImproperlyConfigured(
         f"{name}={value!r} is not a rate; write it as a number per second, minute, hour or day, "
@@ -358,7 +364,7 @@ def cache_from_env(value: str | None) -> dict[str, Any]:
         return {"BACKEND": LOCAL_MEMORY_CACHE}
     _check_scheme("DJANGO_CACHE_URL", url, CACHE_SCHEMES, _CACHE_ACCEPTED)
     path = urlsplit(url).path
-    if path not in ("", "/") and not path[1:].isdigit():
+    if path not in ("", "/") and not (path[1:].isascii() and path[1:].isdigit()):
         raise ImproperlyConfigured(
             f"DJANGO_CACHE_URL={mask_url(url)!r} names the Redis database {path!r}, which is "
             f"not a number; {_CACHE_ACCEPTED}."

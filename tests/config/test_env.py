@@ -76,7 +76,9 @@ def test_env_rate_reads_a_count_per_period(value: str | None, expected: str) -> 
     assert env_rate("MJLOGS_UPLOAD_RATE", value, default="120/hour") == expected
 
 
-@pytest.mark.parametrize("value", ["120", "120/week", "many/hour", "/hour", "1.5/hour"])
+@pytest.mark.parametrize(
+    "value", ["120", "120/week", "many/hour", "/hour", "1.5/hour", "\u00b2/hour"]
+)
 def test_env_rate_refuses_anything_else(value: str) -> None:
     with pytest.raises(ImproperlyConfigured, match=r"MJLOGS_UPLOAD_RATE=.* is not a rate"):
         env_rate("MJLOGS_UPLOAD_RATE", value, default="120/hour")
