@@ -56,7 +56,7 @@ def game_verify(game_id: int) -> Verification | None:
             "frames_index": (
                 {"error": f"the game's record cannot be read: {error}"}
                 if record is None
-                else selectors.frames_index_of(document, record)
+                else _frames_index(game_id, document, record)
             ),
         }
     except Exception as error:  # a bug must not leave the game pending for ever
@@ -77,7 +77,7 @@ def game_verify(game_id: int) -> Verification | None:
             # What the frames API reads besides the asked hand, kept so that a frames request
             # replays one hand (the list replays each hand from its deal: a few percent of
             # the replay's time).
-            "frames_index": selectors.frames_index_of(document, record),
+            "frames_index": _frames_index(game_id, document, record),
         }
         if report.verdict in (EngineVerdict.VERIFIED, EngineVerdict.VERIFIED_FRAGMENT):
             # Statistics count only games the rules engine agrees with.
@@ -97,6 +97,17 @@ def game_verify(game_id: int) -> Verification | None:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else "a value"
         message = f"a figure of this game is beyond what the statistics keep ({reason})"
         return _save(game_id, values | _unverifiable(message), None)
+
+
+def _frames_index(game_id: int, document: Any, record: EngineGame) -> dict[str, Any] | None:
+    """``selectors.frames_index_of`` the game, or ``None`` (the frames API then computes it on
+    request) when the engine fails on it: a bug there must not keep the verdict from being
+    written."""
+    try:
+        return selectors.frames_index_of(document, record)
+    except Exception:  # a bug must not leave the game pending for ever
+        logger.exception("The engine failed listing the hands of game %d", game_id)
+        return None
 
 
 def _unverifiable(message: str) -> dict[str, Any]:
