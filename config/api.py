@@ -13,6 +13,7 @@ from drf_spectacular.views import (
 )
 from rest_framework.routers import DefaultRouter
 
+import config.limits  # noqa: F401 - registers <id:...>, ids the database can hold
 from mjlogs.api.tokens import AuthTokenView
 from mjlogs.api.views import GameViewSet, PlayerViewSet, UploadView
 from replay.api import RoundFramesView, RoundFrameView, VerificationViewSet
@@ -42,23 +43,23 @@ router.register("verifications", VerificationViewSet, basename="verification")
 urlpatterns = [
     path("", include(router.urls)),
     path(
-        "games/<int:game_id>/rounds/<int:round_index>/frames/",
+        "games/<id:game_id>/rounds/<id:round_index>/frames/",
         RoundFramesView.as_view(),
         name="round-frames",
     ),
     path(
-        "games/<int:game_id>/rounds/<int:round_index>/frames/<int:step>/",
+        "games/<id:game_id>/rounds/<id:round_index>/frames/<id:step>/",
         RoundFrameView.as_view(),
         name="round-frame",
     ),
-    path("players/<int:player_id>/stats/", PlayerStatsView.as_view(), name="player-stats"),
+    path("players/<id:player_id>/stats/", PlayerStatsView.as_view(), name="player-stats"),
     path(
-        "players/<int:player_id>/stats/series/",
+        "players/<id:player_id>/stats/series/",
         PlayerSeriesView.as_view(),
         name="player-stats-series",
     ),
     path(
-        "players/<int:player_id>/stats/facts.csv",
+        "players/<id:player_id>/stats/facts.csv",
         PlayerFactsCSVView.as_view(),
         name="player-stats-facts",
     ),
