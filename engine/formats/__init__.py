@@ -212,8 +212,8 @@ def json_int(text: str) -> int:
     digits = len(text) - (text[0] == "-")
     if digits > MAX_JSON_INT_DIGITS:
         raise MalformedLogError(
-            f"a number of {digits:,} digits; no figure of a game has more than "
-            f"{MAX_JSON_INT_DIGITS}"
+            f"a number of {digits:,} digits (no game's figure has so many; at most "
+            f"{MAX_JSON_INT_DIGITS:,} are read)"
         )
     return int(text)
 
