@@ -34,6 +34,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--parts-dir", type=Path, help="write each part's figures here; skip parts done")
     p.add_argument("--part-size", type=int, default=1000, help="games per rule set per part")
     p.add_argument(
+        "--finished-only",
+        action="store_true",
+        help="judge nothing: report the parts already finished in --parts-dir (a long run so far)",
+    )
+    p.add_argument(
         "--peers",
         default="ours,libriichi,riichienv,jansou,mahjong",
         help="judges to run (default: all)",
@@ -64,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.games is None:
         print("referee: --games is required (or --show RULESET:SEED)", file=sys.stderr)
         return 2
+    if args.finished_only and args.parts_dir is None:
+        print("referee: --finished-only reads --parts-dir, which is missing", file=sys.stderr)
+        return 2
     rulesets = tuple(r.strip() for r in args.rulesets.split(",") if r.strip())
     command = "benchmarks/referee.py " + " ".join(
         shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])
@@ -78,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         peers=peers,
         command=command,
         progress=args.progress,
+        judge_missing=not args.finished_only,
     )
     unexplained = running.report(figures)
     return 1 if unexplained else 0

@@ -238,9 +238,12 @@ def run(
     command: str = "",
     out: TextIO = sys.stdout,
     progress: bool | None = None,
+    judge_missing: bool = True,
 ) -> Figures:
     """Judge ``games`` games per rule set (seeds ``seed_start`` on) and return the figures of the
-    whole range, parts finished by earlier runs included; print a line per finished part."""
+    whole range, parts finished by earlier runs included; print a line per finished part.
+    ``judge_missing=False`` judges nothing: the figures are those of the parts already finished
+    in ``parts_dir`` (a long run's figures so far)."""
     parts = parts_of(rulesets, seed_start, games, part_size)
     code = code_version()
     done: dict[Part, Figures] = {}
@@ -251,7 +254,14 @@ def run(
             if loaded is not None:
                 done[part] = loaded
     todo = [part for part in parts if part not in done]
-    if done:
+    if not judge_missing:
+        print(
+            f"{len(done)} of {len(parts)} part(s) finished in {parts_dir}; the figures below "
+            f"are theirs ({sum(p.games for p in todo):,} games not judged yet)",
+            file=out,
+        )
+        parts, todo = [part for part in parts if part in done], []
+    elif done:
         print(f"{len(done)} part(s) already finished in {parts_dir}: skipped", file=out)
     tasks = [
         (part.ruleset, low, min(low + CHUNK, part.stop), peers)

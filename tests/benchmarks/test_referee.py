@@ -188,3 +188,17 @@ def test_a_missing_peer_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     problems = peers.missing()
     assert len(problems) == 1 and problems[0].startswith("libriichi (PyPI mjai) is missing")
     assert "--no-deps" in problems[0]
+
+
+def test_finished_only_reports_the_parts_already_run_and_judges_nothing(tmp_path: Path) -> None:
+    from benchmarks.referee.run import run
+
+    common = {"rulesets": ("tenhou-4p-east",), "parts_dir": tmp_path, "part_size": 2, "jobs": 1}
+    first = run(games=2, progress=False, out=io.StringIO(), **common)  # type: ignore[arg-type]
+    out = io.StringIO()
+    so_far = run(games=6, progress=False, out=out, judge_missing=False, **common)  # type: ignore[arg-type]
+    assert so_far.games == first.games == 2
+    assert (
+        "1 of 3 part(s) finished" in out.getvalue() and "4 games not judged yet" in out.getvalue()
+    )
+    assert len(list(tmp_path.glob("*.json"))) == 1  # nothing more was judged or written
