@@ -12,6 +12,7 @@ import dataclasses
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -193,10 +194,15 @@ def test_a_missing_peer_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_finished_only_reports_the_parts_already_run_and_judges_nothing(tmp_path: Path) -> None:
     from benchmarks.referee.run import run
 
-    common = {"rulesets": ("tenhou-4p-east",), "parts_dir": tmp_path, "part_size": 2, "jobs": 1}
-    first = run(games=2, progress=False, out=io.StringIO(), **common)  # type: ignore[arg-type]
+    common: dict[str, Any] = {
+        "rulesets": ("tenhou-4p-east",),
+        "parts_dir": tmp_path,
+        "part_size": 2,
+        "jobs": 1,
+    }
+    first = run(games=2, progress=False, out=io.StringIO(), **common)
     out = io.StringIO()
-    so_far = run(games=6, progress=False, out=out, judge_missing=False, **common)  # type: ignore[arg-type]
+    so_far = run(games=6, progress=False, out=out, judge_missing=False, **common)
     assert so_far.games == first.games == 2
     assert (
         "1 of 3 part(s) finished" in out.getvalue() and "4 games not judged yet" in out.getvalue()
