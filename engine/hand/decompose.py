@@ -14,6 +14,7 @@ Groups are small integers so the hot path allocates nothing: a code ``g < 34`` i
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -94,30 +95,39 @@ def _build_honor_table() -> dict[int, tuple[int, tuple[int, ...]]]:
 
 
 def _build_tables() -> None:
-    """Fill the honours' table and the three suits' (absolute kinds), once."""
-    _HONOR_TABLE.update(_build_honor_table())
-    relative = _build_suit_table()
-    for suit, table in enumerate(_SUIT_MEMOS):
-        base = suit * 9
-        table.update(
-            (
-                key,
-                tuple(
-                    (
-                        pair + base if pair >= 0 else -1,
-                        tuple(start + base for start in runs),
-                        tuple(rank + base for rank in triplets),
-                    )
-                    for pair, runs, triplets in splits
-                ),
+    """Fill the three suits' tables (absolute kinds) and the honours', once, whichever thread
+    gets here first: the others wait for it. The honours' table is filled last and the tables
+    are marked ready after it, so a reader never takes a half-built table for a whole one (a
+    thread that did once found no decomposition of a complete hand: a verdict of
+    "win is impossible" under concurrent verifications)."""
+    global _TABLES_READY
+    with _BUILD_LOCK:
+        if _TABLES_READY:
+            return
+        relative = _build_suit_table()
+        for suit, table in enumerate(_SUIT_MEMOS):
+            base = suit * 9
+            table.update(
+                (
+                    key,
+                    tuple(
+                        (
+                            pair + base if pair >= 0 else -1,
+                            tuple(start + base for start in runs),
+                            tuple(rank + base for rank in triplets),
+                        )
+                        for pair, runs, triplets in splits
+                    ),
+                )
+                for key, splits in relative.items()
             )
-            for key, splits in relative.items()
-        )
+        _HONOR_TABLE.update(_build_honor_table())
+        _TABLES_READY = True
 
 
 def suit_splits(counts: Sequence[int], suit: int) -> tuple[_SuitSplit, ...]:
     """Every split of number suit ``suit`` (0, 1, 2) of a 34-count hand."""
-    if not _HONOR_TABLE:
+    if not _TABLES_READY:
         _build_tables()
     return _SUIT_MEMOS[suit].get(_pack(counts[suit * 9 : suit * 9 + 9]), ())
 
@@ -163,9 +173,9 @@ def packed_decompositions(packed: int) -> list[RawDecomposition]:
     above the 34 kinds, such as the red fives', are ignored) of 3n+2 tiles."""
     honors = _HONOR_TABLE.get(packed >> _HONOR_SHIFT & _HONOR_KEY)
     if honors is None:
-        if _HONOR_TABLE:
+        if _TABLES_READY:
             return []
-        _build_tables()  # first use
+        _build_tables()  # first use (or a table still being built by another thread)
         return packed_decompositions(packed)
     man_table, pin_table, sou_table = _SUIT_MEMOS
     man = man_table.get(packed & _SUIT_KEY)
@@ -200,6 +210,9 @@ def packed_decompositions(packed: int) -> list[RawDecomposition]:
 
 #: Every complete pattern of the honours (see _build_honor_table), filled with the suits' tables.
 _HONOR_TABLE: Final[dict[int, tuple[int, tuple[int, ...]]]] = {}
+#: Whether :func:`_build_tables` has filled every table; it builds them under the lock.
+_TABLES_READY = False
+_BUILD_LOCK: Final = threading.Lock()
 
 
 def is_chiitoitsu(counts: Sequence[int]) -> bool:
