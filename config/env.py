@@ -46,6 +46,16 @@ EMAIL_SCHEMES = {"smtp": (False, False), "smtp+tls": (True, False), "smtp+ssl": 
 POSTGRES_CONN_MAX_AGE = 60
 #: How long (seconds) to wait for PostgreSQL to accept a connection, unless the URL says.
 POSTGRES_CONNECT_TIMEOUT = 10
+#: SQLite (the embedded default) under concurrent use: several uploads at once, pages read
+#: during an import, tasks run in-process. WAL lets readers go on while one connection writes;
+#: a write transaction takes the write lock when it begins (IMMEDIATE), so two writers queue on
+#: the busy timeout instead of failing at once with "database is locked" when one of them
+#: upgrades a read lock; and a writer waits up to ``timeout`` seconds for the lock.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "timeout": 30,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
 #: How long (seconds) to wait for the cache's Redis to connect, or to answer a command: a
 #: request fails in seconds when it is down, instead of hanging until the TCP timeout.
 CACHE_SOCKET_TIMEOUT = 2
@@ -283,7 +293,11 @@ def database_from_env(value: str | None, *, base_dir: Path) -> dict[str, Any]:
     """
     url = _clean(value)
     if url is None:
-        return {"ENGINE": DATABASE_SCHEMES["sqlite"], "NAME": base_dir / "db.sqlite3"}
+        return {
+            "ENGINE": DATABASE_SCHEMES["sqlite"],
+            "NAME": base_dir / "db.sqlite3",
+            "OPTIONS": dict(SQLITE_OPTIONS),
+        }
 
     scheme = _check_scheme("DATABASE_URL", url, tuple(DATABASE_SCHEMES), _DATABASE_ACCEPTED)
 
@@ -308,8 +322,10 @@ def database_from_env(value: str | None, *, base_dir: Path) -> dict[str, Any]:
     if is_postgres:
         options = config.setdefault("OPTIONS", {})
         options.setdefault("connect_timeout", POSTGRES_CONNECT_TIMEOUT)
-    elif config["NAME"] != ":memory:" and not Path(config["NAME"]).is_absolute():
-        config["NAME"] = base_dir / config["NAME"]
+    else:
+        if config["NAME"] != ":memory:" and not Path(config["NAME"]).is_absolute():
+            config["NAME"] = base_dir / config["NAME"]
+        config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     return config
 
 

@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
+    SQLITE_OPTIONS,
     broker_from_env,
     database_from_env,
     env_bool,
@@ -181,7 +182,17 @@ def test_database_unset_is_sqlite_file_in_project(value: str | None) -> None:
     assert database_from_env(value, base_dir=BASE) == {
         "ENGINE": SQLITE,
         "NAME": BASE / "db.sqlite3",
+        "OPTIONS": SQLITE_OPTIONS,
     }
+
+
+def test_sqlite_waits_for_the_write_lock_and_lets_readers_read() -> None:
+    # WAL, write transactions that take the lock when they begin, and a busy timeout: the
+    # embedded default under concurrent uploads (tests/integration/test_sqlite_concurrency.py).
+    config = database_from_env("sqlite:///data/games.sqlite3", base_dir=BASE)
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert config["OPTIONS"]["timeout"] >= 20
+    assert "journal_mode=WAL" in config["OPTIONS"]["init_command"]
 
 
 @pytest.mark.parametrize("scheme", ["postgres", "postgresql", "POSTGRES"])
