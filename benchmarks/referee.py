@@ -19,14 +19,17 @@ each rare situation occurred, and ends with ``unexplained disagreements: K``.
 Run it from the repository root::
 
     .venv/bin/python benchmarks/referee.py --games 100
-    .venv/bin/python benchmarks/referee.py --games 25000 --parts-dir /work/referee-runs/big
+    .venv/bin/python benchmarks/referee.py --games 25000 --parts-dir benchmarks/referee/runs/n100k
+    .venv/bin/python benchmarks/referee.py --games 25000 --parts-dir benchmarks/referee/runs/n100k \
+        --finished-only
     .venv/bin/python benchmarks/referee.py --show majsoul-3p:1234 --out /tmp/game
 
 Options: ``--rulesets`` (default tenhou-4p,tenhou-3p,majsoul-4p,majsoul-3p), ``--seed-start``,
 ``--jobs`` (default: all cores), ``--parts-dir`` (each part of ``--part-size`` games per rule
 set writes its figures there as it ends; a rerun skips finished parts and the summary adds up
-all of them), ``--peers`` (a subset of ours,libriichi,riichienv,jansou,mahjong). The exit status
-is 0 when nothing is unexplained, 1 otherwise, 2 when a peer is missing (the message names it).
+all of them; ``--finished-only`` reports the finished parts and judges nothing), ``--peers`` (a
+subset of ours,libriichi,riichienv,jansou,mahjong). The exit status is 0 when nothing is
+unexplained, 1 otherwise, 2 when a peer is missing (the message names it).
 The code is in the ``benchmarks/referee/`` package.
 """
 
