@@ -16,6 +16,9 @@ from django.conf import settings
 
 from config.env import mask_url
 
+# The session's Chromium, shared by tests/browser and tests/security (one Playwright a process).
+pytest_plugins = ("tests.chromium",)
+
 # Seconds to wait for PostgreSQL before declaring it unreachable.
 CONNECT_TIMEOUT = 3
 

@@ -1,16 +1,14 @@
 """Browser tests: the real pages in headless Chromium (Debian's ``chromium`` package, driven by
 Playwright) against pytest-django's live server.
 
-Chromium is looked for at ``MJ_CHROMIUM`` or on the PATH (``chromium``, ``chromium-browser``,
-``google-chrome``). Without it these tests are skipped with the reason shown; with
-``MJ_REQUIRE_SERVICES=1`` (CI) they fail instead. Screenshots go to ``MJ_ARTIFACTS``
+Chromium is found and started by tests/chromium.py (the ``browser`` fixture, one for the
+session and every test directory). Screenshots go to ``MJ_ARTIFACTS``
 (default ``test-artifacts/``).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,40 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("MJ_ARTIFACTS") or ROOT / "test-artifacts")
 
-# Playwright's synchronous API runs an event loop in the test's thread; Django refuses ORM
-# calls from such a thread unless told that this one is safe (it is: nothing awaits there).
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-def _chromium() -> str | None:
-    configured = os.environ.get("MJ_CHROMIUM")
-    if configured:
-        return configured
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    executable = _chromium()
-    if executable is None:
-        message = "Chromium not found (apt-get install chromium, or set MJ_CHROMIUM)"
-        if os.environ.get("MJ_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"required service missing: {message}", pytrace=False)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=executable, args=["--no-sandbox", "--disable-gpu"]
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
+# The session's Chromium (``browser``) is tests/chromium.py's, shared with tests/security.
 
 
 @pytest.fixture

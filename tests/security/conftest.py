@@ -11,7 +11,6 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from pytest_django.fixtures import Settings
 
-from tests.browser.conftest import browser  # noqa: F401 - Chromium, for test_csp.py
 from tests.security.hashers import CountingHasher
 
 
@@ -23,7 +22,7 @@ def _empty_cache() -> Iterator[None]:
 
 
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:  # noqa: F811 - browser is the fixture imported above
+def page(browser: Any) -> Iterator[Any]:  # browser: tests/chromium.py, the session's
     """A Chromium page under the site's Content-Security-Policy (tests/browser's bypass it)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
