@@ -9,10 +9,12 @@ SQLite database; with it set to PostgreSQL, Django creates ``test_<name>`` on th
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import psycopg
 import pytest
 from django.conf import settings
+from django.test import override_settings
 
 from config.env import mask_url
 
@@ -40,6 +42,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("slow"):
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hashing() -> Iterator[None]:
+    """Accounts made and logged in by the tests use a fast hash (MD5) instead of PBKDF2's
+    million rounds (about half a second each here): Django's advice for test suites. The
+    production hasher is the settings' own; tests that count hashing set theirs on top
+    (tests/security/hashers.py). ``override_settings`` also empties Django's hasher cache."""
+    fast = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
+    fast.enable()
+    yield
+    fast.disable()
 
 
 def _needs_database(item: pytest.Item) -> bool:
