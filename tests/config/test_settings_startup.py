@@ -6,17 +6,11 @@ module is read once per process and these variables are read while it loads.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
+from tests.config.processes import PROJECT_DIR, run
 
 # Variables that change what the settings do; each test starts with none of them set.
-OUR_VARIABLES = ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")
 
 SETUP = "import django; django.setup()"
 SHOW = (
@@ -25,25 +19,6 @@ SHOW = (
     "print(s.DEBUG, d['ENGINE'], d['NAME'], s.CELERY_TASK_ALWAYS_EAGER, s.CELERY_BROKER_URL, "
     "sorted(s.ALLOWED_HOSTS))"
 )
-
-
-def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in OUR_VARIABLES and not key.startswith(("DJANGO_", "CELERY_"))
-    }
-    clean["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    clean.update(env)
-    return subprocess.run(
-        [sys.executable, *args],
-        cwd=PROJECT_DIR,
-        env=clean,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def test_empty_environment_starts_with_defaults() -> None:

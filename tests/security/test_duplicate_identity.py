@@ -28,23 +28,6 @@ PAIR = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _fresh_throttle_counts() -> None:
-    from django.core.cache import cache
-
-    cache.clear()
-
-
-@pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice", password="alice-secret-1")
-
-
-@pytest.fixture
-def bob(db: None) -> User:
-    return User.objects.create_user("bob", password="bob-secret-1")
-
-
 def upload(user: User, data: bytes, name: str, visibility: str = "public") -> dict[str, Any]:
     """POST one file as a raw body; the one outcome of the answer."""
     response = client_for(user).post(

@@ -9,15 +9,11 @@ controlled environment, because the settings are read once per process, while th
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
+from tests.config.processes import run
 
 SECRET = "a-real-secret-" + "0123456789abcdefghij" * 3
 
@@ -43,25 +39,6 @@ SHOW = (
     "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS, "
     "s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_INCLUDE_SUBDOMAINS, s.SECURE_HSTS_PRELOAD)"
 )
-
-
-def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "CELERY_", "MJLOGS_", "DATABASE_"))
-    }
-    clean["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    clean.update(env)
-    return subprocess.run(
-        [sys.executable, *args],
-        cwd=PROJECT_DIR,
-        env=clean,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def test_check_deploy_finds_nothing_under_the_production_environment() -> None:

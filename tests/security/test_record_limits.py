@@ -32,18 +32,6 @@ REAL_TENHOU6 = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _fresh_throttle_counts() -> None:
-    from django.core.cache import cache
-
-    cache.clear()
-
-
-@pytest.fixture
-def alice(db: None) -> User:
-    return User.objects.create_user("alice", password="alice-secret-1")
-
-
 def as_file(document: dict[str, Any], name: str) -> SimpleUploadedFile:
     return SimpleUploadedFile(name, json.dumps(document).encode(), "application/json")
 
