@@ -553,8 +553,7 @@ def leaderboard(
     games = StatsFilter(chosen_filters, queryset=public)
     if not games.is_valid():
         raise StatsFilterError(games.errors)
-    chosen = Game.objects.filter(pk__in=games.qs.values("pk"))
-    return _ranked(metric, _rows_from_facts(metric, min_games, chosen))
+    return _ranked(metric, _rows_from_facts(metric, min_games, games.qs))
 
 
 def _rows_from_facts(
