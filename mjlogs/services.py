@@ -26,6 +26,7 @@ import io
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -208,7 +209,8 @@ def import_files(
     """
     own_queue = verifications is None
     queue = VerificationQueue() if verifications is None else verifications
-    summary = _import(files, uploader, visibility, limits, progress, queue, skip_non_records)
+    with _statistics_once_after():
+        summary = _import(files, uploader, visibility, limits, progress, queue, skip_non_records)
     if own_queue:
         queue.log_left_pending()
     return summary
@@ -232,6 +234,16 @@ def upload_import(
     :raises OperationalError: the database is unreachable, or went away during the upload.
     """
     files = list(files)
+    with _statistics_once_after():
+        return _upload_import(files, uploader, visibility, limits)
+
+
+def _upload_import(
+    files: list[UploadedFile],
+    uploader: AbstractBaseUser | None,
+    visibility: str,
+    limits: Limits,
+) -> ImportSummary:
     attempt = 1
     while True:
         queue = VerificationQueue()
@@ -556,6 +568,14 @@ def _conflict_message(game: Game, visibility: str) -> str:
     where = "public" if visibility == Visibility.PUBLIC else "among its uploader's private games"
     named = f" (game {copy.pk})" if copy is not None else ""
     return f"the same game is already {where}{named}; delete this copy instead"
+
+
+def _statistics_once_after() -> AbstractContextManager[None]:
+    """Statistics brought up to date once when the import ends, not after each of its games
+    (``stats.services.catch_up_once_after``: it matters when tasks run in-process)."""
+    from stats.services import catch_up_once_after  # stats depends on this app
+
+    return catch_up_once_after()
 
 
 def _queue_stats_update(game: Game) -> None:

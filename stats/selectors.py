@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter, deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Exists, F, FloatField, QuerySet
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
@@ -200,8 +201,12 @@ def player_ids_with_facts_or_summary() -> list[int]:
 def yaku_frequencies(facts: QuerySet[RoundFact]) -> list[tuple[str, int]]:
     """How many of these hands' wins had each yaku (dora counted once per win), most frequent
     first, then by name."""
+    return _yaku_counted(facts.filter(won=True).values_list("yaku", flat=True))
+
+
+def _yaku_counted(wins: Iterable[list[str]]) -> list[tuple[str, int]]:
     counted: Counter[str] = Counter()
-    for yaku in facts.filter(won=True).values_list("yaku", flat=True):
+    for yaku in wins:
         counted.update(set(yaku))
     return sorted(counted.items(), key=lambda item: (-item[1], item[0]))
 
@@ -209,23 +214,98 @@ def yaku_frequencies(facts: QuerySet[RoundFact]) -> list[tuple[str, int]]:
 def han_distribution(facts: QuerySet[RoundFact]) -> dict[int, int]:
     """How many of these hands' wins had each han count, over riichi-scored games only (small
     mahjong's ``han`` is points and Ùzje's fan tenths: not han)."""
-    riichi = facts.filter(won=True).exclude(game__ruleset__in=NOT_RIICHI_HAN_RULESETS)
-    rows = riichi.values("han").annotate(wins=Count("id")).order_by("han")
+    rows = _riichi_wins(facts).values("han").annotate(wins=Count("id")).order_by("han")
     return {row["han"]: row["wins"] for row in rows}
+
+
+def _riichi_wins(facts: QuerySet[RoundFact]) -> QuerySet[RoundFact]:
+    return facts.filter(won=True).exclude(game__ruleset__in=NOT_RIICHI_HAN_RULESETS)
 
 
 def longest_dealer_streak(facts: QuerySet[RoundFact]) -> int:
     """The most hands in a row the player was dealer in one game (a dealer keeping the deal
     through wins, tenpai draws and aborts; 1 when they never kept it)."""
+    rows = facts.filter(dealer=True).order_by("game_id", "round_index")
+    return _longest_run(rows.values_list("game_id", "round_index"))
+
+
+def _longest_run(dealt: Iterable[tuple[int, int]]) -> int:
+    """The longest run of consecutive rounds of one game among these (game, round) pairs, in
+    order."""
     longest = run = 0
     previous: tuple[int, int] | None = None
-    rows = facts.filter(dealer=True).order_by("game_id", "round_index")
-    for game_id, round_index in rows.values_list("game_id", "round_index"):
+    for game_id, round_index in dealt:
         follows = previous is not None and previous == (game_id, round_index - 1)
         run = run + 1 if follows else 1
         longest = max(longest, run)
         previous = (game_id, round_index)
     return longest
+
+
+@dataclass(frozen=True)
+class SummaryFigures:
+    """What a :class:`~stats.models.PlayerSummary` holds, as computed from the rows."""
+
+    counts: dict[str, int]
+    metrics: dict[str, float | None]
+    yaku: list[tuple[str, int]]
+    han: dict[int, int]
+    longest_dealer_streak: int
+    stable_dan: float | None
+
+
+def public_summaries_of(player_ids: Collection[int]) -> dict[int, SummaryFigures]:
+    """The summary figures of each of these players: the same as :func:`player_stats` gives an
+    anonymous visitor without filters (their counted public games), computed for all of them
+    at once in six grouped queries rather than six queries each (a catch-up after a bulk import
+    recomputes hundreds of players). A player with no such hand or game is left out."""
+    games = counted_games(games_visible_to(AnonymousUser()))
+    facts = RoundFact.objects.filter(player_id__in=player_ids, game__in=games)
+    seats = GameSeat.objects.filter(player_id__in=player_ids, game__in=games)
+    hand_counts = _grouped(facts, HAND_COUNTS)
+    game_counts = _grouped(seats.filter(placement__isnull=False), GAME_COUNTS)
+    four_player = _grouped(
+        seats.filter(placement__isnull=False, game__players_count=4), GAME_COUNTS
+    )
+    yaku: dict[int, list[list[str]]] = {}
+    for player_id, names in facts.filter(won=True).values_list("player_id", "yaku"):
+        yaku.setdefault(player_id, []).append(names)
+    han: dict[int, dict[int, int]] = {}
+    han_rows = _riichi_wins(facts).values("player_id", "han").annotate(wins=Count("id"))
+    for row in han_rows.order_by("player_id", "han"):
+        han.setdefault(row["player_id"], {})[row["han"]] = row["wins"]
+    dealt: dict[int, list[tuple[int, int]]] = {}
+    dealer_rows = facts.filter(dealer=True).order_by("player_id", "game_id", "round_index")
+    for player_id, game_id, round_index in dealer_rows.values_list(
+        "player_id", "game_id", "round_index"
+    ):
+        dealt.setdefault(player_id, []).append((game_id, round_index))
+    figures = {}
+    for player_id in sorted(hand_counts.keys() | game_counts.keys()):
+        counts = _zeros(HAND_COUNTS) | hand_counts.get(player_id, {})
+        counts |= game_counts.get(player_id, _zeros(GAME_COUNTS))
+        if not counts["hands"] and not counts["games"]:
+            continue
+        figures[player_id] = SummaryFigures(
+            counts=counts,
+            metrics=metrics_of(counts),
+            yaku=_yaku_counted(yaku.get(player_id, [])),
+            han=han.get(player_id, {}),
+            longest_dealer_streak=_longest_run(dealt.get(player_id, [])),
+            stable_dan=stable_dan(four_player.get(player_id, _zeros(GAME_COUNTS))),
+        )
+    return figures
+
+
+def _grouped(rows: QuerySet[Any], aggregates: Mapping[str, Any]) -> dict[int, dict[str, int]]:
+    """These aggregates over the rows of each player (``GROUP BY player_id``), as
+    :func:`~stats.metrics.counts_of` gives them for one (0 for none)."""
+    grouped = rows.values("player_id").order_by().annotate(**aggregates)
+    return {row["player_id"]: {name: int(row[name] or 0) for name in aggregates} for row in grouped}
+
+
+def _zeros(aggregates: Mapping[str, Any]) -> dict[str, int]:
+    return dict.fromkeys(aggregates, 0)
 
 
 # --- Time series ---------------------------------------------------------------------------

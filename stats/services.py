@@ -9,14 +9,16 @@ they never save models themselves. Reads belong in ``selectors.py``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from django.contrib.auth.models import AnonymousUser
 from django.db import connection, transaction
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from engine.replay import RoundFact as EngineFact
@@ -24,7 +26,7 @@ from mjlogs.models import Game, GameSeat, Player, Visibility
 from stats import catch_up_queue, summary_backlog
 from stats.models import PlayerSummary, RatingChange, RoundFact
 from stats.ratings import RatedGame, Standing, rate
-from stats.selectors import counted_games, player_stats
+from stats.selectors import SummaryFigures, counted_games, public_summaries_of
 
 if TYPE_CHECKING:
     from celery import Task
@@ -33,6 +35,10 @@ logger = logging.getLogger(__name__)
 
 #: The advisory lock that keeps rating recomputations one at a time (PostgreSQL).
 RATINGS_LOCK = 7_300_001
+
+#: The catch-ups held back by :func:`catch_up_once_after` in this context, in the order first
+#: asked for (``None``: none held back, each runs when asked).
+_held_catch_ups: ContextVar[list[Task] | None] = ContextVar("held_catch_ups", default=None)
 
 
 def game_facts_replace(game_id: int, facts: Sequence[EngineFact] | None) -> int:
@@ -83,19 +89,23 @@ def _row(game_id: int, player_id: int, fact: EngineFact) -> RoundFact:
     )
 
 
+#: Players recomputed together, in one transaction: a few grouped queries for the lot
+#: (``stats.selectors.public_summaries_of``), and locks held for a fraction of a second.
+SUMMARY_CHUNK = 200
+
+
 def player_summaries_update(player_ids: Iterable[int]) -> int:
     """Recompute these players' summaries from their rows (a player with no public game loses
     theirs), and clear their marks (``stats.summary_backlog``). Idempotent and order-free, so
     any number of workers may run it at once on any players. Returns how many summaries were
     stored."""
     stored = 0
-    for player_id in sorted(set(player_ids)):
+    for chunk in _chunks(sorted(set(player_ids)), SUMMARY_CHUNK):
         with transaction.atomic():
-            # The mark first, then the player: the order the catch-up takes them in.
-            version = summary_backlog.hold_mark(player_id)
-            stored += player_summary_refresh(player_id)
-            if version is not None:
-                summary_backlog.clear_mark(player_id, version)
+            # The marks first, then the players: the order the catch-up takes them in.
+            versions = summary_backlog.hold_marks(chunk)
+            stored += player_summaries_refresh(chunk)
+            summary_backlog.clear_marks(versions)
     return stored
 
 
@@ -108,48 +118,69 @@ def player_summaries_catch_up() -> int:
     them too would never end while games keep being verified, and would keep a worker from
     verifying them."""
     done = 0
-    for player_id in summary_backlog.marked_players():
+    for chunk in _chunks(summary_backlog.marked_players(), SUMMARY_CHUNK):
         with transaction.atomic():
-            version = summary_backlog.hold_mark_if_free(player_id)
-            if version is None:
-                continue  # cleared meanwhile, or another worker holds it
-            player_summary_refresh(player_id)
-            summary_backlog.clear_mark(player_id, version)
-        done += 1
+            # Those cleared meanwhile, or held by another worker, are left out.
+            versions = summary_backlog.hold_marks_if_free(chunk)
+            if not versions:
+                continue
+            player_summaries_refresh(sorted(versions))
+            summary_backlog.clear_marks(versions)
+        done += len(versions)
     return done
 
 
-def player_summary_refresh(player_id: int) -> bool:
-    """Recompute one player's summary from their rows, inside the caller's transaction; True
-    when a summary was stored (False: no such player, or no public game left to sum up).
+def _chunks(ids: Sequence[int], size: int) -> Iterator[Sequence[int]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
 
-    The player's row is locked (PostgreSQL) while their rows are read, so two recomputations
+
+def player_summaries_refresh(player_ids: Sequence[int]) -> int:
+    """Recompute these players' summaries from their rows, inside the caller's transaction;
+    returns how many were stored (a player with no public game left to sum up loses theirs).
+
+    The players' rows are locked (PostgreSQL) while their rows are read, so two recomputations
     of one player run one after the other and the later one reads what the earlier one saw and
     more: without it, a recomputation that read before a game committed could write after one
     that counted it, leaving that game out."""
-    # FOR NO KEY UPDATE: imports inserting this player's seats or facts (which take FOR KEY
-    # SHARE on the row) do not wait for it, and it does not wait for them.
-    player = Player.objects.select_for_update(no_key=True).filter(pk=player_id).first()
-    if player is None:
-        return False
-    stats = player_stats(AnonymousUser(), player, from_summary=False)
-    if not stats.counts["hands"] and not stats.counts["games"]:
-        PlayerSummary.objects.filter(player=player).delete()
-        return False
-    PlayerSummary.objects.update_or_create(
-        player=player,
-        defaults={
-            "games": stats.counts["games"],
-            "hands": stats.counts["hands"],
-            "counts": stats.counts,
-            "metrics": stats.metrics,
-            "yaku": [list(pair) for pair in stats.yaku],
-            "han": [list(pair) for pair in stats.han.items()],
-            "longest_dealer_streak": stats.longest_dealer_streak,
-            "stable_dan": stats.stable_dan,
-        },
+    # FOR NO KEY UPDATE: imports inserting these players' seats or facts (which take FOR KEY
+    # SHARE on the row) do not wait for it, and it does not wait for them. In id order, the
+    # order every recomputation locks them in: no deadlock.
+    players = Player.objects.select_for_update(no_key=True).filter(pk__in=player_ids)
+    locked = list(players.order_by("pk").values_list("pk", flat=True))
+    figures = public_summaries_of(locked)
+    PlayerSummary.objects.filter(player_id__in=set(locked) - figures.keys()).delete()
+    rows = [_summary_row(player_id, figures[player_id]) for player_id in sorted(figures)]
+    PlayerSummary.objects.bulk_create(
+        rows,
+        update_conflicts=True,
+        unique_fields=["player"],
+        update_fields=[name for name in SUMMARY_FIELDS if name != "player"],
     )
-    return True
+    return len(rows)
+
+
+#: The columns a recomputation writes (every one but the id).
+SUMMARY_FIELDS = (
+    "player", "games", "hands", "counts", "metrics", "yaku", "han", "longest_dealer_streak",
+    "stable_dan", "updated_at",
+)  # fmt: skip
+
+
+def _summary_row(player_id: int, figures: SummaryFigures) -> PlayerSummary:
+    return PlayerSummary(
+        player_id=player_id,
+        games=figures.counts["games"],
+        hands=figures.counts["hands"],
+        counts=figures.counts,
+        metrics=figures.metrics,
+        yaku=[list(pair) for pair in figures.yaku],
+        han=[list(pair) for pair in figures.han.items()],
+        longest_dealer_streak=figures.longest_dealer_streak,
+        stable_dan=figures.stable_dan,
+        # bulk_create leaves auto_now alone on the rows it updates
+        updated_at=timezone.now(),
+    )
 
 
 def game_stats_queue_update(game: Game) -> None:
@@ -180,10 +211,43 @@ def game_stats_queue_update(game: Game) -> None:
     transaction.on_commit(queue)
 
 
+@contextmanager
+def catch_up_once_after() -> Iterator[None]:
+    """Bring the statistics up to date once, after a bulk change (an import of many games, a
+    reverification), instead of after each game.
+
+    It matters where tasks run in-process (Celery eager, the default setup): there every
+    verified game ran its players' summaries and the ratings at once, so an import of N games
+    recomputed the same players N times, two thirds of the import's time. Inside the block
+    such catch-ups are only noted (the marks are made and committed as always); when it ends
+    each kind runs once and finds every mark. With a broker nothing is held back: the catch-up
+    queue already spaces them (``stats.catch_up_queue``).
+
+    When the block ends with an error the catch-ups are not run (the database may be what
+    failed); the marks stay, the statistics read the rows until the next change catches up."""
+    if _held_catch_ups.get() is not None:  # nested: the outermost block runs them
+        yield
+        return
+    held: list[Task] = []
+    token = _held_catch_ups.set(held)
+    try:
+        yield
+    finally:
+        _held_catch_ups.reset(token)
+    for task in held:
+        queue_catch_up(task)
+
+
 def queue_catch_up(task: Task) -> None:
     """Queue this catch-up task (``stats.tasks``) unless one is already waiting, to start no
     sooner than the catch-up interval after the last one started (``stats.catch_up_queue``);
-    when the broker cannot be reached, run it here at once."""
+    when the broker cannot be reached, run it here at once. Inside
+    :func:`catch_up_once_after`, a catch-up that would run in-process waits for its end."""
+    held = _held_catch_ups.get()
+    if held is not None and task.app.conf.task_always_eager:
+        if task not in held:
+            held.append(task)
+        return
     delay = catch_up_queue.claim(task.name)
     if delay is None:
         return

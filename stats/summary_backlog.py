@@ -22,9 +22,10 @@ On SQLite (one writer at a time) the locks are not needed and not taken.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 from django.db import connection
+from django.db.models import Q
 
 from stats.models import SummaryBacklog
 
@@ -45,11 +46,11 @@ def mark_stale(player_ids: Iterable[int]) -> None:
         )
 
 
-def hold_mark(player_id: int) -> int | None:
-    """Lock this player's mark for the current transaction (waiting for a change that is
-    marking them to commit); its version, or ``None`` when the player is not marked."""
-    marks = SummaryBacklog.objects.select_for_update().filter(player_id=player_id)
-    return marks.values_list("version", flat=True).first()
+def hold_marks(player_ids: Sequence[int]) -> dict[int, int]:
+    """Lock these players' marks for the current transaction (waiting for changes that are
+    marking them to commit); the version of each marked one."""
+    marks = SummaryBacklog.objects.select_for_update().filter(player_id__in=player_ids)
+    return dict(marks.order_by("player_id").values_list("player_id", "version"))
 
 
 def marked_players() -> list[int]:
@@ -57,14 +58,21 @@ def marked_players() -> list[int]:
     return list(SummaryBacklog.objects.order_by("player_id").values_list("player_id", flat=True))
 
 
-def hold_mark_if_free(player_id: int) -> int | None:
-    """Lock this player's mark for the current transaction unless another transaction holds
-    it; its version, or ``None`` when it is held elsewhere or the player is not marked."""
-    marks = SummaryBacklog.objects.select_for_update(skip_locked=True).filter(player_id=player_id)
-    return marks.values_list("version", flat=True).first()
+def hold_marks_if_free(player_ids: Sequence[int]) -> dict[int, int]:
+    """Lock those of these players' marks that no other transaction holds, for the current
+    transaction; the version of each one held (those held elsewhere, or cleared, are left
+    out)."""
+    marks = SummaryBacklog.objects.select_for_update(skip_locked=True)
+    held = marks.filter(player_id__in=player_ids).order_by("player_id")
+    return dict(held.values_list("player_id", "version"))
 
 
-def clear_mark(player_id: int, version: int) -> bool:
-    """Clear the mark held, unless it was marked again since (then it stays, for the next
-    catch-up). True when cleared."""
-    return bool(SummaryBacklog.objects.filter(player_id=player_id, version=version).delete()[0])
+def clear_marks(versions: Mapping[int, int]) -> int:
+    """Clear the marks held (player: version), except those marked again since (they stay,
+    for the next catch-up). Returns how many were cleared."""
+    if not versions:
+        return 0
+    unchanged = Q()
+    for player_id, version in versions.items():
+        unchanged |= Q(player_id=player_id, version=version)
+    return SummaryBacklog.objects.filter(unchanged).delete()[0]

@@ -197,3 +197,41 @@ def test_files_over_the_upload_limits_fail_unread(
     assert "0 games imported, 0 duplicates, 2 failed" in output
     assert f"{tmp_path / 'game'} is {len(record):,} bytes; the limit for one game file" in output
     assert "the limit for an archive (one upload, MJLOGS_MAX_UPLOAD_BYTES)" in output
+
+
+def test_the_statistics_catch_up_once_after_the_whole_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tasks run in-process here (the default setup): each verified game still marks its
+    players, but their summaries and the ratings are recomputed once, when the import ends,
+    and come out as a rebuild makes them."""
+    from stats import services, tasks
+    from stats.models import PlayerSummary, RatingChange
+
+    for index, game in enumerate(simulate("tenhou-4p-east", 4, 131)):
+        (tmp_path / f"{index}.json").write_bytes(canonical.write([game]))
+    passes = {"summaries": 0, "ratings": 0}
+    catch_up, ratings = services.player_summaries_catch_up, tasks.ratings_catch_up
+
+    def summaries_pass() -> int:
+        passes["summaries"] += 1
+        return catch_up()
+
+    def ratings_pass() -> int | None:
+        passes["ratings"] += 1
+        return ratings()
+
+    monkeypatch.setattr(tasks, "player_summaries_catch_up", summaries_pass)
+    monkeypatch.setattr(tasks, "ratings_catch_up", ratings_pass)
+    output, status = run(str(tmp_path))
+    assert status == 0 and "4 games imported" in output
+    assert passes == {"summaries": 1, "ratings": 1}
+    caught_up = list(PlayerSummary.objects.order_by("player").values_list("player", "counts"))
+    rated = list(RatingChange.objects.order_by("pk").values_list("player", "game", "rating_after"))
+    assert len(caught_up) == 4 and len(rated) == 16
+    PlayerSummary.objects.all().delete()
+    call_command("recompute_stats", "--quiet", stdout=io.StringIO())
+    assert list(PlayerSummary.objects.order_by("player").values_list("player", "counts")) == (
+        caught_up
+    )
+    assert list(RatingChange.objects.order_by("pk").values_list("player", "game", "rating_after")) == rated

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -33,14 +34,15 @@ def marked_count() -> int:
 
 
 def counting_refreshes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every player recomputed, as many times as they are."""
     calls: list[int] = []
-    refresh = services.player_summary_refresh
+    refresh = services.player_summaries_refresh
 
-    def counted(player_id: int) -> bool:
-        calls.append(player_id)
-        return refresh(player_id)
+    def counted(player_ids: Sequence[int]) -> int:
+        calls.extend(player_ids)
+        return refresh(player_ids)
 
-    monkeypatch.setattr(services, "player_summary_refresh", counted)
+    monkeypatch.setattr(services, "player_summaries_refresh", counted)
     return calls
 
 
@@ -77,15 +79,15 @@ def test_a_mark_made_during_a_recomputation_is_left_for_the_next_catch_up(
     import_games(django_capture_on_commit_callbacks, 1, 62)
     ann = Player.objects.get(name="Ann").pk
     calls: list[int] = []
-    refresh = services.player_summary_refresh
+    refresh = services.player_summaries_refresh
 
-    def marks_during_the_first(player_id: int) -> bool:
-        calls.append(player_id)
+    def marks_during_the_first(player_ids: Sequence[int]) -> int:
+        calls.extend(player_ids)
         if len(calls) == 1:  # another verification of hers lands while this one reads
-            summary_backlog.mark_stale([player_id])
-        return refresh(player_id)
+            summary_backlog.mark_stale(player_ids)
+        return refresh(player_ids)
 
-    monkeypatch.setattr(services, "player_summary_refresh", marks_during_the_first)
+    monkeypatch.setattr(services, "player_summaries_refresh", marks_during_the_first)
     summary_backlog.mark_stale([ann])
     assert player_summaries_catch_up() == 1
     # The pass takes the marks there were when it started, so it ends under a steady stream
@@ -103,11 +105,11 @@ def test_a_failed_recomputation_keeps_its_mark_and_the_summary(
     import_games(django_capture_on_commit_callbacks, 1, 63)
     before = summaries()
 
-    def dies(player_id: int) -> bool:
-        PlayerSummary.objects.filter(player_id=player_id).delete()
+    def dies(player_ids: Sequence[int]) -> int:
+        PlayerSummary.objects.filter(player_id__in=player_ids).delete()
         raise RuntimeError("worker lost")
 
-    monkeypatch.setattr(services, "player_summary_refresh", dies)
+    monkeypatch.setattr(services, "player_summaries_refresh", dies)
     ann = Player.objects.get(name="Ann").pk
     summary_backlog.mark_stale([ann])
     with pytest.raises(RuntimeError):
@@ -149,7 +151,7 @@ def test_the_statistics_read_the_summary_only_while_it_is_current(
     assert stats_body(ann, ruleset="tenhou-4p-east")["counts"]["hands"] == computed  # filtered
     summary_backlog.mark_stale([ann.pk])
     assert stats_body(ann)["counts"]["hands"] == computed  # marked: read from the rows
-    summary_backlog.clear_mark(ann.pk, 1)
+    summary_backlog.clear_marks({ann.pk: 1})
     assert stats_body(ann)["counts"]["hands"] == 999
     # Who may see a private game of hers sees other figures than the summary's.
     Game.objects.filter(pk=first).update(visibility="private")  # no stats task: no mark
@@ -204,16 +206,50 @@ def test_workers_share_the_marks_and_a_change_waits_for_a_held_one(
             marked.set()
 
         with transaction.atomic():
-            version = summary_backlog.hold_mark_if_free(ann)
-            assert version is not None
-            held = (ann, version)
+            held = summary_backlog.hold_marks_if_free([ann])
+            assert list(held) == [ann]
             thread = threading.Thread(target=change)
             thread.start()
             time.sleep(0.3)
             assert not marked.is_set()  # waiting for the held mark
-            services.player_summary_refresh(ann)
-            assert summary_backlog.clear_mark(*held)
+            services.player_summaries_refresh([ann])
+            assert summary_backlog.clear_marks(held) == 1
         thread.join(10)
         assert marked.is_set() and is_marked(ann)
     finally:
         other.close()
+
+
+@pytest.mark.django_db
+def test_summaries_recomputed_in_chunks_equal_one_at_a_time(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import_games(django_capture_on_commit_callbacks, 5, 68)
+    one_at_a_time = summaries()
+    PlayerSummary.objects.all().delete()
+    ids = list(Player.objects.values_list("pk", flat=True))
+    summary_backlog.mark_stale(ids)
+    monkeypatch.setattr(services, "SUMMARY_CHUNK", 4)
+    chunks: list[list[int]] = []
+    refresh = services.player_summaries_refresh
+
+    def recorded(player_ids: Sequence[int]) -> int:
+        chunks.append(list(player_ids))
+        return refresh(player_ids)
+
+    monkeypatch.setattr(services, "player_summaries_refresh", recorded)
+    assert player_summaries_catch_up() == len(ids) == 6
+    assert chunks == [sorted(ids)[:4], sorted(ids)[4:]]
+    assert summaries() == one_at_a_time
+    assert marked_count() == 0
+
+
+@pytest.mark.django_db
+def test_a_player_without_public_games_loses_the_summary_in_a_chunk(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    first, *_ = import_games(django_capture_on_commit_callbacks, 1, 69)
+    seated = list(Player.objects.values_list("pk", flat=True))
+    Game.objects.filter(pk=first).update(visibility="private")  # behind the services' back
+    assert services.player_summaries_refresh(seated) == 0
+    assert not PlayerSummary.objects.exists()

@@ -1,0 +1,109 @@
+"""Benchmark an import on the default setup against the engine alone on the same files.
+
+Usage, from the repository root::
+
+    python benchmarks/import_vs_verify.py [PATH ...] [--repeat 3]
+
+PATH defaults to ``../shared/corpus``. Each pass runs, as fresh processes (cold, as a user runs
+them), ``manage.py import_logs PATH`` into a new SQLite database with Celery eager (the default
+setup: the import stores each game, verifies it in-process and brings the statistics up to
+date) and ``python -m engine verify PATH --jobs 1`` (read and replay every game, nothing stored).
+The database's tables are made before the clock starts. The script prints each pass's wall and
+CPU seconds (CPU: of the child process, so that other load on the machine does not count), the
+best of each side as games/s, and the ratio import/verify: issue 21's goal is at least 0.5.
+
+Exit status 1 if the two disagree on how many games there are (or a command fails).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_PATHS = [ROOT.parent / "shared" / "corpus"]
+PYTHON = sys.executable
+
+IMPORTED = re.compile(r"(\d+) games imported, (\d+) duplicates")
+VERIFIED = re.compile(r"^(\d+) game\(s\) in", re.MULTILINE)
+
+
+def child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds of the child, and its output."""
+    cpu = child_cpu()
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if done.returncode not in (0, 1):  # 1: some game did not verify, or a file failed
+        sys.exit(f"{' '.join(command)} exited {done.returncode}:\n{done.stderr[-2000:]}")
+    return wall, child_cpu() - cpu, done.stdout
+
+
+def default_setup_env(database: Path) -> dict[str, str]:
+    env = {name: value for name, value in os.environ.items() if not name.startswith("CELERY_")}
+    env["DATABASE_URL"] = f"sqlite:///{database}"
+    env.pop("DJANGO_CACHE_URL", None)
+    return env
+
+
+def import_pass(paths: list[str]) -> tuple[float, float, int]:
+    with tempfile.TemporaryDirectory() as folder:
+        env = default_setup_env(Path(folder) / "db.sqlite3")
+        subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+        wall, cpu, output = timed([PYTHON, "manage.py", "import_logs", *paths, "--quiet"], env)
+    found = IMPORTED.search(output)
+    if found is None:
+        sys.exit(f"import_logs said no count:\n{output[-2000:]}")
+    return wall, cpu, int(found.group(1)) + int(found.group(2))
+
+
+def verify_pass(paths: list[str]) -> tuple[float, float, int]:
+    env = dict(os.environ)
+    wall, cpu, output = timed([PYTHON, "-m", "engine", "verify", *paths, "--jobs", "1"], env)
+    found = VERIFIED.search(output)
+    if found is None:
+        sys.exit(f"engine verify said no count:\n{output[-2000:]}")
+    return wall, cpu, int(found.group(1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="*", type=Path, default=DEFAULT_PATHS)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    paths = [str(path.resolve()) for path in args.paths]
+    never = (float("inf"), float("inf"))
+    best = {"import_logs": never, "engine verify": never}  # (wall, CPU) seconds
+    counts = {}
+    for number in range(1, args.repeat + 1):
+        for side, run in (("import_logs", import_pass), ("engine verify", verify_pass)):
+            wall, cpu, games = run(paths)
+            counts[side] = games
+            print(f"pass {number} {side:>13}: {games} games, {wall:6.2f} s wall, {cpu:6.2f} s CPU")
+            best[side] = (min(best[side][0], wall), min(best[side][1], cpu))
+    if counts["import_logs"] != counts["engine verify"]:
+        print(f"the two count different games: {counts}", file=sys.stderr)
+        return 1
+    games = counts["import_logs"]
+    for side, (wall, cpu) in best.items():
+        print(f"best {side:>13}: {games / wall:6.1f} games/s wall, {games / cpu:6.1f} games/s CPU")
+    wall_ratio = best["engine verify"][0] / best["import_logs"][0]
+    cpu_ratio = best["engine verify"][1] / best["import_logs"][1]
+    print(f"import_logs / engine verify: {wall_ratio:.2f} (wall), {cpu_ratio:.2f} (CPU); goal 0.5")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
