@@ -68,6 +68,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Compresses answers for clients that accept gzip: a round's frames are 100-500 KB of
+    # repetitive JSON and 3-20 KB compressed (benchmarks/frames_size.py). Django's adds random
+    # padding against BREACH. Before anything else that reads or writes the body.
+    "django.middleware.gzip.GZipMiddleware",
     # The Content-Security-Policy header of every answer (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
     "config.middleware.RefuseNulInQueryMiddleware",

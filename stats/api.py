@@ -215,7 +215,11 @@ def _filter_parameter(name: str, spec: django_filters.Filter) -> OpenApiParamete
     kind: Any = str
     enum = None
     if isinstance(spec, django_filters.NumberFilter):
-        kind = int
+        # A raw schema, so that the bounds the filter enforces are in it too.
+        kind = {"type": "integer"}
+        for bound, keyword in (("min_value", "minimum"), ("max_value", "maximum")):
+            if spec.extra.get(bound) is not None:
+                kind[keyword] = spec.extra[bound]
     elif isinstance(spec, django_filters.DateFilter):
         kind = OpenApiTypes.DATE
     elif isinstance(spec, django_filters.ChoiceFilter):

@@ -5,6 +5,7 @@ to show it at."""
 from __future__ import annotations
 
 import copy
+import gzip
 from typing import Any
 
 import pytest
@@ -168,3 +169,22 @@ def test_the_schema_lists_the_frames_endpoints() -> None:
         "/api/games/{game_id}/rounds/{round_index}/frames/",
         "/api/games/{game_id}/rounds/{round_index}/frames/{step}/",
     } <= set(schema["paths"])
+
+
+def test_a_round_of_frames_goes_compressed_to_a_browser_that_accepts_gzip(
+    public_game: Game,
+) -> None:
+    """A round's frames repeat the whole table at every step: hundreds of KB of JSON, a few on
+    the wire once compressed (issue 21: under 60 KB a round)."""
+    client = client_for(None)
+    longest = max(
+        range(len(public_game.document["rounds"])),
+        key=lambda index: len(public_game.document["rounds"][index]["events"]),
+    )
+    plain = client.get(frames_url(public_game, longest))
+    packed = client.get(frames_url(public_game, longest), HTTP_ACCEPT_ENCODING="gzip, deflate")
+    assert plain.status_code == packed.status_code == 200
+    assert not plain.has_header("Content-Encoding")
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    assert gzip.decompress(packed.content) == plain.content
+    assert len(packed.content) < min(60_000, len(plain.content) / 5)

@@ -82,9 +82,22 @@ CASE_SETTINGS = hypothesis_settings(
 MEANINGFUL_INPUT = {("POST", "/api/auth/token/"), ("POST", "/api/uploads/")}
 
 
+#: The WSGI transport hands the checks the body as sent: asked for gzip (as an HTTP library
+#: does by default), they would read compressed bytes (GZipMiddleware; tested on its own).
+UNCOMPRESSED = {"Accept-Encoding": "identity"}
+
+#: Operations taking two players that must differ, which a schema cannot say.
+TWO_PLAYERS = {("GET", "/api/stats/head-to-head/"): ("a", "b")}
+
+
 def _excluded(case: Any) -> list[Any]:
     excluded = []
     if (case.method.upper(), case.path) in MEANINGFUL_INPUT:
+        excluded.append(checks.positive_data_acceptance)
+    pair = TWO_PLAYERS.get((case.method.upper(), case.path))
+    query = case.query or {}
+    if pair is not None and str(query.get(pair[0])) == str(query.get(pair[1])):
+        # One player twice is rightly refused (400 "Choose two different players").
         excluded.append(checks.positive_data_acceptance)
     if any(isinstance(value, list) for value in (case.query or {}).values()):
         # A query parameter sent several times: Django reads the last value (no parameter of
@@ -96,12 +109,12 @@ def _excluded(case: Any) -> list[Any]:
 @schema.parametrize()
 @CASE_SETTINGS
 def test_anonymous_requests(case: Any, stored_games: None) -> None:
-    case.call_and_validate(excluded_checks=_excluded(case))
+    case.call_and_validate(headers=dict(UNCOMPRESSED), excluded_checks=_excluded(case))
 
 
 @schema.parametrize()
 @CASE_SETTINGS
 def test_requests_with_a_token(case: Any, stored_games: None, alice: User) -> None:
     token, _ = Token.objects.get_or_create(user=alice)
-    headers = {"Authorization": f"Token {token.key}"}
+    headers = {"Authorization": f"Token {token.key}", **UNCOMPRESSED}
     case.call_and_validate(headers=headers, excluded_checks=_excluded(case))
