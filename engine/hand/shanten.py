@@ -81,6 +81,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.errors import InvalidHandError
+from engine.hand import shanten_table
 
 __all__ = [
     "AGARI",
@@ -169,11 +170,20 @@ def _dominates(a: _Option, b: _Option) -> bool:
     )
 
 
-def _intern(options: set[_Option]) -> int:
-    """Id of the Pareto frontier of ``options``."""
-    front = tuple(
+def _pareto(options: set[_Option]) -> _Frontier:
+    """The Pareto frontier of ``options``, sorted."""
+    return tuple(
         sorted(a for a in options if not any(b != a and _dominates(b, a) for b in options))
     )
+
+
+def _intern(options: set[_Option]) -> int:
+    """Id of the Pareto frontier of ``options``."""
+    return _intern_frontier(_pareto(options))
+
+
+def _intern_frontier(front: _Frontier) -> int:
+    """Id of a frontier (options already Pareto-reduced and sorted)."""
     with _INTERN_LOCK:  # ids are list positions: two threads must not take the same one
         fid = _FRONTIER_IDS.get(front)
         if fid is None:
@@ -304,10 +314,9 @@ def _check_counts(b: bytes, start: int, end: int) -> None:
             )
 
 
-def _learn_suit(b: bytes, start: int) -> tuple[int, int, int]:
-    _check_counts(b, start, start + 9)
-    key = b[start : start + 9]
-    counts = list(key)
+def suit_frontiers(counts: Sequence[int]) -> tuple[_Frontier, _Frontier]:
+    """The fast and full frontiers of one number suit's 9 counts, by the walk (what the
+    precomputed table, :mod:`engine.hand.shanten_table`, holds for every pattern)."""
     quads = sum(1 << i for i, c in enumerate(counts) if c == 4)
     fast: set[_Option] = set()
     full: set[_Option] = set()
@@ -317,6 +326,40 @@ def _learn_suit(b: bytes, start: int) -> tuple[int, int, int]:
         state = 0 if not iso else (1 if not iso & ~quads else 2)
         fast.add((m, blocks, has_pair, 0))
         full.add((m, blocks, has_pair, state))
+    return _pareto(fast), _pareto(full)
+
+
+#: The frontier id here of each frontier id of the precomputed table (filled at first use;
+#: emptied by :func:`clear_tables`, which forgets the ids).
+_FROM_TABLE: list[int] = []
+_TABLE_LOCK: Final = threading.Lock()
+
+
+def _tabled(key: bytes) -> tuple[int, int] | None:
+    """The (fast, full) frontier ids of a suit pattern from the precomputed table; ``None``
+    without the table or for a pattern it does not hold (more than 14 tiles)."""
+    table = shanten_table.load()
+    if table is None:
+        return None
+    if not _FROM_TABLE:
+        with _TABLE_LOCK:
+            if not _FROM_TABLE:
+                mapped = [_intern_frontier(front) for front in table.frontiers]
+                _FROM_TABLE[:] = mapped  # all at once: other threads read it unlocked
+    fast, full = table.lookup(key)
+    if fast == shanten_table.NO_PATTERN:
+        return None
+    return _FROM_TABLE[fast], _FROM_TABLE[full]
+
+
+def _learn_suit(b: bytes, start: int) -> tuple[int, int, int]:
+    _check_counts(b, start, start + 9)
+    key = b[start : start + 9]
+    counts = list(key)
+    ids = _tabled(key)
+    if ids is None:
+        fast, full = suit_frontiers(counts)
+        ids = _intern_frontier(fast), _intern_frontier(full)
     stats = (
         sum(counts)
         + (sum(1 for c in counts if c >= 2) << _F_PAIRS)
@@ -325,7 +368,7 @@ def _learn_suit(b: bytes, start: int) -> tuple[int, int, int]:
         + (((counts[0] >= 2) + (counts[8] >= 2)) << _F_TPAIRS)
         + (sum(1 for c in counts if c == 4) << _F_QUADS)
     )
-    entry = (_intern(fast), stats, _intern(full))
+    entry = (ids[0], stats, ids[1])
     _SUIT[key] = entry
     return entry
 
@@ -542,6 +585,7 @@ def clear_tables() -> None:
     _FRONTIER_IDS.clear()
     _COMBINED.clear()
     _FINAL.clear()
+    _FROM_TABLE.clear()
 
 
 def shanten_regular(counts: Sequence[int], *, three_player: bool = False) -> int:

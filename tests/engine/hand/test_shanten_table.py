@@ -1,0 +1,108 @@
+"""The precomputed suit table of the shanten memo (engine.hand.shanten_table): what it holds is
+what the walk gives, shanten numbers are the same with and without it, and a missing or broken
+file only means walking again."""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Iterator
+from itertools import product
+from pathlib import Path
+
+import pytest
+
+from engine.hand import shanten as shanten_module
+from engine.hand import shanten_table
+from engine.hand.shanten import clear_tables, shanten, suit_frontiers
+from engine.hand.shanten_table import NO_PATTERN, SuitTable, load
+from engine.tiles import parse_counts
+
+
+@pytest.fixture(scope="module")
+def table() -> SuitTable:
+    loaded = load()
+    assert loaded is not None, f"{shanten_table.TABLE_PATH} is missing or unreadable"
+    return loaded
+
+
+def patterns(total_at_most: int) -> Iterator[tuple[int, ...]]:
+    for counts in product(range(5), repeat=9):
+        if sum(counts) <= total_at_most:
+            yield counts
+
+
+def random_pattern(rng: random.Random) -> tuple[int, ...]:
+    """A suit of 6-14 tiles, at most four of a rank."""
+    while True:
+        counts = [0] * 9
+        for _ in range(rng.randint(6, 14)):
+            counts[rng.randrange(9)] += 1
+        if max(counts) <= 4:
+            return tuple(counts)
+
+
+def held(table: SuitTable, counts: tuple[int, ...]) -> tuple[tuple[object, ...], ...]:
+    fast, full = table.lookup(bytes(counts))
+    return table.frontiers[fast], table.frontiers[full]
+
+
+def test_the_table_holds_what_the_walk_gives(table: SuitTable) -> None:
+    rng = random.Random(2111)
+    small = list(patterns(5))  # every pattern of up to five tiles, then a sample of the rest
+    sample = small + [random_pattern(rng) for _ in range(3000)]
+    assert len(small) == 2002 - 9  # C(5 + 9, 9) ways, less five of one rank
+    for counts in sample:
+        assert held(table, counts) == suit_frontiers(counts), counts
+
+
+def test_a_suit_of_more_than_fourteen_tiles_is_not_in_it(table: SuitTable) -> None:
+    assert table.lookup(bytes([4, 4, 4, 3, 0, 0, 0, 0, 0])) == (NO_PATTERN, NO_PATTERN)
+    assert table.lookup(bytes([4, 4, 4, 2, 0, 0, 0, 0, 0])) != (NO_PATTERN, NO_PATTERN)
+
+
+def random_hand(rng: random.Random, three_player: bool) -> list[int]:
+    kinds = [k for k in range(34) if not (three_player and 1 <= k <= 7)]
+    counts = [0] * 34
+    size = rng.choice((13, 14, 10, 11, 7, 8))
+    while sum(counts) < size:
+        kind = rng.choice(kinds[:9] if rng.random() < 0.4 else kinds)
+        if counts[kind] < 4:
+            counts[kind] += 1
+    return counts
+
+
+def test_shanten_is_the_same_with_and_without_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(2112)
+    hands = [(random_hand(rng, sanma), sanma) for sanma in (False, True) for _ in range(1500)]
+    complete = ("123m456p789s11122z", "11123455678999m", "19m19p19s1234567z1z", "111999m11p")
+    hands += [(parse_counts(text), False) for text in complete]
+    clear_tables()
+    with_table = [shanten(hand, three_player=sanma) for hand, sanma in hands]
+    assert shanten_module._FROM_TABLE  # the table was read, not the walk
+    monkeypatch.setattr(shanten_table, "load", lambda: None)
+    clear_tables()
+    walked = [shanten(hand, three_player=sanma) for hand, sanma in hands]
+    assert not shanten_module._FROM_TABLE
+    assert with_table == walked
+    assert set(walked) >= {-1, 0, 1, 2, 3} and walked[-4:] == [-1, -1, -1, -1]
+    monkeypatch.undo()
+    clear_tables()
+
+
+@pytest.mark.parametrize(
+    "contents",
+    [
+        b"",
+        b"not zlib",
+        zlib.compress(b"MJSF0\n" + bytes(16)),
+        zlib.compress(shanten_table.MAGIC + b"\x05\x00\x00\x00[[]]!"),
+        zlib.compress(shanten_table.MAGIC + b"\x02\x00\x00\x00[]" + bytes(10)),
+    ],
+    ids=["empty", "not-compressed", "wrong-magic", "bad-json", "too-short"],
+)
+def test_a_broken_table_file_is_no_table(tmp_path: Path, contents: bytes) -> None:
+    path = tmp_path / "suit_frontiers.bin"
+    path.write_bytes(contents)
+    assert load(path) is None
+    assert load(tmp_path / "missing.bin") is None
