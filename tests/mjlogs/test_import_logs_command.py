@@ -211,27 +211,34 @@ def test_the_statistics_catch_up_once_after_the_whole_import(
     for index, game in enumerate(simulate("tenhou-4p-east", 4, 131)):
         (tmp_path / f"{index}.json").write_bytes(canonical.write([game]))
     passes = {"summaries": 0, "ratings": 0}
-    catch_up, ratings = services.player_summaries_catch_up, tasks.ratings_catch_up
+    summaries_catch_up, ratings_catch_up = (
+        services.player_summaries_catch_up,
+        tasks.ratings_catch_up,
+    )
 
     def summaries_pass() -> int:
         passes["summaries"] += 1
-        return catch_up()
+        return summaries_catch_up()
 
     def ratings_pass() -> int | None:
         passes["ratings"] += 1
-        return ratings()
+        return ratings_catch_up()
 
     monkeypatch.setattr(tasks, "player_summaries_catch_up", summaries_pass)
     monkeypatch.setattr(tasks, "ratings_catch_up", ratings_pass)
     output, status = run(str(tmp_path))
     assert status == 0 and "4 games imported" in output
     assert passes == {"summaries": 1, "ratings": 1}
-    caught_up = list(PlayerSummary.objects.order_by("player").values_list("player", "counts"))
-    rated = list(RatingChange.objects.order_by("pk").values_list("player", "game", "rating_after"))
+
+    def summaries() -> list[tuple[int, dict[str, int]]]:
+        return list(PlayerSummary.objects.order_by("player").values_list("player", "counts"))
+
+    def ratings() -> list[tuple[int, int, float]]:
+        changes = RatingChange.objects.order_by("pk")
+        return list(changes.values_list("player", "game", "rating_after"))
+
+    caught_up, rated = summaries(), ratings()
     assert len(caught_up) == 4 and len(rated) == 16
     PlayerSummary.objects.all().delete()
     call_command("recompute_stats", "--quiet", stdout=io.StringIO())
-    assert list(PlayerSummary.objects.order_by("player").values_list("player", "counts")) == (
-        caught_up
-    )
-    assert list(RatingChange.objects.order_by("pk").values_list("player", "game", "rating_after")) == rated
+    assert summaries() == caught_up and ratings() == rated
