@@ -4,8 +4,10 @@
 replays every game and prints one verdict per game; it exits with 0 only if every game verifies.
 Which files are game records is told by their content, whatever their names: a file that is no
 record in any known format (a README, a manifest, an image) is listed as skipped, with the
-reason, and counts neither as a game nor as a failure. ``convert`` writes one file's games in
-another format. ``simulate`` writes self-played games as canonical JSON, one game per line.
+reason, and counts neither as a game nor as a failure. Files are spread over worker processes
+(``--jobs``), one file to a task, and reported in the order they were found, so the output is
+the same whatever the number of workers. ``convert`` writes one file's games in another format.
+``simulate`` writes self-played games as canonical JSON, one game per line.
 """
 
 from __future__ import annotations
@@ -13,10 +15,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
+import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -44,6 +51,26 @@ AGREES = (Verdict.VERIFIED.value, Verdict.VERIFIED_FRAGMENT.value)
 
 #: With at least this many files, ``verify`` shows its progress on standard error.
 PROGRESS_FROM = 20
+#: The exit status after Ctrl-C: the shell's 128 + SIGINT.
+INTERRUPTED = 130
+
+
+def all_cores() -> int:
+    """The cores this process may run on (its CPU affinity, from Python 3.13), at least 1."""
+    if sys.version_info >= (3, 13):
+        return os.process_cpu_count() or 1
+    return os.cpu_count() or 1
+
+
+def _jobs(text: str) -> int:
+    """The value of ``--jobs``: a whole number, 1 or more."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        jobs = 0
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+    return jobs
 
 
 def add_commands(commands: Any) -> None:
@@ -67,6 +94,16 @@ def add_commands(commands: Any) -> None:
         "--format",
         choices=sorted(formats()),
         help="read every file as this format (none is skipped)",
+    )
+    verify.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=all_cores(),
+        metavar="N",
+        help=(
+            "verify N files at a time in worker processes (default: every core, %(default)s "
+            "here); 1 verifies in this process. The output is the same whatever N"
+        ),
     )
 
     convert = commands.add_parser(
@@ -109,46 +146,119 @@ def record_files(paths: list[str]) -> Iterator[Path]:
             yield path
 
 
+@dataclass
+class _Tally:
+    """What the lines printed so far add up to."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    skipped: int = 0
+    warned: int = 0
+
+
 def run_verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     files = list(record_files(args.paths))
     # Progress goes to a terminal only: a log file gets the summary line alone.
     show_progress = len(files) >= PROGRESS_FROM and err.isatty()
-    counts: Counter[str] = Counter()
-    skipped = warned = 0
+    tally = _Tally()
+    done = 0  # files reported to the end
+    reported = 0  # lines reported of the file after those: some, if Ctrl-C cut it short
+    interrupted = False
+    # Wall-clock time, worker start-up included: the games/s shown is what the user waited for.
     started = time.perf_counter()
-    for number, path in enumerate(files, start=1):
-        for line in _verify_file(path, args.format):
-            if line["verdict"] == SKIPPED:
-                skipped += 1
-                # Listed on standard error: they are not verdicts (the progress line, if any,
-                # is overwritten and comes back with the next file).
-                err.write(("\r" if show_progress else "") + _skipped_text(line) + "\n")
-                if args.json:
-                    out.write(json.dumps(line, ensure_ascii=False) + "\n")
-                continue
-            counts[line["verdict"]] += 1
-            warned += bool(line["warnings"])
-            if args.json:
-                out.write(json.dumps(line, ensure_ascii=False) + "\n")
-            elif line["verdict"] not in AGREES or line["warnings"] or not show_progress:
-                out.write(_verdict_text(line) + "\n")
-        if show_progress:
-            err.write(f"\r{number}/{len(files)} files, {sum(counts.values())} games")
-            err.flush()
+    try:
+        with contextlib.closing(_verified_files(files, args.format, args.jobs)) as results:
+            for lines in results:
+                for line in lines:
+                    reported += 1
+                    _print_line(line, tally, args.json, show_progress, out, err)
+                done, reported = done + 1, 0
+                if show_progress:
+                    err.write(f"\r{done}/{len(files)} files, {sum(tally.counts.values())} games")
+                    err.flush()
+    except KeyboardInterrupt:
+        # The workers are stopped by now (closing the generator): report what was verified.
+        interrupted = True
     elapsed = time.perf_counter() - started
-    total = sum(counts.values())
     if show_progress:
         err.write("\n")
+    if interrupted:
+        err.write(f"interrupted: {done} of {len(files)} file(s) verified to the end\n")
+    err.write(_summary(tally, done + bool(reported), elapsed) + "\n")
+    if interrupted:
+        return INTERRUPTED
+    total = sum(tally.counts.values())
+    return 0 if total and sum(tally.counts[verdict] for verdict in AGREES) == total else 1
+
+
+def _verified_files(
+    files: list[Path], format_name: str | None, jobs: int
+) -> Generator[Iterable[dict[str, Any]], None, None]:
+    """The lines of each file, in the order of ``files`` whichever worker finishes first.
+
+    One worker (or one file) verifies in this process, line by line as it goes. More share the
+    files out one at a time (a file of many games stays one task: splitting it would mean
+    reading it in this process and sending its games over, which costs more than replaying
+    them), the next file starting as soon as a worker is free."""
+    workers = min(jobs, len(files))
+    if workers <= 1:
+        for path in files:
+            yield _verify_file(path, format_name)
+        return
+    # Closing this generator (Ctrl-C in the caller) cancels the files not yet handed out, and
+    # leaving the pool waits for the few being verified.
+    with ProcessPoolExecutor(workers, initializer=_ignore_interrupts) as pool:
+        yield from pool.map(partial(_file_lines, format_name=format_name), files)
+
+
+def _ignore_interrupts() -> None:
+    """Ctrl-C reaches the workers too (the terminal signals the whole process group); the main
+    process alone acts on it. A worker interrupted would print a traceback, and one that died
+    would break the pool (every pending file failing with BrokenProcessPool), so each finishes
+    the file it has and is shut down."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _file_lines(path: Path, format_name: str | None) -> list[dict[str, Any]]:
+    """A worker's task: a file's lines, all at once (a generator cannot be sent back)."""
+    return list(_verify_file(path, format_name))
+
+
+def _print_line(
+    line: dict[str, Any],
+    tally: _Tally,
+    as_json: bool,
+    show_progress: bool,
+    out: TextIO,
+    err: TextIO,
+) -> None:
+    if line["verdict"] == SKIPPED:
+        tally.skipped += 1
+        # Listed on standard error: they are not verdicts (the progress line, if any, is
+        # overwritten and comes back with the next file).
+        err.write(("\r" if show_progress else "") + _skipped_text(line) + "\n")
+        if as_json:
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        return
+    tally.counts[line["verdict"]] += 1
+    tally.warned += bool(line["warnings"])
+    if as_json:
+        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+    elif line["verdict"] not in AGREES or line["warnings"] or not show_progress:
+        out.write(_verdict_text(line) + "\n")
+
+
+def _summary(tally: _Tally, files_done: int, elapsed: float) -> str:
+    counts = tally.counts
+    total = sum(counts.values())
     summary = ", ".join(f"{counts[v.value]} {v.value}" for v in Verdict if counts[v.value])
-    if warned:
-        summary += f"; {warned} with reader warnings"
+    if tally.warned:
+        summary += f"; {tally.warned} with reader warnings"
     rate = f" ({total / elapsed:.0f} games/s)" if elapsed > 0 and total else ""
-    others = f"; {skipped} other file(s) skipped: not game records" if skipped else ""
-    err.write(
-        f"{total} game(s) in {len(files) - skipped} file(s): {summary or 'nothing read'}{rate}"
-        f"{others}\n"
+    others = f"; {tally.skipped} other file(s) skipped: not game records" if tally.skipped else ""
+    return (
+        f"{total} game(s) in {files_done - tally.skipped} file(s): {summary or 'nothing read'}"
+        f"{rate}{others}"
     )
-    return 0 if total and sum(counts[verdict] for verdict in AGREES) == total else 1
 
 
 def _verify_file(path: Path, format_name: str | None) -> Iterator[dict[str, Any]]:

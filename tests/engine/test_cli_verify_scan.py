@@ -150,7 +150,8 @@ def test_reader_warnings_are_printed_and_keep_the_verdict(tmp_path: Path) -> Non
 def test_with_a_forced_format_every_file_is_read_as_it(tmp_path: Path) -> None:
     (tmp_path / "README").write_text("not a game\n")
     out, err = io.StringIO(), io.StringIO()
-    status = run_verify(Namespace(paths=[str(tmp_path)], json=True, format="mjlog"), out, err)
+    args = Namespace(paths=[str(tmp_path)], json=True, format="mjlog", jobs=1)
+    status = run_verify(args, out, err)
     assert status == 1
     assert json.loads(out.getvalue())["verdict"] == "malformed"
 
