@@ -48,7 +48,7 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     wall = time.perf_counter() - start
     if done.returncode not in (0, 1):  # 1: some game did not verify, or a file failed
         sys.exit(f"{' '.join(command)} exited {done.returncode}:\n{done.stderr[-2000:]}")
-    return wall, child_cpu() - cpu, done.stdout
+    return wall, child_cpu() - cpu, done.stdout + done.stderr  # (engine verify sums up on stderr)
 
 
 def default_setup_env(database: Path) -> dict[str, str]:

@@ -16,6 +16,9 @@ the exit status is 1 if any hand disagrees.
 from __future__ import annotations
 
 import argparse
+import json
+import resource
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -99,6 +102,24 @@ def bench_score(requests: Sequence[dict[str, Any]], repeat: int = 1) -> dict[str
     }
 
 
+def time_cli(requests: Sequence[dict[str, Any]]) -> float:
+    """CPU seconds of a fresh ``python -m engine score`` process scoring these requests, read
+    as JSON lines from standard input and written as JSON lines (what a user pipes)."""
+    lines = "".join(json.dumps(request) + "\n" for request in requests)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "score"],
+        input=lines,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1) or done.stdout.count("\n") != len(requests):
+        sys.exit(f"engine score failed ({done.returncode}): {done.stderr[-1000:]}")
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=100_000)
@@ -110,6 +131,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=int,
         default=200_000,
         help="then run benchmarks/shanten_vs_mahjong.py on this many hands (0: skip)",
+    )
+    parser.add_argument(
+        "--cli",
+        action="store_true",
+        help="also time `python -m engine score` on the same hands as JSON lines (issue 21)",
     )
     args = parser.parse_args(argv)
 
@@ -135,6 +161,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     print(f"ratio ours/mahjong (hands/s): {r['ratio']:.2f}")
     status = 1 if r["disagreements"] else 0
+    if args.cli:
+        cli_s = time_cli(requests)
+        print(
+            f"python -m engine score on the {len(requests)} requests as JSON lines, a fresh "
+            f"process (reading, scoring and writing every line): {cli_s:.2f} s CPU, "
+            f"{len(requests) / cli_s:,.0f} hands/s"
+        )
+        print(f"ratio engine score / mahjong scoring alone: {r['mahjong_s'] / cli_s:.2f}")
     if args.shanten_hands:
         print("\nshanten (benchmarks/shanten_vs_mahjong.py):")
         shanten_args = ["--hands", str(args.shanten_hands), "--seed", str(args.seed)]

@@ -51,7 +51,7 @@ from engine.events import (
 from engine.hand.melds import Meld, MeldType, called_honour_runs
 from engine.hand.shanten import shanten
 from engine.hand.shapes import STANDARD, HandShapes, shapes_for
-from engine.replay import ruleset_of
+from engine.replay import ReplayReport, Verdict, ruleset_of
 from engine.rules.ruleset import Ruleset
 from engine.state import GameState, HandResult, Phase, WinResult, hand_waits
 from engine.tiles import EAST, KINDS, NORTH, SANMA_MISSING, Tile, format_kind
@@ -421,6 +421,25 @@ def round_list(game: Game) -> list[RoundInfo]:
                 outcome = state.result.kind
         rounds.append(RoundInfo(index, round_.name, round_.honba, outcome))
     return rounds
+
+
+def round_list_after_replay(game: Game, report: ReplayReport) -> list[RoundInfo]:
+    """:func:`round_list`, read from a replay of the whole game where it is the same: when
+    the replay agreed with every round of the record, each round ended as the rules end it,
+    which is what :func:`round_list` finds replaying the round on its own. A verification
+    lists the rounds right after replaying the game; this spares it a second replay. Otherwise
+    (a discrepancy, a record that stops inside a hand, an Ùzje game) the rounds are replayed.
+    """
+    from engine.variants.uzje.rules import is_uzje_preset
+
+    agreed = report.verdict in (Verdict.VERIFIED, Verdict.VERIFIED_FRAGMENT)
+    whole = agreed and len(report.rounds) == len(game.rounds)
+    if whole and not is_uzje_preset(game.header.ruleset):
+        return [
+            RoundInfo(index, summary.name, summary.honba, summary.result)
+            for index, summary in enumerate(report.rounds)
+        ]
+    return round_list(game)
 
 
 def discrepancy_step(discrepancy: Mapping[str, Any], frames: RoundFrames) -> int:

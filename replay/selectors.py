@@ -20,7 +20,14 @@ import engine
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
 from engine.formats import canonical
-from engine.frames import RoundFrames, discrepancy_step, round_frames, round_list
+from engine.frames import (
+    RoundFrames,
+    discrepancy_step,
+    round_frames,
+    round_list,
+    round_list_after_replay,
+)
+from engine.replay import ReplayReport
 from mjlogs.models import Game
 from mjlogs.selectors import User, games_visible_to
 from replay.models import Verdict, Verification
@@ -90,13 +97,17 @@ def frames_game_get(user: User, game_id: int) -> Game:
     return games_visible_to(user).only("pk", "rounds_count", "content_hash").get(pk=game_id)
 
 
-def frames_index_of(document: Mapping[str, Any], record: EngineGame) -> dict[str, Any]:
+def frames_index_of(
+    document: Mapping[str, Any], record: EngineGame, report: ReplayReport | None = None
+) -> dict[str, Any]:
     """What the frames API reads besides one hand of the game (``document``, read as
     ``record``): ``rounds`` (the hands as the viewer's selector lists them), ``header`` (the
     document without its hands) and ``first_dealer``; or ``{"error": message}`` when the engine
-    cannot replay the game. ``Verification.frames_index`` keeps it."""
+    cannot replay the game. ``Verification.frames_index`` keeps it. ``report``, the game's
+    replay just made, saves replaying its rounds again when it agreed with all of them."""
     try:
-        rounds = [info.to_json() for info in round_list(record)]
+        listed = round_list(record) if report is None else round_list_after_replay(record, report)
+        rounds = [info.to_json() for info in listed]
     except EngineError as error:
         return {"error": f"the game cannot be replayed: {error}"}
     return {

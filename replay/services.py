@@ -19,8 +19,8 @@ import engine
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
 from engine.formats import canonical
+from engine.replay import ReplayReport, replay
 from engine.replay import Verdict as EngineVerdict
-from engine.replay import replay
 from mjlogs.models import Game
 from replay import selectors
 from replay.models import Verdict, Verification
@@ -77,7 +77,7 @@ def game_verify(game_id: int) -> Verification | None:
             # What the frames API reads besides the asked hand, kept so that a frames request
             # replays one hand (the list replays each hand from its deal: a few percent of
             # the replay's time).
-            "frames_index": _frames_index(game_id, document, record),
+            "frames_index": _frames_index(game_id, document, record, report),
         }
         if report.verdict in (EngineVerdict.VERIFIED, EngineVerdict.VERIFIED_FRAGMENT):
             # Statistics count only games the rules engine agrees with.
@@ -99,12 +99,14 @@ def game_verify(game_id: int) -> Verification | None:
         return _save(game_id, values | _unverifiable(message), None)
 
 
-def _frames_index(game_id: int, document: Any, record: EngineGame) -> dict[str, Any] | None:
+def _frames_index(
+    game_id: int, document: Any, record: EngineGame, report: ReplayReport | None = None
+) -> dict[str, Any] | None:
     """``selectors.frames_index_of`` the game, or ``None`` (the frames API then computes it on
     request) when the engine fails on it: a bug there must not keep the verdict from being
     written."""
     try:
-        return selectors.frames_index_of(document, record)
+        return selectors.frames_index_of(document, record, report)
     except Exception:  # a bug must not leave the game pending for ever
         logger.exception("The engine failed listing the hands of game %d", game_id)
         return None

@@ -7,6 +7,7 @@ import dataclasses
 import functools
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from mahjong.agari import Agari
@@ -32,7 +33,13 @@ from engine.events import (
     Win,
 )
 from engine.formats import read_games
-from engine.frames import RoundFrames, discrepancy_step, round_frames, round_list
+from engine.frames import (
+    RoundFrames,
+    discrepancy_step,
+    round_frames,
+    round_list,
+    round_list_after_replay,
+)
 from engine.replay import ReplayReport, Verdict, replay, ruleset_of
 from engine.rules.ruleset import Ruleset
 from engine.sim.selfplay import simulate
@@ -746,3 +753,36 @@ def test_recorded_values_are_not_the_frames_values() -> None:
     honest = round_frames(game, index).frames[number + 1].result
     claimed = round_frames(dataclasses.replace(game, rounds=tuple(rounds)), index)
     assert claimed.frames[number + 1].result == honest
+
+
+# -- the round list read from a replay --------------------------------------------------------
+
+
+def _listed(rounds: list[Any]) -> list[dict[str, Any]]:
+    return [info.to_json() for info in rounds]
+
+
+@pytest.mark.corpus
+def test_the_round_list_read_from_the_replay_is_the_replayed_one() -> None:
+    """Every corpus game (whole games, fragments and the record that stops inside a hand, which
+    the report does not list to its end) and self-played games of several rule sets."""
+    corpus_dir()
+    games = [read_games(entry.path.read_bytes())[0][0] for entry in manifest()]
+    games += [game for name in sorted(SELF_PLAYED) for game in self_played(name)]
+    shortened = 0
+    for game in games:
+        report = replay(game)
+        shortened += len(report.rounds) < len(game.rounds)
+        assert _listed(round_list_after_replay(game, report)) == _listed(round_list(game))
+    assert shortened  # the fallback was taken at least once
+
+
+def test_a_game_the_replay_disagrees_with_has_its_rounds_replayed() -> None:
+    game = self_played("tenhou-4p")[0]
+    first = game.rounds[0]
+    changed = dataclasses.replace(first, scores=(first.scores[0] + 1000, *first.scores[1:]))
+    broken = dataclasses.replace(game, rounds=(changed, *game.rounds[1:]))
+    report = replay(broken)
+    assert report.verdict is Verdict.SCORE_MISMATCH
+    listed = _listed(round_list_after_replay(broken, report))
+    assert listed == _listed(round_list(broken)) and len(listed) == len(broken.rounds)
