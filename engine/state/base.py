@@ -17,7 +17,7 @@ from engine.game_flow import RoundPosition
 from engine.hand.shapes import shapes_for
 from engine.rules.ruleset import Ruleset
 from engine.state.results import HandResult, Phase, WinResult
-from engine.state.seat import _WAITS_MEMO, _Seat
+from engine.state.seat import _Seat
 from engine.tiles import DRAGONS, EAST, SANMA_MISSING, WIND_LETTERS, WINDS, YAOCHUU, Tile
 
 _YAOCHUU = frozenset(YAOCHUU)
@@ -166,6 +166,7 @@ class _StateBase:
     def furiten(self, seat: int) -> bool:
         """Whether the seat may not ron now (permanent, temporary or riichi furiten)."""
         data = self.seats[seat]
+        data.settle_furiten()
         if data.temporary_furiten or data.riichi_furiten:
             return True
         waits = self.waits(seat)
@@ -178,21 +179,14 @@ class _StateBase:
     def _pass_claims(self, tile: Tile, skip: int) -> None:
         """Nobody (else) ronned ``tile``: whoever waited on it is furiten for now (for the rest
         of the hand when in riichi)."""
-        kind = tile.kind
+        bit = 1 << tile.kind
         seats = self.seats
         skipped = seats[skip] if 0 <= skip < len(seats) else None  # (by identity: no enumerate)
-        # Runs after every discard: the seats' cached waits are read directly.
+        # Runs after every discard: noted, and settled only when furiten is asked or the hand
+        # changes (_Seat.settle_furiten), since most hands wait on nothing.
         for data in seats:
-            if data is skipped:
-                continue
-            cached = data.hand_cache
-            if cached is None:  # data.hand(), without a call when the memo knows the hand
-                cached = data.hand_cache = _WAITS_MEMO.get(data.key) or data.hand()
-            if kind in cached[1]:
-                if data.riichi:
-                    data.riichi_furiten = True
-                else:
-                    data.temporary_furiten = True
+            if data is not skipped:
+                data.passed |= bit
 
     def _break_first_turn(self) -> None:
         self.first_turn = False

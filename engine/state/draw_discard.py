@@ -91,6 +91,9 @@ class _DrawDiscard(_StateBase):
                 self.replacement_index += 1
             else:
                 self.live_index += 1
+        if not data.riichi:
+            # Its temporary furiten ends with this draw: the passes need no settling.
+            data.passed = 0
         data.add(event.tile)
         data.draws += 1
         if not data.riichi:

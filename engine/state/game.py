@@ -44,7 +44,7 @@ from engine.state.hand_ends import _HandEnds
 from engine.state.legal import _LegalActions
 from engine.state.results import PHASE_ACT, PHASE_CLAIM, HandResult, Phase
 from engine.state.riichi import _Riichi
-from engine.state.seat import _WAITS_MEMO, _Seat
+from engine.state.seat import _Seat
 from engine.state.wins import _Wins
 from engine.tiles import (
     EAST,
@@ -411,14 +411,14 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
 
     def _plain_draw(self, event: Draw) -> bool:
         """The common draw, checked and applied in one pass: the next seat draws after a discard
-        nobody claimed, with nothing else due and no wall to follow. Returns ``False`` (having
-        changed nothing) for any other case, which the general check then handles."""
+        nobody claimed, with nothing else due (the recorded wall's next tile, when the round has
+        one). Returns ``False`` (having changed nothing) for any other case, which the general
+        check then handles."""
         if (
             self.phase is not PHASE_CLAIM
             or self.pending_riichi is not None
             or self.forced_abort is not None
             or self.dora_due
-            or self.wall is not None
             or self.tiles_left <= 0
         ):
             return False
@@ -427,6 +427,12 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         if seat != (discarder + 1) % self.players:
             return False
         tile = event.tile
+        wall = self.wall
+        if wall is not None and not self.replacement:
+            # What _check_draw compares: the live wall's next tile, if the wall goes that far.
+            index = self.live_index
+            if index < len(wall.live) and wall.live[index] is not tile and wall.live[index] != tile:
+                return False
         kind = tile.kind
         seen = self.seen
         # What _tile_problem checks: for any tile but a five (red fives have limits of their
@@ -439,24 +445,21 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         last = self.last_discard
         assert last is not None
         # _pass_claims(last, discarder), written out: nobody ronned the discard.
-        last_kind = last.kind
+        bit = 1 << last.kind
         seats = self.seats
         passed = seats[discarder]
         for other in seats:
-            if other is passed:
-                continue
-            waits = other.hand_cache
-            if waits is None:
-                waits = other.hand_cache = _WAITS_MEMO.get(other.key) or other.hand()
-            if last_kind in waits[1]:
-                if other.riichi:
-                    other.riichi_furiten = True
-                else:
-                    other.temporary_furiten = True
+            if other is not passed:
+                other.passed |= bit
         seen[kind] += 1
         if tile.red:
             self.seen_red[kind // 9] += 1
+        if wall is not None:
+            self.live_index += 1  # (a draw after a discard is from the live wall)
         data = seats[seat]
+        if not data.riichi:
+            # Its temporary furiten ends with this draw: the passes need no settling.
+            data.passed = 0
         data.add(tile)
         data.draws += 1
         if not data.riichi:

@@ -68,6 +68,11 @@ class _Seat:
     riichi_waits: int = 0
     temporary_furiten: bool = False
     riichi_furiten: bool = False
+    #: Kinds discarded by others that this seat let pass since its furiten was last settled
+    #: (bit ``k`` for kind ``k``). Whether they made it furiten needs the hand's waits, which
+    #: most hands never need otherwise: it is settled (:meth:`settle_furiten`) only when
+    #: furiten is asked, and before the hand changes (the waits are the hand's at the pass).
+    passed: int = 0
     #: Kinds whose discard right now is a swap call (kuikae), after a chi or pon.
     forbidden: frozenset[int] = frozenset()
     #: Seat liable (pao) for a yakuman completed by a call on their discard.
@@ -100,7 +105,24 @@ class _Seat:
             plain -= self.reds[kind // 9]
         return plain > 0
 
+    def settle_furiten(self) -> None:
+        """Apply the passes noted in :attr:`passed`: a passed kind the hand waits on makes the
+        seat furiten (for the rest of the hand in riichi, else until its next draw)."""
+        passed = self.passed
+        if not passed:
+            return
+        self.passed = 0
+        for kind in self.hand()[1]:
+            if passed >> kind & 1:
+                if self.riichi:
+                    self.riichi_furiten = True
+                else:
+                    self.temporary_furiten = True
+                return
+
     def add(self, tile: Tile) -> None:
+        if self.passed:
+            self.settle_furiten()
         kind = tile.kind
         self.counts[kind] += 1
         self.key += _KEY_UNIT[kind]
@@ -109,6 +131,8 @@ class _Seat:
         self.hand_cache = None
 
     def remove(self, tile: Tile) -> None:
+        if self.passed:
+            self.settle_furiten()
         kind = tile.kind
         self.counts[kind] -= 1
         self.key -= _KEY_UNIT[kind]
@@ -119,6 +143,8 @@ class _Seat:
     def take(self, tile: Tile) -> bool:
         """Remove the tile if the seat holds it (:meth:`holds`, then :meth:`remove`, in one
         call); whether it did."""
+        if self.passed:
+            self.settle_furiten()
         kind = tile.kind
         counts = self.counts
         if tile.red:
@@ -141,6 +167,8 @@ class _Seat:
         every call is an honour run, and their tiles); nothing for other shapes."""
         if not self.shapes.open_kokushi:
             return
+        if self.passed:
+            self.settle_furiten()
         if meld.type is CHI and meld.kind >= EAST:
             self.key += (meld.packed & _KINDS_MASK) << _CALLED_SHIFT
         else:

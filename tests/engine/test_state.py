@@ -24,6 +24,7 @@ from engine.events import (
     RiichiAccepted,
     RiichiDeclared,
     Round,
+    Wall,
     Win,
 )
 from engine.rules import get_ruleset
@@ -218,11 +219,11 @@ def test_temporary_furiten_until_next_draw() -> None:
         Draw(2, T("8s")),
         Discard(2, T("8s"), tsumogiri=True),
     )
-    assert state.seats[0].temporary_furiten
+    assert state.furiten(0)
     play(state, Draw(3, T("4p")), Discard(3, T("4p"), tsumogiri=True))
     assert "furiten" in refused(state, Win(0, 3, T("4p")))
     play(state, Draw(0, T("9p")), Discard(0, T("9p"), tsumogiri=True))
-    assert not state.seats[0].temporary_furiten
+    assert not state.furiten(0)
 
 
 def test_ron_and_its_value() -> None:
@@ -333,6 +334,20 @@ def test_open_kan_dora_after_the_discard_on_mahjong_soul_counts_for_a_ron_on_it(
     score = state.result.wins[0].score
     assert {y.name: y.han for y in score.yaku}.get("dora") == 1
     assert score.han == 4  # closed ittsu 2, pinfu 1, the kan dora 1
+
+
+def test_a_recorded_wall_decides_each_draw_after_a_discard() -> None:
+    # Such draws take push's fast path: it must compare them with the wall as the general check
+    # does, and move along the wall.
+    live = tuple(parse_tiles("7p1s2s"))
+    wall = Wall(live=live, replacements=(), dora_indicators=(T("9s"),), ura_indicators=())
+    state = started(dataclasses.replace(make_round(), wall=wall))
+    play(state, Draw(0, T("7p")), Discard(0, T("7p"), tsumogiri=True))
+    assert "the wall gives 1s, the record draws 2s" in refused(state, Draw(1, T("2s")))
+    play(state, Draw(1, T("1s")), Discard(1, T("1s"), tsumogiri=True))
+    assert "the wall gives 2s, the record draws 1s" in refused(state, Draw(2, T("1s")))
+    play(state, Draw(2, T("2s")))
+    assert state.live_index == 3
 
 
 def test_exhaustive_draw_noten_payments() -> None:
