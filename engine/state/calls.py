@@ -136,6 +136,12 @@ class _Calls(_StateBase):
         self.kans += 1
         self.kan_seats.add(seat)
         ruleset = self.ruleset
+        # An earlier kan's indicator still waiting for its player's discard (Mahjong Soul) is
+        # turned when another kan is declared instead of that discard, before this kan's own:
+        # as a North extraction does (_north below; docs/rules.md, "open_kan_dora_timing").
+        if self.dora_after_discard:
+            self.dora_due += self.dora_after_discard
+            self.dora_after_discard = 0
         if ruleset.kan_dora:
             timing = ruleset.open_kan_dora_timing if open_kan else ruleset.closed_kan_dora_timing
             if timing is KanDoraTiming.IMMEDIATE:

@@ -336,6 +336,30 @@ def test_open_kan_dora_after_the_discard_on_mahjong_soul_counts_for_a_ron_on_it(
     assert score.han == 4  # closed ittsu 2, pinfu 1, the kan dora 1
 
 
+def test_a_kan_declared_instead_of_the_discard_turns_the_open_kans_dora_on_mahjong_soul() -> None:
+    # The open kan's indicator waits for its player's discard; a closed kan declared on the
+    # replacement instead turns it, then its own (at once): two before the next replacement
+    # draw, as RiichiEnv's and jansou's Mahjong Soul do (the referee found it).
+    hands = (*CALLS[:3], "9999p456s78p1z777z")
+    state = GameState(with_overrides("majsoul-4p", {"red_fives": [0, 0, 0]}))
+    state.start_round(make_round(hands))
+    play(
+        state,
+        Draw(0, T("7z")),
+        Discard(0, T("7z"), tsumogiri=True),
+        OpenKan(3, 0, T("7z"), tuple(parse_tiles("777z"))),
+        Draw(3, T("3s")),
+        ClosedKan(3, tuple(parse_tiles("9999p"))),
+    )
+    assert "before the replacement draw" in refused(state, Draw(3, T("9s")))
+    play(state, DoraRevealed(T("2s")))
+    assert "before the replacement draw" in refused(state, Draw(3, T("9s")))
+    play(state, DoraRevealed(T("4m")), Draw(3, T("9s")))
+    assert [str(tile) for tile in state.dora_indicators] == ["9s", "2s", "4m"]
+    play(state, Discard(3, T("9s"), tsumogiri=True))  # and the discard turns none again
+    assert "no kan dora indicator is due" in refused(state, DoraRevealed(T("5m")))
+
+
 def test_a_recorded_wall_decides_each_draw_after_a_discard() -> None:
     # Such draws take push's fast path: it must compare them with the wall as the general check
     # does, and move along the wall.
