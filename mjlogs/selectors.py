@@ -161,5 +161,7 @@ def player_get(user: User, player_id: int) -> Player:
 
 
 def player_games(user: User, player: Player) -> QuerySet[Game]:
-    """The games of this player that this user may see, newest first."""
-    return _listed(games_visible_to(user).filter(seats__player=player))
+    """The games of this player that this user may see, newest first, each once (a name may
+    sit in two seats of one game: a join on the seats would list it twice)."""
+    seated = GameSeat.objects.filter(player=player).values("game_id")
+    return _listed(games_visible_to(user).filter(pk__in=seated))

@@ -80,3 +80,28 @@ def test_a_player_seen_only_in_hidden_games_is_not_found(
     client.force_login(users.staff)
     assert client.get(f"/players/{zed.pk}/").status_code == 200
     assert client.get("/players/999999/").status_code == 404
+
+
+def test_a_player_seated_twice_in_one_game_lists_it_once(client: Client, store: Store) -> None:
+    """One name in two seats (an anonymous name, a bot playing itself): the player's page and
+    the game list filtered by the player show the game once, without error."""
+    game = store(engine_game(seed=3, names=("Twin", "Ben", "Twin", "Dai")))
+    twin = Player.objects.get(name="Twin")
+    for url in (f"/players/{twin.pk}/", f"/games/?player_id={twin.pk}"):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        assert len(rows(text(page), "games")) == 1 and listed_game_ids(page) == {game.pk}, url
+    api = client.get(f"/api/games/?player_id={twin.pk}")
+    assert api.status_code == 200 and [row["id"] for row in api.json()["results"]] == [game.pk]
+
+
+def test_a_player_seated_twice_has_statistics_for_each_seat(client: Client, store: Store) -> None:
+    store(engine_game(seed=3, names=("Twin", "Ben", "Twin", "Dai")))
+    twin = Player.objects.get(name="Twin")
+    ben = Player.objects.get(name="Ben")
+    for url in (f"/stats/players/{twin.pk}/", f"/api/players/{twin.pk}/stats/"):
+        assert client.get(url).status_code == 200, url
+    counts = client.get(f"/api/players/{twin.pk}/stats/").json()["counts"]
+    alone = client.get(f"/api/players/{ben.pk}/stats/").json()["counts"]
+    # Each seat is a hand of its own in every round, and a game of its own.
+    assert counts["hands"] == 2 * alone["hands"] and counts["games"] == 2 * alone["games"] == 2
