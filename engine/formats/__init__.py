@@ -12,6 +12,7 @@ about encoding and strict about meaning: anything they cannot make sense of rais
 
 from __future__ import annotations
 
+import json
 import os
 import zlib
 from collections.abc import Callable, Sequence
@@ -216,6 +217,22 @@ def json_int(text: str) -> int:
             f"{MAX_JSON_INT_DIGITS:,} are read)"
         )
     return int(text)
+
+
+def cut_short(error: json.JSONDecodeError) -> bool:
+    """Whether a JSON error is the text running out (a file cut short in a download or a copy),
+    not a wrong character: the parser stopped at the end of the text, or in a string that runs
+    to it."""
+    return error.pos >= len(error.doc.rstrip()) or error.msg.startswith("Unterminated string")
+
+
+def cut_short_message(what: str, size: str, detail: str) -> str:
+    """The words for a record whose text stops before its end (:func:`cut_short`); ``size``
+    says where (``"1,200 bytes"``)."""
+    return (
+        f"the file ends in the middle of the {what}: it stops after {size}, before the record "
+        f"is complete; was it cut short? ({detail})"
+    )
 
 
 def check_strings(value: object, where: str | None = None) -> None:

@@ -95,6 +95,8 @@ from engine.formats import (
     Format,
     ReaderWarnings,
     check_strings,
+    cut_short,
+    cut_short_message,
     json_int,
     tenhou_log_started_at,
 )
@@ -1106,12 +1108,20 @@ def _events(text: str) -> Iterator[tuple[Any, str]]:
     """Every event of the text with its place (``line 3``, ``line 3, event 2``)."""
     # Split on newlines only: str.splitlines() also splits on U+2028 and others, which JSON
     # strings (player names) may hold.
-    for number, line in enumerate(text.split("\n"), start=1):
+    lines = text.split("\n")
+    last = max((number for number, line in enumerate(lines, start=1) if line.strip()), default=0)
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             value = json.loads(line, parse_int=json_int)
         except json.JSONDecodeError as error:
+            detail = f"not valid JSON: {error.msg}, column {error.colno}"
+            if number == last and cut_short(error):  # the file stops inside its last event
+                size = f"{len(text):,} characters"
+                raise MalformedLogError(
+                    cut_short_message("last event", size, detail), f"line {number}"
+                ) from None
             raise MalformedLogError(
                 f"not valid JSON ({error.msg} at column {error.colno})", f"line {number}"
             ) from None

@@ -25,6 +25,7 @@ import re
 from typing import Final, NamedTuple, NoReturn, TypeAlias
 from urllib.parse import unquote
 from xml.parsers import expat
+from xml.parsers.expat import errors as expat_errors
 
 from engine.errors import MalformedLogError
 from engine.events import (
@@ -53,7 +54,7 @@ from engine.events import (
     Source,
     Win,
 )
-from engine.formats import Format, decompress
+from engine.formats import Format, cut_short_message, decompress
 from engine.rules.tenhou import TenhouLobby, log_date, tenhou_game_rules
 from engine.scoring.limits import yakuman_limit
 from engine.scoring.yaku import DORA_NAMES, YAKU
@@ -316,6 +317,18 @@ def _to_utf8(data: bytes) -> bytes:
         raise MalformedLogError(f"bad UTF-16 text ({error})") from None
 
 
+#: Expat's errors for a document that stops early: no root element closed, a tag or a
+#: character left unfinished at the end.
+_CUT_SHORT: Final = frozenset(
+    expat_errors.codes[message]
+    for message in (
+        expat_errors.XML_ERROR_NO_ELEMENTS,
+        expat_errors.XML_ERROR_UNCLOSED_TOKEN,
+        expat_errors.XML_ERROR_PARTIAL_CHAR,
+    )
+)
+
+
 def _elements(data: bytes) -> tuple[list[str], list[_Attrs]]:
     """Every element's name, and its attributes, in document order, with expat refusing DTDs.
     (Two lists rather than one of pairs: no pair to build, nor for the garbage collector to
@@ -337,10 +350,13 @@ def _elements(data: bytes) -> tuple[list[str], list[_Attrs]]:
     try:
         parser.Parse(_to_utf8(data), True)
     except expat.ExpatError as error:
-        raise MalformedLogError(
-            f"not well-formed XML ({expat.ErrorString(error.code)})",
-            f"line {error.lineno}, column {error.offset}",
-        ) from None
+        place = f"line {error.lineno}, column {error.offset}"
+        words = expat.ErrorString(error.code)
+        if error.code in _CUT_SHORT:
+            detail = f"not well-formed XML: {words}"
+            size = f"{len(data):,} bytes"
+            raise MalformedLogError(cut_short_message("XML", size, detail), place) from None
+        raise MalformedLogError(f"not well-formed XML ({words})", place) from None
     return names, attributes
 
 

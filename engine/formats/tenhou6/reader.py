@@ -27,7 +27,13 @@ from engine.events import (
     Source,
     Win,
 )
-from engine.formats import ReaderWarnings, check_strings, json_int
+from engine.formats import (
+    ReaderWarnings,
+    check_strings,
+    cut_short,
+    cut_short_message,
+    json_int,
+)
 from engine.formats.tenhou6.round_data import _RoundData
 from engine.formats.tenhou6.strings import _disp_rules, _is_tenhou_disp
 from engine.formats.tenhou6.values import _array, _int, _kind, _number, _str
@@ -89,9 +95,12 @@ def _json(text: str, where: str | None = None) -> Any:
         value = json.loads(text, parse_constant=_no_constant, parse_int=json_int)
     except json.JSONDecodeError as error:
         place = where or f"line {error.lineno}"
-        raise MalformedLogError(
-            f"not valid JSON ({error.msg}, column {error.colno})", place
-        ) from None
+        detail = f"not valid JSON: {error.msg}, column {error.colno}"
+        if cut_short(error):
+            size = f"{len(text):,} characters"
+            raise MalformedLogError(cut_short_message("JSON", size, detail), place) from None
+        message = f"not valid JSON ({error.msg}, column {error.colno})"
+        raise MalformedLogError(message, place) from None
     except RecursionError:
         raise MalformedLogError("JSON nested too deeply", where) from None
     except ValueError as error:
