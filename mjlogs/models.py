@@ -113,6 +113,12 @@ class Game(models.Model):
     def __str__(self) -> str:
         return self.source_id or f"game {self.pk}"
 
+    @property
+    def original_name(self) -> str:
+        """The original file's own name, without the folders it was imported from (a path
+        given to ``import_logs``, an archive's folders): what a page or a download shows."""
+        return self.raw_name.replace("\\", "/").rsplit("/", 1)[-1]
+
 
 class GameSeat(models.Model):
     """A player's seat in a game, with the start and (when recorded) final score and place."""

@@ -138,7 +138,7 @@ def game_original(game: Game) -> tuple[str, bytes]:
     """The name and bytes of the file a game was imported from (an archive member's name is
     its last part)."""
     raw = Game.objects.filter(pk=game.pk).values_list("raw", flat=True).get()
-    return game.raw_name.rsplit("/", 1)[-1], gzip.decompress(bytes(raw))
+    return game.original_name, gzip.decompress(bytes(raw))
 
 
 def player_list(user: User, search: str = "") -> QuerySet[Player]:

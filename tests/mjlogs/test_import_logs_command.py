@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.test import Client
 from pytest_django.fixtures import Settings
 
 import mjlogs.management.commands.import_logs as import_logs
@@ -151,6 +152,9 @@ def test_records_under_any_name_are_imported_and_the_rest_skipped(tmp_path: Path
     assert Game.objects.filter(source_format="mjlog").count() == 3
     stored = Game.objects.get(raw_name=str(tmp_path / "2020010100gm-00a9-0000-41ec0486"))
     assert stored.source_id == "2020010100gm-00a9-0000-41ec0486"
+    # The game's page names the file, not the folders of whoever imported it.
+    page = Client().get(f"/games/{stored.pk}/").content.decode()
+    assert "<dd>2020010100gm-00a9-0000-41ec0486, " in page and str(tmp_path) not in page
 
 
 def test_an_archive_member_that_is_no_record_is_skipped(tmp_path: Path) -> None:
