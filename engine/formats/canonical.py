@@ -10,6 +10,7 @@ JSON Schema. Decoding checks types and ranges and names the path of the first ba
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -23,6 +24,8 @@ from engine.events import (
     EVENT_TYPES,
     FORMAT_VERSION,
     AbortKind,
+    Discard,
+    Draw,
     Event,
     FinalResult,
     Game,
@@ -45,13 +48,14 @@ T = TypeVar("T")
 # -- dialects -------------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class Dialect:
     """How a game family writes its tiles and which events its rounds hold.
 
     Every game has the same document shape; a variant with its own tiles (Ùzje mahjong's 16
     ranks, zero and flowers) writes them in its own notation and adds events of its own. The
-    header's ``ruleset`` decides the dialect (:func:`dialect_of`).
+    header's ``ruleset`` decides the dialect (:func:`dialect_of`). Dialects compare by identity:
+    each is one module constant, and the reader caches what it learns per dialect.
     """
 
     name: str
@@ -309,9 +313,17 @@ def _list(item: Callable[[Any, str], T]) -> Callable[[Any, str], tuple[T, ...]]:
     return check
 
 
-_tiles_of = _list(_tile)
+_careful_tiles = _list(_tile)
 _ints = _list(_int)
 _seats = _list(_seat)
+
+
+def _tiles_of(value: Any, path: str) -> tuple[Tile, ...]:
+    try:
+        return _fast_path().tiles_of(value)
+    except _Slow:
+        pass  # (outside the handler: an error raised below is not "during" this one)
+    return _careful_tiles(value, path)
 
 
 def _yaku_pair(value: Any, path: str) -> tuple[str, int]:
@@ -389,6 +401,268 @@ def _event(value: Any, path: str) -> Event:
         raise MalformedLogError(str(error), path) from None
 
 
+_careful_events = _list(_event)
+
+
+def _events(value: Any, path: str) -> tuple[Event, ...]:
+    try:
+        return _fast_path().events(value)
+    except _Slow:
+        pass  # (outside the handler: an error raised below is not "during" this one)
+    return _careful_events(value, path)
+
+
+# -- decoding: the fast path ----------------------------------------------------------------------
+#
+# The careful readers above build a path string and make a call per value, and parse every tile
+# string: most of the time of reading a game went there. A round's tiles and events, nearly all
+# of a document, are first read by the fast path below, with direct type checks and one parse
+# per tile spelling. It gives up (raises _Slow) at anything it does not vouch for, and the careful
+# reader then reads the same value again: what is accepted and every error message stay theirs.
+
+
+class _Slow(Exception):
+    """The fast path met something it does not vouch for: the careful readers take over."""
+
+
+#: One dataclass field: its member, how it is read, whether it is required, whether it may be
+#: null (the careful reader refuses null where the default is not None).
+_FieldPlan = tuple[str, Callable[[Any], Any], bool, bool]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Plan:
+    """How the fast path makes a dataclass (an event, a recorded win) from a JSON object."""
+
+    cls: type[Any]
+    #: The members the object may have (the careful reader refuses any other).
+    members: frozenset[str]
+    fields: tuple[_FieldPlan, ...]
+
+
+def _plan(cls: type[Any], converters: Mapping[str, Callable[[Any], Any]], *extra: str) -> _Plan:
+    fields = tuple(
+        (
+            spec.name,
+            converters[spec.name],
+            spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING,
+            spec.default is None,
+        )
+        for spec in dataclasses.fields(cls)
+    )
+    return _Plan(cls, frozenset((*extra, *(field[0] for field in fields))), fields)
+
+
+def _build(plan: _Plan, value: dict[str, Any]) -> Any:
+    if not value.keys() <= plan.members:
+        raise _Slow
+    kwargs: dict[str, Any] = {}
+    for name, convert, required, nullable in plan.fields:
+        item = value.get(name)
+        if item is not None:
+            kwargs[name] = convert(item)
+        elif required or (not nullable and name in value):
+            raise _Slow
+    try:
+        return plan.cls(**kwargs)
+    except EngineError:
+        raise _Slow from None
+
+
+# ``type(value) is int`` rather than isinstance: it refuses booleans (and subclasses, which JSON
+# never makes) at once, as the careful readers do.
+
+
+def _fast_int(value: object) -> int:
+    if type(value) is int:
+        return value
+    raise _Slow
+
+
+def _fast_seat(value: object) -> int:
+    if type(value) is int and 0 <= value <= 5:
+        return value
+    raise _Slow
+
+
+def _fast_bool(value: object) -> bool:
+    if type(value) is bool:
+        return value
+    raise _Slow
+
+
+def _fast_str(value: object) -> str:
+    if type(value) is str:
+        return value
+    raise _Slow
+
+
+def _fast_ints(value: object) -> tuple[int, ...]:
+    if type(value) is not list:
+        raise _Slow
+    for item in value:
+        if type(item) is not int:
+            raise _Slow
+    return tuple(value)
+
+
+def _fast_seats(value: object) -> tuple[int, ...]:
+    seats = _fast_ints(value)
+    for seat in seats:
+        if not 0 <= seat <= 5:
+            raise _Slow
+    return seats
+
+
+def _fast_yaku(value: object) -> tuple[tuple[str, int], ...]:
+    if type(value) is not list:
+        raise _Slow
+    pairs = []
+    for pair in value:
+        if type(pair) is not list or len(pair) != 2:
+            raise _Slow
+        name, han = pair
+        if type(name) is not str or type(han) is not int:
+            raise _Slow
+        pairs.append((name, han))
+    return tuple(pairs)
+
+
+_ABORT_KINDS = {kind.value: kind for kind in AbortKind}
+
+
+def _fast_abort_kind(value: object) -> AbortKind:
+    kind = _ABORT_KINDS.get(value) if type(value) is str else None
+    if kind is None:
+        raise _Slow
+    return kind
+
+
+class _FastPath:
+    """The fast reading of one dialect's tiles and events."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self._parse_tile = dialect.parse_tile
+        self._format_tile = dialect.format_tile
+        #: Tiles by their string, for the writer's spelling only (see :meth:`_learn`).
+        self._known: dict[str, Tile] = {}
+        # The converters of _recorded_win and of _FIELD_READERS, member for member.
+        recorded = {
+            **dict.fromkeys(("han", "fu", "points"), _fast_int),
+            **{"yaku": _fast_yaku, "limit": _fast_str, "deltas": _fast_ints},
+            **{"liable": _fast_seat, "hand": self.tiles_of},
+        }
+        self._recorded = _plan(RecordedWin, recorded)
+        fields = {
+            **dict.fromkeys(("seat", "from_seat"), _fast_seat),
+            **dict.fromkeys(("tile", "indicator"), self.tile),
+            **dict.fromkeys(("consumed", "tiles"), self.tiles_of),
+            **dict.fromkeys(("recorded_tenpai", "seats"), _fast_seats),
+            **dict.fromkeys(("recorded_deltas", "deltas"), _fast_ints),
+            **{"tsumogiri": _fast_bool, "recorded": self.recorded_win},
+            **{"kind": _fast_abort_kind, "reason": _fast_str},
+        }
+        self._plans = {
+            name: _plan(cls, fields, "type") for name, cls in dialect.event_types.items()
+        }
+        #: How each event type is read, by its name.
+        self._readers: dict[str, Callable[[dict[str, Any]], Event]] = {
+            name: functools.partial(_build, plan) for name, plan in self._plans.items()
+        }
+        # Draws and discards are most of the events: written out, they cost little more than
+        # making the event (in every dialect that has the shared ones).
+        if dialect.event_types.get("draw") is Draw:
+            self._readers["draw"] = self._draw
+        if dialect.event_types.get("discard") is Discard:
+            self._readers["discard"] = self._discard
+
+    def tile(self, value: object) -> Tile:
+        if type(value) is not str:
+            raise _Slow
+        tile = self._known.get(value)
+        return self._learn(value) if tile is None else tile
+
+    def _learn(self, text: str) -> Tile:
+        try:
+            tile = self._parse_tile(text)
+        except EngineError:
+            raise _Slow from None
+        # Only the writer's spelling is kept: a document can spell a tile in endless ways
+        # (" 5m", "5 m"), and the memo must stay the size of the tile set.
+        if self._format_tile(tile) == text:
+            self._known[text] = tile
+        return tile
+
+    def tiles_of(self, value: object) -> tuple[Tile, ...]:
+        if type(value) is not list:
+            raise _Slow
+        try:
+            return tuple(map(self._known.__getitem__, value))
+        except (KeyError, TypeError):  # a spelling not met yet, or no string: tile by tile
+            return tuple(map(self.tile, value))
+
+    def recorded_win(self, value: object) -> RecordedWin:
+        if type(value) is not dict:
+            raise _Slow
+        recorded: RecordedWin = _build(self._recorded, value)
+        return recorded
+
+    def events(self, value: object) -> tuple[Event, ...]:
+        if type(value) is not list:
+            raise _Slow
+        try:
+            return tuple(map(self._event, value))
+        except TypeError:  # a list or an object where a tile or an event type was looked up
+            raise _Slow from None
+
+    def _event(self, value: object) -> Event:
+        if type(value) is not dict:
+            raise _Slow
+        read = self._readers.get(value.get("type", ""))
+        if read is None:
+            raise _Slow
+        return read(value)
+
+    def _draw(self, value: dict[str, Any]) -> Event:
+        seat = value.get("seat")
+        tile = self._known.get(value.get("tile", ""))
+        if len(value) == 3 and type(seat) is int and 0 <= seat <= 5 and tile is not None:
+            return Draw(seat, tile)
+        event: Event = _build(self._plans["draw"], value)  # a tile not met yet, or an error
+        return event
+
+    def _discard(self, value: dict[str, Any]) -> Event:
+        seat = value.get("seat")
+        tile = self._known.get(value.get("tile", ""))
+        tsumogiri = value.get("tsumogiri")
+        if (
+            len(value) == 4
+            and type(seat) is int
+            and 0 <= seat <= 5
+            and tile is not None
+            and type(tsumogiri) is bool
+        ):
+            return Discard(seat, tile, tsumogiri)
+        event: Event = _build(self._plans["discard"], value)
+        return event
+
+
+@functools.cache
+def _fast_path_of(dialect: Dialect) -> _FastPath:
+    """One fast path per dialect, for the life of the process: its memo of tiles is filled by
+    the first game read, and its plans are made once."""
+    return _FastPath(dialect)
+
+
+def _fast_path() -> _FastPath:
+    """The fast path of the dialect being read."""
+    return _fast_path_of(_DIALECT.get())
+
+
+# -- decoding: rounds and the game ----------------------------------------------------------------
+
+
+@functools.cache  # (asked for every round and win)
 def _members(cls: type) -> tuple[str, ...]:
     """The JSON members of an object written from a dataclass: its field names."""
     return tuple(spec.name for spec in dataclasses.fields(cls))
@@ -427,7 +701,7 @@ def _round(value: Any, path: str) -> Round:
         scores=r.get("scores", _ints),
         hands=r.get("hands", _list(_tiles_of)),
         dora_indicators=r.get("dora_indicators", _tiles_of),
-        events=r.get("events", _list(_event)),
+        events=r.get("events", _events),
         ura_indicators=r.get("ura_indicators", _tiles_of, ()),
         wall=r.optional("wall", _wall),
     )
