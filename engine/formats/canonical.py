@@ -36,7 +36,7 @@ from engine.events import (
     Source,
     Wall,
 )
-from engine.formats import Format, check_strings, json_int
+from engine.formats import Format, check_strings, cut_short, cut_short_message, json_int
 from engine.tiles import Tile, parse_tile
 
 #: The value of the ``format`` member that marks a canonical document.
@@ -805,6 +805,10 @@ def _parse_json(text: str, where: str | None = None) -> Any:
     try:
         value = json.loads(text, parse_constant=_refuse_constant, parse_int=json_int)
     except json.JSONDecodeError as error:
+        if cut_short(error):
+            size = f"{len(text):,} characters"
+            detail = f"not valid JSON: {error}"
+            raise MalformedLogError(cut_short_message("JSON", size, detail), where) from None
         raise MalformedLogError(f"not valid JSON ({error})", where) from None
     except RecursionError:
         raise MalformedLogError("JSON nested too deeply", where) from None

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import MalformedLogError
-from engine.formats import mjai, read_games, tenhou6
+from engine.formats import canonical, mjai, read_games, tenhou6
 from engine.sim.selfplay import simulate
 
 GAME = next(iter(simulate("tenhou-4p-east", 1, 4242)))
@@ -20,6 +20,7 @@ def records() -> dict[str, bytes]:
     found = {
         "tenhou6": tenhou6.write([GAME]),
         "mjai": mjai.write([GAME]),
+        "canonical": canonical.write([GAME]),
     }
     mjlogs = sorted(CORPUS_MJLOG.rglob("*.mjlog")) if CORPUS_MJLOG.is_dir() else []
     if mjlogs:
