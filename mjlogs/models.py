@@ -116,8 +116,9 @@ class Game(models.Model):
     @property
     def original_name(self) -> str:
         """The original file's own name, without the folders it was imported from (a path
-        given to ``import_logs``, an archive's folders): what a page or a download shows."""
-        return self.raw_name.replace("\\", "/").rsplit("/", 1)[-1]
+        given to ``import_logs``, an archive's folders): what a page or a download shows. (A
+        backslash is a character of the name: uploads from anywhere may hold one.)"""
+        return self.raw_name.rsplit("/", 1)[-1]
 
 
 class GameSeat(models.Model):

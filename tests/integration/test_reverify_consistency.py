@@ -205,16 +205,16 @@ def test_an_update_of_a_player_in_flight_does_not_hide_a_game_verified_meanwhile
     computed = threading.Event()
     resume = threading.Event()
     slow = threading.local()  # set in worker 1's thread only
-    compute = stats_services.player_stats
+    compute = stats_services.public_summaries_of
 
-    def computed_then_slow(user: Any, player: Player, **options: Any) -> Any:
-        stats = compute(user, player, **options)
+    def computed_then_slow(player_ids: Any) -> Any:
+        figures = compute(player_ids)
         if getattr(slow, "on", False):
             computed.set()
             resume.wait(timeout=30)
-        return stats
+        return figures
 
-    monkeypatch.setattr(stats_services, "player_stats", computed_then_slow)
+    monkeypatch.setattr(stats_services, "public_summaries_of", computed_then_slow)
     errors: list[BaseException] = []
 
     def in_thread(work: Callable[[], object]) -> threading.Thread:
