@@ -130,6 +130,12 @@ class GameSeat(models.Model):
     start_score = models.IntegerField()
     final_score = models.IntegerField(null=True, blank=True)
     placement = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 is first.")
+    points = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Final points by the rule set (the score less the return, in thousands, with "
+        "uma and oka), as the verification computed them; only for a game verified whole.",
+    )
 
     class Meta:
         ordering = ("game", "seat")

@@ -58,7 +58,9 @@ LIST_COLUMNS = (
     "id", "ruleset", "rule_overrides", "players_count", "rounds_count", "complete",
     "source_format", "source_id", "started_at", "uploaded_at", "visibility",
 )  # fmt: skip
-SEAT_COLUMNS = ("seat", "player_id", "player__name", "start_score", "final_score", "placement")
+SEAT_COLUMNS = (
+    "seat", "player_id", "player__name", "start_score", "final_score", "placement", "points",
+)  # fmt: skip
 
 
 def game_rows(game_ids: list[int]) -> list[dict[str, Any]]:

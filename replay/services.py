@@ -21,7 +21,7 @@ from engine.events import Game as EngineGame
 from engine.formats import canonical
 from engine.replay import ReplayReport, replay
 from engine.replay import Verdict as EngineVerdict
-from mjlogs.models import Game
+from mjlogs.models import Game, GameSeat
 from replay import selectors
 from replay.models import Verdict, Verification
 from stats.services import game_facts_replace, game_stats_queue_update
@@ -128,6 +128,21 @@ def _save(game_id: int, values: dict[str, Any], facts: Any) -> Verification | No
         if not Game.objects.filter(pk=game_id).exists():
             return None
         verification, _ = Verification.objects.update_or_create(game_id=game_id, defaults=values)
+        _seat_points_replace(game_id, values)
         game_facts_replace(game_id, facts)
         game_stats_queue_update(Game.objects.only("started_at", "uploaded_at").get(pk=game_id))
     return verification
+
+
+def _seat_points_replace(game_id: int, values: dict[str, Any]) -> None:
+    """Keep each seat's final points by the rules with the seat (the game list and the API read
+    them there) for a game verified whole; none otherwise (a fragment has no end, and a game the
+    rules disagree with has no points one can trust)."""
+    report = values.get("report") or {}
+    points = report.get("points") if values["verdict"] == Verdict.VERIFIED else None
+    seats = GameSeat.objects.filter(game_id=game_id)
+    if not isinstance(points, list):
+        seats.update(points=None)
+        return
+    for seat, value in enumerate(points):
+        seats.filter(seat=seat).update(points=value)

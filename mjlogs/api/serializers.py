@@ -50,7 +50,7 @@ class SeatSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = GameSeat
-        fields = ("seat", "player", "start_score", "final_score", "placement")
+        fields = ("seat", "player", "start_score", "final_score", "placement", "points")
 
 
 class GameSerializer(serializers.ModelSerializer):

@@ -116,6 +116,7 @@ class GameViewSet(
                     "start_score": seat["start_score"],
                     "final_score": seat["final_score"],
                     "placement": seat["placement"],
+                    "points": seat["points"],
                 }
                 for seat in row["seats"]
             ],

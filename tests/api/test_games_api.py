@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -343,3 +344,55 @@ def test_exports_of_writers_that_refuse_a_game_say_why(
     response = client_for(None).get(f"/api/games/{three_games['public'].pk}/export/tenhou6/")
     assert response.status_code == 400
     assert "cannot carry this rule set" in response.json()["format"][0]
+
+
+# -- final points ------------------------------------------------------------------------------
+
+
+def seat_figures(game: Game) -> list[dict[str, Any]]:
+    body = client_for(None).get(f"/api/games/{game.pk}/").json()
+    listed = client_for(None).get("/api/games/").json()["results"]
+    (row,) = [row for row in listed if row["id"] == game.pk]
+    assert row["seats"] == body["seats"]  # the list and the game say the same
+    return list(body["seats"])
+
+
+def test_a_game_verified_whole_gives_each_seat_its_final_points(store_game: StoreGame) -> None:
+    game = store_game(self_played_document(91))
+    assert game.verification.verdict == Verdict.VERIFIED
+    seats = seat_figures(game)
+    points = [seat["points"] for seat in seats]
+    assert points == game.verification.report["points"]
+    # Tenhou's rules: 25,000 to start, 30,000 returned, uma 10-20, oka to the first: the points
+    # add up to nothing, and they rank as the placements do.
+    assert abs(sum(points)) < 1e-9
+    by_place = [seat["points"] for seat in sorted(seats, key=lambda seat: seat["placement"])]
+    assert by_place == sorted(points, reverse=True)
+    page = client_for(None).get(f"/games/{game.pk}/").content.decode()
+    assert f"{max(points):+.1f}" in page
+
+
+def test_a_record_the_rules_disagree_with_gives_no_points(store_game: StoreGame) -> None:
+    document = self_played_document(92)
+    document["rounds"][0]["scores"][0] += 1000  # the first hand starts from wrong scores
+    game = store_game(document)
+    assert game.verification.verdict != Verdict.VERIFIED
+    assert [seat["points"] for seat in seat_figures(game)] == [None] * 4
+
+
+@pytest.mark.corpus
+def test_the_points_of_a_real_tenhou_game_are_its_owari() -> None:
+    from mjlogs.services import import_file
+    from tests.engine.corpus import corpus_dir
+
+    path = corpus_dir() / "mjlog_xml" / "mjx-project__mjx" / "2011020417gm-00a9-0000-b67fcaa3.mjlog"
+    (outcome,) = import_file(path.name, path.read_bytes())
+    game = Game.objects.get(pk=outcome.game_id)
+    (record,), _ = read_games(path.read_bytes())
+    assert record.recorded_final is not None and record.recorded_final.results is not None
+    # Verified in-process at the commit (eager tasks): run it here, the test's transaction
+    # never commits.
+    from replay.services import game_verify
+
+    game_verify(game.pk)
+    assert [seat["points"] for seat in seat_figures(game)] == list(record.recorded_final.results)
