@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce, Round
 
 from engine.rules import PRESETS
 from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
@@ -82,6 +82,10 @@ GAME_COUNTS: dict[str, Any] = {
     "placement_total": _sum("placement"),
     "final_score_total": _sum("final_score"),
     "busts": _count(final_score__lt=0),
+    # Final points by the rule set (uma, oka), kept for games verified whole; in tenths, so
+    # that every count stays a whole number (points have one decimal).
+    "points_games": _count(points__isnull=False),
+    "points_tenths": Coalesce(Sum(Round(F("points") * 10), filter=Q(points__isnull=False)), 0.0),
 }
 
 
@@ -110,6 +114,10 @@ def _top_two(counts: dict[str, int]) -> int:
     return counts["first"] + counts["second"]
 
 
+def _points(counts: dict[str, int]) -> float:
+    return counts["points_tenths"] / 10
+
+
 METRICS: tuple[Metric, ...] = (
     Metric(
         "average_placement",
@@ -126,6 +134,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("top_two_rate", "Top two", _top_two, "games"),
     Metric("bust_rate", "Bust", "busts", "games", lower_is_better=True),
     Metric("average_final_score", "Average final score", "final_score_total", "games", False),
+    Metric("average_points", "Average points", _points, "points_games", False),
     Metric("win_rate", "Win", "wins", "hands"),
     Metric("deal_in_rate", "Deal-in", "deal_ins", "hands", lower_is_better=True),
     Metric("riichi_rate", "Riichi", "riichi_hands", "hands"),
@@ -190,6 +199,7 @@ METRICS_BY_NAME: dict[str, Metric] = {metric.name: metric for metric in METRICS}
 #: The denominators in words, for "n = 120 hands".
 DENOMINATOR_LABELS: dict[str, str] = {
     "games": "games",
+    "points_games": "games with points",
     "hands": "hands",
     "wins": "wins",
     "deal_ins": "deal-ins",
@@ -203,7 +213,7 @@ DENOMINATOR_LABELS: dict[str, str] = {
 METRIC_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Placements", (
         "average_placement", "first_rate", "second_rate", "third_rate", "fourth_rate",
-        "top_two_rate", "bust_rate", "average_final_score",
+        "top_two_rate", "bust_rate", "average_final_score", "average_points",
     )),
     ("Hands", ("points_per_hand", "exhaustive_draw_rate", "tenpai_at_draw_rate")),
     ("Wins", ("win_rate", "tsumo_rate", "dama_rate", "average_win", "average_win_turn")),

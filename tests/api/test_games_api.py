@@ -396,3 +396,23 @@ def test_the_points_of_a_real_tenhou_game_are_its_owari() -> None:
 
     game_verify(game.pk)
     assert [seat["points"] for seat in seat_figures(game)] == list(record.recorded_final.results)
+
+
+def test_a_players_average_points_are_the_mean_of_their_seats_points(
+    store_game: StoreGame,
+) -> None:
+    games = [
+        store_game(self_played_document(seed, ("Ann", "Ben", "Cat", "Dan"))) for seed in (93, 94)
+    ]
+    ann = Player.objects.get(name="Ann")
+    seats = GameSeat.objects.filter(player=ann, game__in=games)
+    points = [seat.points for seat in seats]
+    assert len(points) == 2 and None not in points
+    body = client_for(None).get(f"/api/players/{ann.pk}/stats/").json()
+    assert body["counts"]["points_games"] == 2
+    (average,) = [metric for metric in body["metrics"] if metric["name"] == "average_points"]
+    assert average["value"] == pytest.approx(sum(points) / 2) and average["n"] == 2
+    board = client_for(None).get("/api/stats/leaderboard/?metric=average_points&min_games=1")
+    assert board.status_code == 200
+    values = [row["value"] for row in board.json()["results"]]
+    assert values == sorted(values, reverse=True) and len(values) == 4
