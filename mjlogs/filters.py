@@ -16,6 +16,7 @@ from django.db.models import Q, QuerySet
 from config.limits import DB_INT_MAX, DB_INT_MIN
 from engine.formats import formats
 from engine.rules import PRESETS
+from engine.rules.tenhou import CUSTOM_LOBBY, ROOMS
 from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
 from mjlogs.models import Game
 from replay.models import Verdict
@@ -69,6 +70,11 @@ class GameFilter(django_filters.FilterSet):
     )
     source = django_filters.ChoiceFilter(
         field_name="source_format", choices=_choices(formats()), label="Source format"
+    )
+    room = django_filters.ChoiceFilter(
+        choices=[(room, room) for room in (*ROOMS, CUSTOM_LOBBY)],
+        label="Tenhou room",
+        help_text="The room the record says (ippan, joukyuu, tokujou, houou; custom lobbies).",
     )
 
     class Meta:

@@ -80,6 +80,12 @@ class Game(models.Model):
     raw = models.BinaryField(help_text="The original file's bytes, gzip-compressed.")
     raw_name = models.CharField(max_length=255, blank=True)
     raw_size = models.PositiveIntegerField(help_text="Size of the original, uncompressed.")
+    room = models.CharField(
+        max_length=16,
+        blank=True,
+        help_text="The Tenhou room the record says it was played in (ippan, joukyuu, tokujou, "
+        "houou, or custom for a custom lobby); empty when it does not say.",
+    )
 
     class Meta:
         ordering = ("-started_at", "-id")

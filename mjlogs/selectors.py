@@ -56,7 +56,7 @@ def games_listed(user: User) -> QuerySet[Game]:
 #: The columns of a game that a list shows, as :func:`game_rows` reads them.
 LIST_COLUMNS = (
     "id", "ruleset", "rule_overrides", "players_count", "rounds_count", "complete",
-    "source_format", "source_id", "started_at", "uploaded_at", "visibility",
+    "source_format", "source_id", "room", "started_at", "uploaded_at", "visibility",
 )  # fmt: skip
 SEAT_COLUMNS = (
     "seat", "player_id", "player__name", "start_score", "final_score", "placement", "points",

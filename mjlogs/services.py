@@ -50,6 +50,7 @@ from engine.formats import (
     sniff_head,
 )
 from engine.game_flow import placements
+from engine.rules.tenhou import tenhou_room
 from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand, is_archive
 from mjlogs.identity import identity_hash
 from mjlogs.models import Game, GameSeat, Player, PlayerName, Visibility
@@ -451,6 +452,10 @@ def _stored(digest: str, uploader: AbstractBaseUser | None, visibility: str) -> 
     return own.order_by("pk").first()
 
 
+#: The formats whose source may say a Tenhou room (``engine.rules.tenhou.tenhou_room``).
+_TENHOU_FORMATS = frozenset({"mjlog", "tenhou6"})
+
+
 def _create(game: EngineGame, document: dict[str, Any], digest: str, origin: Origin) -> Game:
     header = game.header
     final = game.recorded_final
@@ -470,6 +475,7 @@ def _create(game: EngineGame, document: dict[str, Any], digest: str, origin: Ori
         raw=origin.raw,
         raw_name=origin.raw_name,
         raw_size=origin.raw_size,
+        room=tenhou_room(header.source.extra) if header.source.format in _TENHOU_FORMATS else "",
     )
     platform = PLATFORM_OF_FORMAT.get(header.source.format, header.source.format)
     start = game.rounds[0].scores if game.rounds else (0,) * game.players

@@ -14,6 +14,7 @@ lobby and date") explains each and says which are still unchecked against real r
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Final
@@ -46,6 +47,31 @@ CHIPS: Final = 0x0200 | 0x0400
 #: A special lobby of one hand (its games start at 1,000 points, with ``gold`` and ``ratio`` on
 #: the header): its rules are not modelled.
 ONE_HAND: Final = 0x0800
+
+#: Tenhou's ranked rooms, lowest first (一般 上級 特上 鳳凰), and ``custom`` for a game of a
+#: custom (private or tournament) lobby.
+ROOMS: Final = ("ippan", "joukyuu", "tokujou", "houou")
+CUSTOM_LOBBY: Final = "custom"
+#: The room's mark as tenhou.net/6's ``rule.disp`` starts with it.
+_ROOM_MARKS: Final = {"般": "ippan", "上": "joukyuu", "特": "tokujou", "鳳": "houou"}
+
+
+def room_of_go_type(go_type: int) -> str:
+    """The ranked room of a GO type: 0x20 tokujou, 0x80 joukyuu, both houou, neither ippan."""
+    return ROOMS[(2 if go_type & TOKUJOU else 0) + (1 if go_type & JOUKYUU else 0)]
+
+
+def tenhou_room(extra: Mapping[str, str]) -> str:
+    """The Tenhou room a record's source says it was played in (``Source.extra``: an mjlog's
+    ``go_type`` and ``lobby``, a tenhou.net/6 ``disp`` and ``lobby``): one of :data:`ROOMS`,
+    :data:`CUSTOM_LOBBY`, or ``""`` when the record does not say (a converter's text)."""
+    lobby = str(extra.get("lobby", "0"))
+    if lobby not in ("", "0"):
+        return CUSTOM_LOBBY
+    go_type = str(extra.get("go_type", ""))
+    if go_type.isascii() and go_type.isdigit():
+        return room_of_go_type(int(go_type))
+    return _ROOM_MARKS.get(str(extra.get("disp", ""))[:1], "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,8 +65,8 @@ class GameSerializer(serializers.ModelSerializer):
         model = Game
         fields = (
             "id", "url", "ruleset", "rule_overrides", "players_count", "rounds_count",
-            "complete", "source_format", "source_id", "started_at", "uploaded_at", "uploader",
-            "visibility", "seats", "verdict",
+            "complete", "source_format", "source_id", "room", "started_at", "uploaded_at",
+            "uploader", "visibility", "seats", "verdict",
         )  # fmt: skip
         read_only_fields = fields
 

@@ -62,7 +62,7 @@ EXPORT_CONTENT_TYPES = {
 #: Game columns the list writes as they are stored.
 LISTED_AS_IS = (
     "ruleset", "rule_overrides", "players_count", "rounds_count", "complete", "source_format",
-    "source_id",
+    "source_id", "room",
 )  # fmt: skip
 _DATETIME = serializers.DateTimeField()
 

@@ -24,6 +24,8 @@ class CorpusFile:
     players: int
     rounds: int
     complete: bool
+    #: What the manifest says of the game's kind (``GO type=169 (4p,hanchan,...,houou)``).
+    game_type: str = ""
 
     @property
     def name(self) -> str:
@@ -50,6 +52,7 @@ def manifest() -> list[CorpusFile]:
             players=int(row["players"]),
             rounds=int(row["n_rounds"]),
             complete=row["complete_game"] == "yes",
+            game_type=row.get("game_type", ""),
         )
         for row in rows
     ]

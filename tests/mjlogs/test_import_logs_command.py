@@ -95,6 +95,14 @@ def test_the_corpus_stores_every_distinct_game_once_and_every_complete_game_veri
     agreeing = Verification.objects.filter(verdict__in=AGREEING)
     assert agreeing.count() >= stored - 2
     assert not agreeing.filter(verdict=Verdict.VERIFIED, complete=False).exists()
+    # Each Tenhou game's room as its manifest row says it (the mjlog's GO type and lobby).
+    said = {row.path.name: row for row in rows if row.format == "mjlog_xml"}
+    tenhou = Game.objects.filter(source_format="mjlog")
+    for raw_name, room in tenhou.values_list("raw_name", "room"):
+        game_type = said[Path(raw_name).name].game_type
+        assert room and (room in game_type or room == "custom"), (raw_name, room, game_type)
+    houou = Client().get("/api/games/", {"room": "houou"}).json()
+    assert houou["count"] == Game.objects.filter(room="houou").count() > 0
     # Statistics: the summaries and ratings kept up to date game by game during the import
     # equal a rebuild from scratch.
     from stats.models import PlayerSummary, RatingChange

@@ -22,6 +22,7 @@ from engine.rules.tenhou import (
     log_date,
     rules_on,
     tenhou_game_rules,
+    tenhou_room,
 )
 from engine.sim.bots import GreedyBot
 from engine.sim.selfplay import play_game
@@ -207,3 +208,26 @@ def test_a_custom_lobby_counts_its_points_by_its_own_settings() -> None:
         name, overrides = tenhou_game_rules(custom, played_on)
         assert with_overrides(name, overrides).points_rounding is PointsRounding.UNCHECKED
     assert TenhouLobby.from_go_type(0x609).chips  # 5,000-point chips (0x400)
+
+
+# -- the room -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "room"),
+    [
+        ({"go_type": "169", "lobby": "0"}, "houou"),  # 0xA9: 0x20 and 0x80
+        ({"go_type": "137", "lobby": "0"}, "joukyuu"),  # 0x89
+        ({"go_type": "41", "lobby": "0"}, "tokujou"),  # 0x29
+        ({"go_type": "9", "lobby": "0"}, "ippan"),
+        ({"go_type": "185"}, "houou"),  # 0xB9: sanma houou
+        ({"go_type": "9", "lobby": "7994"}, "custom"),
+        ({"disp": "鳳南喰赤"}, "houou"),
+        ({"disp": "般東喰赤"}, "ippan"),
+        ({"disp": "特南喰赤", "lobby": "1234"}, "custom"),
+        ({"disp": "East hanchan"}, ""),
+        ({}, ""),
+    ],
+)
+def test_the_room_a_record_says(extra: dict[str, str], room: str) -> None:
+    assert tenhou_room(extra) == room
