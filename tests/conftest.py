@@ -108,3 +108,16 @@ def pytest_collection_finish(session: pytest.Session) -> None:
             "Start PostgreSQL or unset DATABASE_URL to use SQLite.",
             returncode=pytest.ExitCode.USAGE_ERROR,
         )
+
+
+@pytest.fixture
+def latest_schema_after() -> Iterator[None]:
+    """For a test that migrates the test database back to try a data migration: migrate it
+    forward to the latest migrations afterwards, the schema every other test expects (the
+    database lives for the whole session)."""
+    yield
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -18,7 +18,7 @@ import time
 
 #: Columns copied as they are, per table (all but ``id`` and the game reference).
 COPIED_COLUMNS = {
-    "mjlogs_gameseat": "seat, start_score, final_score, placement, player_id",
+    "mjlogs_gameseat": "seat, start_score, final_score, placement, points, player_id",
     "replay_verification": (
         "verdict, engine_version, discrepancy, message, complete, events, duration_ms, report, "
         "verified_at"
@@ -53,12 +53,12 @@ def replicate(factor: int) -> dict[str, float | int]:
         cursor.execute(
             "INSERT INTO mjlogs_game (id, ruleset, rule_overrides, players_count, rounds_count, "
             "complete, source_format, source_id, content_hash, started_at, uploaded_at, "
-            "visibility, document, raw, raw_name, raw_size, uploader_id) "
+            "visibility, document, raw, raw_name, raw_size, room, uploader_id) "
             "SELECT c.new_id, g.ruleset, g.rule_overrides, g.players_count, g.rounds_count, "
             "g.complete, g.source_format, g.source_id || '-copy-' || c.k, "
             "encode(sha256((g.content_hash || '-copy-' || c.k)::bytea), 'hex'), "
             "g.started_at + c.k * %s, g.uploaded_at, g.visibility, g.document, g.raw, "
-            "g.raw_name, g.raw_size, g.uploader_id "
+            "g.raw_name, g.raw_size, g.room, g.uploader_id "
             "FROM mjlogs_game g JOIN load_copy c ON c.old_id = g.id",
             [span],
         )

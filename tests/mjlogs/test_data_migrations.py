@@ -10,7 +10,10 @@ from django.db.migrations.executor import MigrationExecutor
 
 from mjlogs.models import Game, GameSeat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("latest_schema_after"),
+]
 
 BEFORE = [
     ("mjlogs", "0003_game_identity_by_visibility"),

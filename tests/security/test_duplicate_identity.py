@@ -126,6 +126,7 @@ def test_making_a_game_public_when_a_public_copy_exists_is_a_409(alice: User, bo
     assert Game.objects.get(pk=private["game_id"]).visibility == Visibility.PRIVATE
 
 
+@pytest.mark.usefixtures("latest_schema_after")
 def test_the_migration_rehashes_stored_games_and_keeps_both_of_a_pair() -> None:
     """Games stored before identities were told by play keep being found: the migration gives
     each its new hash, and of two stored games that turn out to be one, both stay."""
