@@ -89,6 +89,8 @@ class GameDetailSerializer(GameSerializer):
 
     verification = serializers.SerializerMethodField()
     links = serializers.SerializerMethodField()
+    #: The original file's own name, without the folders of whoever imported it.
+    raw_name = serializers.CharField(source="original_name", read_only=True)
 
     class Meta(GameSerializer.Meta):
         fields = (*GameSerializer.Meta.fields, "raw_name", "raw_size", "verification", "links")

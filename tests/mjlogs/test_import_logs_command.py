@@ -163,6 +163,8 @@ def test_records_under_any_name_are_imported_and_the_rest_skipped(tmp_path: Path
     # The game's page names the file, not the folders of whoever imported it.
     page = Client().get(f"/games/{stored.pk}/").content.decode()
     assert "<dd>2020010100gm-00a9-0000-41ec0486, " in page and str(tmp_path) not in page
+    answer = Client().get(f"/api/games/{stored.pk}/").json()
+    assert answer["raw_name"] == "2020010100gm-00a9-0000-41ec0486"
 
 
 def test_an_archive_member_that_is_no_record_is_skipped(tmp_path: Path) -> None:
