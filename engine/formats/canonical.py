@@ -313,17 +313,30 @@ def _list(item: Callable[[Any, str], T]) -> Callable[[Any, str], tuple[T, ...]]:
     return check
 
 
-_careful_tiles = _list(_tile)
 _ints = _list(_int)
 _seats = _list(_seat)
 
 
-def _tiles_of(value: Any, path: str) -> tuple[Tile, ...]:
-    try:
-        return _fast_path().tiles_of(value)
-    except _Slow:
-        pass  # (outside the handler: an error raised below is not "during" this one)
-    return _careful_tiles(value, path)
+def _fast_first(
+    fast: Callable[[_FastPath, Any], T], careful: Callable[[Any, str], T]
+) -> Callable[[Any, str], T]:
+    """A reader that tries the fast path (below) and, where it gives up, the careful reader."""
+
+    def read(value: Any, path: str) -> T:
+        try:
+            return fast(_fast_path(), value)
+        except _Slow:
+            pass  # (outside the handler: an error raised below is not "during" this one)
+        return careful(value, path)
+
+    return read
+
+
+_careful_tiles = _list(_tile)
+# (The careful readers are looked up at each call, so that a test can stand in for them.)
+_tiles_of = _fast_first(
+    lambda fast, value: fast.tiles_of(value), lambda value, path: _careful_tiles(value, path)
+)
 
 
 def _yaku_pair(value: Any, path: str) -> tuple[str, int]:
@@ -402,14 +415,9 @@ def _event(value: Any, path: str) -> Event:
 
 
 _careful_events = _list(_event)
-
-
-def _events(value: Any, path: str) -> tuple[Event, ...]:
-    try:
-        return _fast_path().events(value)
-    except _Slow:
-        pass  # (outside the handler: an error raised below is not "during" this one)
-    return _careful_events(value, path)
+_events = _fast_first(
+    lambda fast, value: fast.events(value), lambda value, path: _careful_events(value, path)
+)
 
 
 # -- decoding: the fast path ----------------------------------------------------------------------
