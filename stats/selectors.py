@@ -650,14 +650,10 @@ def _rows_from_facts(
     if players is not None:
         facts, seats = facts.filter(player__in=players), seats.filter(player__in=players)
     counts: dict[int, dict[str, int]] = {}
-    hand_rows = facts.values("player").annotate(**HAND_COUNTS)
-    seat_rows = seats.values("player").annotate(**GAME_COUNTS)
-    empty = dict.fromkeys([*HAND_COUNTS, *GAME_COUNTS], 0)
-    for row in [*hand_rows, *seat_rows]:
-        player = row.pop("player")
-        counts.setdefault(player, dict(empty)).update(
-            {name: int(value or 0) for name, value in row.items()}
-        )
+    empty = _zeros(HAND_COUNTS) | _zeros(GAME_COUNTS)
+    for grouped in (_grouped(facts, HAND_COUNTS), _grouped(seats, GAME_COUNTS)):
+        for player, tally in grouped.items():
+            counts.setdefault(player, dict(empty)).update(tally)
     definition = METRICS_BY_NAME[metric]
     found = Player.objects.in_bulk(counts)
     return [
