@@ -201,10 +201,12 @@ def _settlement_class(round_: object, ours: list[int], theirs: list[int]) -> str
         if recorded is None or recorded.liable is None:
             continue
         yakuman = [name for name, han in recorded.yaku or () if han >= 13]
-        if "suukantsu" in yakuman:
-            return "suukantsu with a liable feeder paid without pao"
+        # A composite first: its liability is for one of its yakuman (daisangen fed by the
+        # player who also fed the fourth kan is still daisangen's pao, not four kans').
         if len(yakuman) > 1:
             return COMPOSITE_PAO
+        if "suukantsu" in yakuman:
+            return "suukantsu with a liable feeder paid without pao"
     return "hand settlement"
 
 

@@ -381,21 +381,27 @@ def test_a_record_the_rules_disagree_with_gives_no_points(store_game: StoreGame)
 
 
 @pytest.mark.corpus
-def test_the_points_of_a_real_tenhou_game_are_its_owari() -> None:
+def test_the_points_of_every_real_tenhou_game_are_its_owari() -> None:
+    """Every corpus mjlog that reaches its end: the API's points per seat are the record's
+    ``owari`` figures, as the verification computed them by the rules of its lobby and date."""
     from mjlogs.services import import_file
+    from replay.services import game_verify
     from tests.engine.corpus import corpus_dir
 
-    path = corpus_dir() / "mjlog_xml" / "mjx-project__mjx" / "2011020417gm-00a9-0000-b67fcaa3.mjlog"
-    (outcome,) = import_file(path.name, path.read_bytes())
-    game = Game.objects.get(pk=outcome.game_id)
-    (record,), _ = read_games(path.read_bytes())
-    assert record.recorded_final is not None and record.recorded_final.results is not None
-    # Verified in-process at the commit (eager tasks): run it here, the test's transaction
-    # never commits.
-    from replay.services import game_verify
-
-    game_verify(game.pk)
-    assert [seat["points"] for seat in seat_figures(game)] == list(record.recorded_final.results)
+    checked = 0
+    for path in sorted((corpus_dir() / "mjlog_xml").rglob("*.mjlog")):
+        (record,), _ = read_games(path.read_bytes())
+        if record.recorded_final is None or record.recorded_final.results is None:
+            continue
+        (outcome,) = import_file(path.name, path.read_bytes())
+        game = Game.objects.get(pk=outcome.game_id)
+        # Verified in-process at the commit (eager tasks): run it here, the test's
+        # transaction never commits.
+        game_verify(game.pk)
+        figures = [seat["points"] for seat in seat_figures(game)]
+        assert figures == list(record.recorded_final.results), path.name
+        checked += 1
+    assert checked >= 30, f"only {checked} corpus games reach their end"
 
 
 def test_a_players_average_points_are_the_mean_of_their_seats_points(

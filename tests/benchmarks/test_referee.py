@@ -112,6 +112,18 @@ def test_an_unchanged_game_is_agreed_by_every_peer() -> None:
     assert _findings(_game()) == []
 
 
+def test_a_composite_yakuman_with_four_kans_is_classed_by_its_liability() -> None:
+    """majsoul-3p seed 11007 (the 100,000-game run): daisangen and suukantsu, the daisangen
+    feeder having fed the fourth kan too. Mahjong Soul's liability covers daisangen only; jansou
+    charges the whole to the feeder: the known composite class, not a four-kans pao."""
+    from benchmarks.referee.explained import explanation
+
+    found = _findings(_game("majsoul-3p", 11007))
+    jansou = [(what, where) for peer, what, where, _ in found if peer == "jansou (mjai)"]
+    assert jansou == [("pao over the whole of a composite yakuman", "2 (E1)")], found
+    assert explanation("jansou (mjai)", jansou[0][0], "majsoul-3p") is not None
+
+
 def test_a_win_with_its_points_changed_is_reported_by_the_scorers() -> None:
     game = _game()
     # A ron: any multiple of 100 is a value the tenhou.net/6 writer can write.

@@ -1,0 +1,75 @@
+"""Where a game was played and who sat in it: the platform a record's names belong to, the
+room, and which seats are no one in particular (docs/stats.md, "Who is a player").
+
+A name is a person only on the platform it was seen on: ``Aさん`` on Tenhou and ``Aさん`` on
+Mahjong Soul are two players. Some seats are not a person at all:
+
+- **anonymous** seats: Tenhou's ``NoName`` (a guest without an account), an empty name, an mjai
+  seat without a name. Everyone who plays as a guest shares that name, so such a seat becomes a
+  player of its own, never matched to another seat by name, and is never ranked;
+- **bots**: the seats of games our own self-play wrote (source and platform ``sim``). They are
+  left out of leaderboards and player lists unless asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from engine.events import GameHeader
+from engine.rules.majsoul import majsoul_room
+from engine.rules.tenhou import tenhou_room
+from mjlogs.models import PlayerKind
+
+#: Names a platform gives to every player without an account. Compared after stripping blanks,
+#: so an empty or blank name is anonymous too.
+ANONYMOUS_NAMES: Final = frozenset({"", "NoName"})
+
+#: The platform of a record's names by the format it came in, when the format is one platform's.
+_PLATFORM_OF_FORMAT: Final = {"mjlog": "tenhou", "tenhou6": "tenhou"}
+#: Platforms whose every seat is a program: our self-play (``engine.sim``).
+BOT_PLATFORMS: Final = frozenset({"sim"})
+
+#: What pages call each platform.
+PLATFORM_LABELS: Final = {
+    "tenhou": "Tenhou",
+    "majsoul": "Mahjong Soul",
+    "mjai": "mjai",
+    "sim": "self-play (bots)",
+    "canonical": "canonical record",
+}
+
+
+def platform_of(header: GameHeader) -> str:
+    """The platform whose names this record's players are: a tenhou.net/6 record of a Mahjong
+    Soul game (a converter's output, ``engine.rules.majsoul``) names Mahjong Soul players."""
+    if header.ruleset.startswith("majsoul"):
+        return "majsoul"
+    return _PLATFORM_OF_FORMAT.get(header.source.format, header.source.format)
+
+
+def seat_kind(platform: str, name: str) -> PlayerKind:
+    """Whether a seat with this name on this platform is a person, anonymous, or a bot."""
+    if name.strip() in ANONYMOUS_NAMES:
+        return PlayerKind.ANONYMOUS
+    if platform in BOT_PLATFORMS:
+        return PlayerKind.BOT
+    return PlayerKind.PERSON
+
+
+#: The formats whose source may say a Tenhou room (``engine.rules.tenhou.tenhou_room``).
+_TENHOU_FORMATS: Final = frozenset({"mjlog", "tenhou6"})
+
+
+def room_of(ruleset: str, source_format: str, extra: Mapping[str, str]) -> str:
+    """The room a record says its game was played in: a Tenhou room (``ippan`` ... ``houou``,
+    ``custom``), a Mahjong Soul room (``bronze`` ... ``throne``), or ``""``."""
+    if ruleset.startswith("majsoul"):
+        return majsoul_room([str(extra.get(key, "")) for key in ("disp", "title")])
+    if source_format in _TENHOU_FORMATS:
+        return tenhou_room(extra)
+    return ""
+
+
+def platform_label(platform: str) -> str:
+    return PLATFORM_LABELS.get(platform, platform)

@@ -1,0 +1,116 @@
+"""Who a seat is (mjlogs.provenance): a name is one player on one platform, guests (NoName, no
+name) are seats of their own and never ranked, self-play seats are bots; what the record says of
+a player's rank is kept and shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from mjlogs.models import Game, GameSeat, Player, PlayerKind
+from stats.selectors import leaderboard
+from stats.services import player_summaries_update
+from tests.engine.corpus import corpus_dir
+from tests.mjlogs.conftest import Store
+from tests.mjlogs.pages import engine_game, plain, rows, text
+
+pytestmark = pytest.mark.django_db
+
+EAST_4P = "tenhou-4p-east"
+
+
+def _seat_players(game: Game) -> list[Player]:
+    return [seat.player for seat in GameSeat.objects.filter(game=game).order_by("seat")]
+
+
+def test_guests_are_seats_of_their_own_never_listed_or_ranked(client: Client, store: Store) -> None:
+    first = store(
+        engine_game(EAST_4P, 1, names=("NoName", "NoName", "Ann", "")), file_format="tenhou6"
+    )
+    second = store(
+        engine_game(EAST_4P, 2, names=("NoName", "Ben", "Ann", " ")), file_format="tenhou6"
+    )
+    seated = [p for game in (first, second) for p in _seat_players(game)]
+    guests = [p for p in seated if p.name not in ("Ann", "Ben")]
+    # Five guest seats, five players: none shares a row with another, whatever the name.
+    assert len(guests) == 5 and len({p.pk for p in guests}) == 5
+    assert {p.kind for p in guests} == {PlayerKind.ANONYMOUS}
+    assert {p.name for p in guests} == {"NoName", "(no name)"}
+    ann = Player.objects.get(name="Ann")
+    assert ann.kind == PlayerKind.PERSON and ann.seats.count() == 2
+    # Not on the player list, not on any leaderboard, even with no minimum of games.
+    listed = list(rows(text(client.get("/players/")), "player-list"))
+    assert [plain(row).split(" ")[0] for row in listed] == ["Ann", "Ben"]
+    player_summaries_update(p.pk for game in (first, second) for p in _seat_players(game))
+    ranked = {row.player.name for row in leaderboard("average_placement", 0)}
+    assert ranked == {"Ann", "Ben"}
+    # A guest's page answers, and says what it is.
+    page = text(client.get(f"/players/{guests[0].pk}/"))
+    assert "a <strong>guest seat</strong>" in page
+    assert client.get(f"/stats/players/{guests[0].pk}/").status_code == 200
+
+
+def test_a_name_on_two_platforms_is_two_players(store: Store) -> None:
+    tenhou = store(
+        engine_game(EAST_4P, 1, names=("Ann", "Ben", "Cho", "Dai")), file_format="tenhou6"
+    )
+    majsoul = store(
+        engine_game("majsoul-4p-east", 1, names=("Ann", "Ben", "Cho", "Dai")), file_format="tenhou6"
+    )
+    assert majsoul.ruleset.startswith("majsoul")
+    on_tenhou, on_majsoul = _seat_players(tenhou)[0], _seat_players(majsoul)[0]
+    assert on_tenhou.pk != on_majsoul.pk
+    assert (on_tenhou.platform, on_majsoul.platform) == ("tenhou", "majsoul")
+    # The same name on the same platform again is the same player.
+    again = store(
+        engine_game(EAST_4P, 2, names=("Eve", "Ann", "Cho", "Dai")), file_format="tenhou6"
+    )
+    assert _seat_players(again)[1].pk == on_tenhou.pk
+
+
+def test_self_play_seats_are_bots_ranked_only_when_asked(client: Client, store: Store) -> None:
+    game = store(engine_game(EAST_4P, 1))
+    players = _seat_players(game)
+    assert {p.kind for p in players} == {PlayerKind.BOT}
+    assert {p.platform for p in players} == {"sim"}
+    player_summaries_update(p.pk for p in players)
+    assert list(leaderboard("average_placement", 0)) == []
+    assert len(list(leaderboard("average_placement", 0, bots=True))) == 4
+    page = text(client.get("/stats/leaderboard/?min_games=0"))
+    assert players[0].name not in page
+    with_bots = text(client.get("/stats/leaderboard/?min_games=0&bots=on"))
+    assert players[0].name in with_bots and 'data-kind="bot"' in with_bots
+    api = client.get("/api/stats/leaderboard/", {"min_games": 0}).json()
+    assert api["count"] == 0 and api["bots"] is False
+    api = client.get("/api/stats/leaderboard/", {"min_games": 0, "bots": "true"}).json()
+    assert api["count"] == 4 and api["bots"] is True
+
+
+def _real_mjlog_with_ranks() -> Any:
+    """A corpus mjlog whose UN gives every seat a dan and a rate."""
+    from engine.formats.mjlog import read_mjlog
+
+    for path in sorted((corpus_dir() / "mjlog_xml").rglob("*.mjlog")):
+        game = read_mjlog(path.read_bytes())
+        if all(p.rank and p.rating for p in game.header.players) and game.recorded_final:
+            return path, game
+    pytest.skip("no corpus mjlog with ranks")
+
+
+@pytest.mark.corpus
+def test_what_the_record_says_of_each_player_is_kept_and_shown(
+    client: Client, store: Store
+) -> None:
+    path, record = _real_mjlog_with_ranks()
+    game = store(path.read_bytes())
+    seats = list(GameSeat.objects.filter(game=game).order_by("seat"))
+    assert [s.recorded_rank for s in seats] == [p.rank for p in record.header.players]
+    assert [s.recorded_rating for s in seats] == [p.rating for p in record.header.players]
+    player = seats[0].player
+    page = text(client.get(f"/players/{player.pk}/"))
+    assert record.header.players[0].rank in page
+    series = client.get(f"/api/players/{player.pk}/stats/series/").json()
+    assert series["games"][0]["recorded_rank"] == record.header.players[0].rank
+    assert series["games"][0]["recorded_rating"] == record.header.players[0].rating
