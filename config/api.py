@@ -14,6 +14,7 @@ from drf_spectacular.views import (
 from rest_framework.routers import DefaultRouter
 
 import config.limits  # noqa: F401 - registers <id:...>, ids the database can hold
+from mjlogs.api.link_imports import LinkImportViewSet
 from mjlogs.api.tokens import AuthTokenView
 from mjlogs.api.views import GameViewSet, PlayerViewSet, UploadView
 from replay.api import RoundFramesView, RoundFrameView, VerificationViewSet
@@ -39,6 +40,7 @@ router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
 router.register("players", PlayerViewSet, basename="player")
 router.register("verifications", VerificationViewSet, basename="verification")
+router.register("imports/links", LinkImportViewSet, basename="link-import")
 
 urlpatterns = [
     path("", include(router.urls)),

@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 
 from csp.constants import NONE, SELF, UNSAFE_INLINE
+from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
     broker_from_env,
@@ -236,6 +237,35 @@ MJLOGS_UPLOAD_RATE = env_rate(
 )
 # Above this, an uploaded file is spooled to a temporary file instead of kept in memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+
+# --- Games brought in by their Tenhou link (mjlogs/log_fetch.py, docs/api.md) ----------------
+# Where a Tenhou log is fetched from: {log_id} is replaced by the game's log id.
+MJLOGS_TENHOU_LOG_URL = (
+    os.getenv("MJLOGS_TENHOU_LOG_URL") or "https://tenhou.net/0/log/?{log_id}"
+).strip()
+try:
+    _log_url_ok = MJLOGS_TENHOU_LOG_URL.format(log_id="x") != MJLOGS_TENHOU_LOG_URL
+except (KeyError, IndexError, ValueError):
+    _log_url_ok = False
+if not _log_url_ok or not MJLOGS_TENHOU_LOG_URL.lower().startswith(("http://", "https://")):
+    raise ImproperlyConfigured(
+        f"MJLOGS_TENHOU_LOG_URL={MJLOGS_TENHOU_LOG_URL!r} is not an http:// or https:// URL "
+        "with {log_id} where the log id goes, and no other braces "
+        "(or leave it unset for the default, https://tenhou.net/0/log/?{log_id})."
+    )
+# Seconds to wait for the log server to connect, and to send its whole answer.
+MJLOGS_FETCH_TIMEOUT = env_int(
+    "MJLOGS_FETCH_TIMEOUT", os.getenv("MJLOGS_FETCH_TIMEOUT"), default=10
+)
+# Seconds between the starts of two requests to one log server, from all processes together
+# (counted in the cache, like the rate limits).
+MJLOGS_FETCH_MIN_INTERVAL = env_int(
+    "MJLOGS_FETCH_MIN_INTERVAL", os.getenv("MJLOGS_FETCH_MIN_INTERVAL"), default=2, minimum=0
+)
+# Requests for one log before giving up on a server that fails (5xx, 429, no answer).
+MJLOGS_FETCH_ATTEMPTS = env_int(
+    "MJLOGS_FETCH_ATTEMPTS", os.getenv("MJLOGS_FETCH_ATTEMPTS"), default=3
+)
 
 # --- REST API -------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from django.db.models import Q, QuerySet
 from config.limits import DB_INT_MAX, DB_INT_MIN
 from engine.formats import formats
 from engine.rules import PRESETS
+from engine.rules.majsoul import ROOM_NAMES as MAJSOUL_ROOMS
 from engine.rules.tenhou import CUSTOM_LOBBY, ROOMS
 from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
 from mjlogs.models import Game
@@ -72,9 +73,10 @@ class GameFilter(django_filters.FilterSet):
         field_name="source_format", choices=_choices(formats()), label="Source format"
     )
     room = django_filters.ChoiceFilter(
-        choices=[(room, room) for room in (*ROOMS, CUSTOM_LOBBY)],
-        label="Tenhou room",
-        help_text="The room the record says (ippan, joukyuu, tokujou, houou; custom lobbies).",
+        choices=[(room, room) for room in (*ROOMS, CUSTOM_LOBBY, *MAJSOUL_ROOMS)],
+        label="Room",
+        help_text="The room the record says: Tenhou's ippan, joukyuu, tokujou, houou or a custom "
+        "lobby; Mahjong Soul's bronze, silver, gold, jade or throne.",
     )
 
     class Meta:

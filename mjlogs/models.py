@@ -16,14 +16,29 @@ from django.db import models
 from django.db.models import Q
 
 
+class PlayerKind(models.TextChoices):
+    """What a player is (``mjlogs.player_identity``)."""
+
+    PERSON = "person", "Person"
+    #: One guest seat (Tenhou's NoName, an empty name): a player of its own, never ranked.
+    ANONYMOUS = "anonymous", "Anonymous seat"
+    #: A program (our self-play): left out of leaderboards unless asked for.
+    BOT = "bot", "Bot"
+
+
 class Player(models.Model):
-    """A person, known by one or more names (one per platform, see :class:`PlayerName`)."""
+    """A player: a name on one platform (see :class:`PlayerName`), or one anonymous seat."""
 
     name = models.CharField(max_length=200, help_text="The name shown on pages.")
+    platform = models.CharField(
+        max_length=32, blank=True, help_text="Where the name comes from (tenhou, majsoul, ...)."
+    )
+    kind = models.CharField(max_length=16, choices=PlayerKind.choices, default=PlayerKind.PERSON)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ("name", "id")
+        indexes = (models.Index(fields=("kind",), name="player_kind"),)
 
     def __str__(self) -> str:
         return self.name
@@ -83,8 +98,9 @@ class Game(models.Model):
     room = models.CharField(
         max_length=16,
         blank=True,
-        help_text="The Tenhou room the record says it was played in (ippan, joukyuu, tokujou, "
-        "houou, or custom for a custom lobby); empty when it does not say.",
+        help_text="The room the record says it was played in: Tenhou's ippan, joukyuu, "
+        "tokujou, houou (custom for a custom lobby), Mahjong Soul's bronze, silver, gold, "
+        "jade, throne; empty when it does not say.",
     )
 
     class Meta:
@@ -142,6 +158,12 @@ class GameSeat(models.Model):
         help_text="Final points by the rule set (the score less the return, in thousands, with "
         "uma and oka), as the verification computed them; only for a game verified whole.",
     )
+    recorded_rank = models.CharField(
+        max_length=32, blank=True, help_text="The rank the record gives the player (Tenhou dan)."
+    )
+    recorded_rating = models.FloatField(
+        null=True, blank=True, help_text="The rating the record gives the player (Tenhou R)."
+    )
 
     class Meta:
         ordering = ("game", "seat")
@@ -149,3 +171,60 @@ class GameSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} seat {self.seat}: {self.player}"
+
+
+class LinkImportStatus(models.TextChoices):
+    """Where a game brought in by its link stands (``mjlogs.link_imports``)."""
+
+    QUEUED = "queued", "Queued"
+    FETCHING = "fetching", "Fetching"
+    IMPORTED = "imported", "Imported"
+    #: The game was already here: ``game`` is the stored one.
+    DUPLICATE = "duplicate", "Already here"
+    FAILED = "failed", "Failed"
+
+
+class LinkImport(models.Model):
+    """A request to bring a game in by its Tenhou replay link or log id: fetched from Tenhou's
+    log server by a Celery task, then imported like an upload (``mjlogs.link_imports``)."""
+
+    link = models.CharField(max_length=2000, help_text="What the user gave: a link or a log id.")
+    source = models.CharField(max_length=16, default="tenhou")
+    log_id = models.CharField(max_length=64, help_text="The log id the link names.")
+    seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The seat the link shows (Tenhou's tw), if it says."
+    )
+    status = models.CharField(
+        max_length=16, choices=LinkImportStatus.choices, default=LinkImportStatus.QUEUED
+    )
+    error = models.TextField(blank=True, help_text="Why it failed, or the last failed try.")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="link_imports"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="link_imports",
+    )
+    visibility = models.CharField(
+        max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="Requests made to the log server for it."
+    )
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        indexes = (models.Index(fields=("log_id", "status"), name="link_import_log_status"),)
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.log_id}: {self.status}"
+
+    @property
+    def finished(self) -> bool:
+        """Whether it has come to an end (imported, already here, or failed)."""
+        return self.status not in (LinkImportStatus.QUEUED, LinkImportStatus.FETCHING)

@@ -13,16 +13,20 @@ id reveals nothing.
 from __future__ import annotations
 
 import gzip
+import re
 from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from engine.errors import MalformedLogError
 from engine.formats import canonical, get_format
 from mjlogs.filters import GameFilter
-from mjlogs.models import Game, GameSeat, Player, Visibility
+from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibility
+from mjlogs.provenance import PLATFORM_LABELS, platform_label
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -144,9 +148,10 @@ def game_original(game: Game) -> tuple[str, bytes]:
 
 
 def player_list(user: User, search: str = "") -> QuerySet[Player]:
-    """Players this user may see, by name; ``search`` matches any of their names in part,
+    """Players this user may see, by name, but anonymous seats (each guest is a player of
+    one game: listing them is listing seats); ``search`` matches any of their names in part,
     case-insensitively."""
-    players = _players_visible_to(user)
+    players = _players_visible_to(user).exclude(kind=PlayerKind.ANONYMOUS)
     search = search.strip()
     if search:
         matching = Player.objects.filter(
@@ -162,8 +167,216 @@ def player_get(user: User, player_id: int) -> Player:
     return _players_visible_to(user).get(pk=player_id)
 
 
+@dataclass(frozen=True)
+class RecordedRank:
+    """The rank and rating a game's record gives a player (Tenhou's ``UN`` ``dan`` and
+    ``rate``), and when that game was played."""
+
+    rank: str
+    rating: float | None
+    date: datetime | None
+
+
+def player_recorded_rank(user: User, player: Player) -> RecordedRank | None:
+    """What the latest record that says anything of this player's rank says (of the games
+    this user may see), else ``None``."""
+    seat = (
+        GameSeat.objects.filter(player=player, game__in=games_visible_to(user))
+        .filter(~Q(recorded_rank="") | Q(recorded_rating__isnull=False))
+        .order_by(F("game__started_at").desc(nulls_last=True), "-game_id")
+        .values("recorded_rank", "recorded_rating", "game__started_at")
+        .first()
+    )
+    if seat is None:
+        return None
+    return RecordedRank(seat["recorded_rank"], seat["recorded_rating"], seat["game__started_at"])
+
+
 def player_games(user: User, player: Player) -> QuerySet[Game]:
     """The games of this player that this user may see, newest first, each once (a name may
     sit in two seats of one game: a join on the seats would list it twice)."""
     seated = GameSeat.objects.filter(player=player).values("game_id")
     return _listed(games_visible_to(user).filter(pk__in=seated))
+
+
+# --- Finding a player by what a person types (the compare page, head-to-head) ----------------
+
+#: Players an error lists at most: the players of an ambiguous name, the close matches.
+CHOICES_SHOWN = 10
+SUGGESTIONS_SHOWN = 5
+#: Characters of a typed text an error message repeats (a long one is cut).
+_QUOTED = 60
+
+
+_ID = re.compile(r"[+-]?[0-9]+")
+#: Players a search may match and still come the most games first (:func:`player_search`).
+FEW_MATCHES = 200
+
+
+def looks_like_id(text: str) -> bool:
+    """Whether a typed player is an id (digits, maybe signed: a bad id, not a name)."""
+    return _ID.fullmatch(text.strip()) is not None
+
+
+def _visible_seats(user: User) -> QuerySet[GameSeat]:
+    """The seats of the outer query's player in games this user may see."""
+    return GameSeat.objects.filter(player=OuterRef("pk"), game__in=games_visible_to(user))
+
+
+def _visible(players: QuerySet[Player], user: User) -> QuerySet[Player]:
+    """These players, those this user may see only (seated in a game they may see).
+
+    Asked player by player, stopping at the first such seat (a subquery with a limit, which
+    PostgreSQL cannot turn into a join over every seat, as it does an ``EXISTS`` or ``IN``
+    when it misjudges how many players the name match leaves)."""
+    first = _visible_seats(user).order_by().values("pk")[:1]
+    return players.alias(seen=Subquery(first)).filter(seen__isnull=False)
+
+
+def _with_games(players: QuerySet[Player], user: User) -> QuerySet[Player]:
+    """These players, those this user may see only, each with ``games``: their games this user
+    may see (counted once a game, through the seats' player index), the most games first, then
+    by name. Costs in proportion to the seats of the players given: give it a few."""
+    games = (
+        _visible_seats(user).order_by().values("player").annotate(n=Count("game", distinct=True))
+    )
+    return (
+        _visible(players, user)
+        .annotate(games=Subquery(games.values("n")))
+        .order_by("-games", "name", "pk")
+    )
+
+
+def _named() -> QuerySet[Player]:
+    """The players a name finds: every kind but anonymous seats (a guest's ``NoName`` is one
+    game's player; only its id reaches it)."""
+    return Player.objects.exclude(kind=PlayerKind.ANONYMOUS)
+
+
+def player_search(user: User, text: str) -> QuerySet[Player]:
+    """Players this user may see whose name (or any of their names per platform) holds
+    ``text``, in any case; never anonymous seats. The most games (this user may see) first,
+    then by name, each with ``games``; slice it (a completion shows a few).
+
+    When the text matches more than :data:`FEW_MATCHES` players (a letter or two on a large
+    site), by name only, without ``games``: counting the games of thousands of players costs
+    a second or more, for a list nobody reads past its first lines."""
+    text = text.strip()
+    names = PlayerName.objects.filter(name__icontains=text).values("player")
+    matching = _named().filter(Q(name__icontains=text) | Q(pk__in=names))
+    # The players' ids first (a pass over the players' names, no seat read): given as a list,
+    # a few are planned as a few (index reads; no JIT compilation, which would cost more than
+    # the query itself).
+    found = list(matching.values_list("pk", flat=True)[: FEW_MATCHES + 1])
+    if len(found) > FEW_MATCHES:
+        return _visible(matching, user).order_by("name", "pk").prefetch_related("names")
+    return _with_games(Player.objects.filter(pk__in=found), user).prefetch_related("names")
+
+
+def _quoted(text: str) -> str:
+    return f"“{text if len(text) <= _QUOTED else text[: _QUOTED - 1] + '…'}”"
+
+
+def player_label(player: Player) -> str:
+    """A player as a list of choices shows them: the name, where it comes from (the same name
+    on two platforms is two players), a bot or a guest seat marked."""
+    shown = f"{player.name} · {platform_label(player.platform)}" if player.platform else player.name
+    marks: dict[str, str] = {PlayerKind.BOT: " (bot)", PlayerKind.ANONYMOUS: " (guest)"}
+    return shown + marks.get(player.kind, "")
+
+
+def player_choice(player: Player, ref: str) -> str:
+    """A player as an error lists them: what to type, the platform, bot, the id."""
+    details = [platform_label(player.platform)] if player.platform else []
+    if player.kind == PlayerKind.BOT:
+        details.append("bot")
+    details.append(f"id {player.pk}")
+    return f"{ref} ({', '.join(details)})"
+
+
+class PlayerLookupError(ValueError):
+    """A typed name that is no player this user may see (``candidates`` are then close
+    matches: names holding the text), or several (``ambiguous``; ``candidates`` are they).
+    ``refs`` tells what to type to reach each candidate (:func:`player_refs`)."""
+
+    def __init__(
+        self, text: str, candidates: list[Player], refs: dict[int, str], *, ambiguous: bool
+    ) -> None:
+        self.text = text
+        self.candidates = candidates
+        self.refs = refs
+        self.ambiguous = ambiguous
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        choices = ", ".join(player_choice(p, self.refs[p.pk]) for p in self.candidates)
+        if self.ambiguous:
+            return (
+                f"{_quoted(self.text)} is more than one player: {choices}. "
+                "Say which with name@platform or the id."
+            )
+        found = f"No player named {_quoted(self.text)}."
+        return f"{found} Close matches: {choices}." if choices else found
+
+
+def _platform_key(text: str) -> str:
+    """The platform a ``name@platform`` names: its key (``majsoul``) or its label, any case."""
+    key = text.strip().lower()
+    by_label = {label.lower(): platform for platform, label in PLATFORM_LABELS.items()}
+    return by_label.get(key, key)
+
+
+def player_by_name(user: User, text: str) -> Player:
+    """The player this user may see named ``text``: the exact name (case-sensitive), else the
+    name in any case. ``name@platform`` (``Aさん@tenhou``, or the platform's label) is the name
+    on that platform only: the same name on two platforms is two players; a name holding ``@``
+    is still found whole. Anonymous seats are never found by name (only by id).
+
+    :raises PlayerLookupError: no such player (with close matches), or several (with them).
+    """
+    text = text.strip()
+    name, at, suffix = text.rpartition("@")
+    attempts: list[tuple[str, str | None]] = [(text, None)]
+    if at and name.strip() and suffix.strip():
+        attempts.insert(0, (name.strip(), _platform_key(suffix)))
+    for wanted, platform in attempts:
+        named = _named() if platform is None else _named().filter(platform=platform)
+        for match in (Q(name=wanted), Q(name__iexact=wanted)):
+            found = list(_visible(named.filter(match), user).values_list("pk", flat=True)[:51])
+            if len(found) == 1:
+                return Player.objects.get(pk=found[0])
+            if found:
+                # Several: the most games first (counted for these few only).
+                players = Player.objects.filter(pk__in=found)
+                listed = list(_with_games(players, user)[:CHOICES_SHOWN])
+                raise PlayerLookupError(text, listed, player_refs(user, listed), ambiguous=True)
+    # Close matches: names holding the name typed, on any platform.
+    close = list(player_search(user, attempts[0][0])[:SUGGESTIONS_SHOWN])
+    raise PlayerLookupError(text, close, player_refs(user, close), ambiguous=False)
+
+
+def player_refs(user: User, players: list[Player]) -> dict[int, str]:
+    """What to type to find each of these players again (:func:`player_by_name`): the name
+    when it is one player this user may see, else ``name@platform`` when that is one, else
+    the id."""
+    names = {player.name for player in players}
+    rows = _visible(_named().filter(name__in=names), user).values_list("pk", "name", "platform")
+    by_name: dict[str, int] = {}
+    by_platform: dict[tuple[str, str], int] = {}
+    for _, name, platform in rows:
+        by_name[name] = by_name.get(name, 0) + 1
+        by_platform[(name, platform)] = by_platform.get((name, platform), 0) + 1
+    refs = {}
+    for player in players:
+        # A name that reads as an id or holds "@" is typed with its platform.
+        plain = not looks_like_id(player.name) and "@" not in player.name
+        if player.kind == PlayerKind.ANONYMOUS:
+            refs[player.pk] = str(player.pk)  # no name finds it
+        elif plain and by_name.get(player.name, 0) <= 1:
+            refs[player.pk] = player.name
+        elif player.platform and by_platform.get((player.name, player.platform), 0) <= 1:
+            refs[player.pk] = f"{player.name}@{player.platform}"
+        else:
+            refs[player.pk] = str(player.pk)
+    return refs

@@ -50,10 +50,10 @@ from engine.formats import (
     sniff_head,
 )
 from engine.game_flow import placements
-from engine.rules.tenhou import tenhou_room
 from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand, is_archive
 from mjlogs.identity import identity_hash
-from mjlogs.models import Game, GameSeat, Player, PlayerName, Visibility
+from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibility
+from mjlogs.provenance import platform_of, room_of, seat_kind
 from mjlogs.selectors import user_can_manage_game
 from mjlogs.storable import NotStorable, check_storable
 
@@ -70,9 +70,6 @@ _RETRIED_SQLSTATES = frozenset({"40P01", "40001"})
 
 #: What pages show for a player whose record gives no name (an mjai seat without one).
 UNNAMED = "(no name)"
-
-#: The platform a player's name belongs to, by the format the record came from.
-PLATFORM_OF_FORMAT = {"mjlog": "tenhou", "tenhou6": "tenhou"}
 
 
 class Status(StrEnum):
@@ -452,10 +449,6 @@ def _stored(digest: str, uploader: AbstractBaseUser | None, visibility: str) -> 
     return own.order_by("pk").first()
 
 
-#: The formats whose source may say a Tenhou room (``engine.rules.tenhou.tenhou_room``).
-_TENHOU_FORMATS = frozenset({"mjlog", "tenhou6"})
-
-
 def _create(game: EngineGame, document: dict[str, Any], digest: str, origin: Origin) -> Game:
     header = game.header
     final = game.recorded_final
@@ -475,9 +468,9 @@ def _create(game: EngineGame, document: dict[str, Any], digest: str, origin: Ori
         raw=origin.raw,
         raw_name=origin.raw_name,
         raw_size=origin.raw_size,
-        room=tenhou_room(header.source.extra) if header.source.format in _TENHOU_FORMATS else "",
+        room=room_of(header.ruleset, header.source.format, header.source.extra),
     )
-    platform = PLATFORM_OF_FORMAT.get(header.source.format, header.source.format)
+    platform = platform_of(header)
     start = game.rounds[0].scores if game.rounds else (0,) * game.players
     places = placements(final.scores) if final is not None else None
     GameSeat.objects.bulk_create(
@@ -488,6 +481,8 @@ def _create(game: EngineGame, document: dict[str, Any], digest: str, origin: Ori
             start_score=start[seat],
             final_score=final.scores[seat] if final is not None else None,
             placement=places[seat] if places is not None else None,
+            recorded_rank=player.rank or "",
+            recorded_rating=player.rating,
         )
         for seat, player in enumerate(header.players)
     )
@@ -495,14 +490,19 @@ def _create(game: EngineGame, document: dict[str, Any], digest: str, origin: Ori
 
 
 def _player(platform: str, name: str) -> Player:
-    """The player known by this name on this platform, created on first sight."""
+    """The player known by this name on this platform, created on first sight; an anonymous
+    seat (``mjlogs.player_identity``) is a new player every time, never found by its name."""
+    kind = seat_kind(platform, name)
+    shown = name.strip() or UNNAMED
+    if kind == PlayerKind.ANONYMOUS:
+        return Player.objects.create(name=shown, platform=platform, kind=kind)
     known = PlayerName.objects.select_related("player").filter(platform=platform, name=name)
     found = known.first()
     if found is not None:
         return found.player
     # The record's name is kept as it is for telling players apart (PlayerName); pages show it
     # without surrounding blanks, and a seat with no name at all as such, never a blank link.
-    player = Player.objects.create(name=name.strip() or UNNAMED)
+    player = Player.objects.create(name=shown, platform=platform, kind=kind)
     try:
         with transaction.atomic():
             PlayerName.objects.create(player=player, platform=platform, name=name)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import django_filters
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, StreamingHttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -33,7 +34,9 @@ from mjlogs.models import Player
 from mjlogs.pagination import CappedPageNumberPagination
 from stats import selectors
 from stats.filters import StatsFilter
+from stats.forms import PLAYER_TEXT_MAX, find_player
 from stats.metrics import DENOMINATOR_LABELS, METRIC_GROUP_OF, METRICS, METRICS_BY_NAME, Metric
+from stats.percentiles import player_percentiles
 
 # --- Presenting ----------------------------------------------------------------------------
 
@@ -86,6 +89,13 @@ class PlayerStatsSerializer(serializers.Serializer):
     ratings = RatingSerializer(
         many=True, help_text="Current Tenhou R per mode, over all public games (no filters)."
     )
+    percentiles = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        allow_null=True,
+        help_text="Each metric's percentile (0-100, higher is better) among the ranked players "
+        "with the leaderboard's default minimum of games (docs/stats.md, Percentiles); null "
+        "when filtered or when the player has fewer games.",
+    )
 
 
 class PlayerStatsDetailSerializer(PlayerStatsSerializer):
@@ -126,6 +136,7 @@ def stats_data(stats: selectors.PlayerStats) -> dict[str, Any]:
             {"players_count": mode, "rating": change.rating_after, "games": change.games_before + 1}
             for mode, change in sorted(stats.ratings.items())
         ],
+        "percentiles": player_percentiles(stats),
     }
 
 
@@ -151,6 +162,16 @@ class GamePointSerializer(serializers.Serializer):
     )
     rating = serializers.FloatField(
         allow_null=True, help_text="Tenhou R after the game in its mode; null if not rated."
+    )
+    final_points = serializers.FloatField(
+        allow_null=True,
+        help_text="Final points by the rule set (uma and oka), for a game verified whole.",
+    )
+    recorded_rank = serializers.CharField(
+        help_text="The rank the record gives the player (Tenhou dan); empty if none."
+    )
+    recorded_rating = serializers.FloatField(
+        allow_null=True, help_text="The rating the record gives the player (Tenhou R)."
     )
 
 
@@ -248,9 +269,32 @@ class SeriesQuerySerializer(QueryParameters):
     )
 
 
+_PLAYER_HELP = (
+    "A player: an id, a name, or name@platform (Aさん@tenhou) when the name is on two "
+    "platforms. A name is matched exactly, then in any case; anonymous seats only by id."
+)
+
+
 class HeadToHeadQuerySerializer(QueryParameters):
-    a = serializers.IntegerField(min_value=1, max_value=DB_INT_MAX, help_text="A player id.")
-    b = serializers.IntegerField(min_value=1, max_value=DB_INT_MAX, help_text="Another player id.")
+    """``a`` and ``b``, each an id or a name; cleaned, each is a :class:`Player` found by name
+    or an id for the view to look up (a 404 when hidden, as for every id)."""
+
+    a = serializers.CharField(max_length=PLAYER_TEXT_MAX, help_text=_PLAYER_HELP)
+    b = serializers.CharField(max_length=PLAYER_TEXT_MAX, help_text=f"Another. {_PLAYER_HELP}")
+
+    def _player(self, text: str) -> int | Player:
+        try:
+            return find_player(self.context["request"].user, text)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.messages) from None
+        except game_selectors.PlayerLookupError as error:
+            raise serializers.ValidationError(error.message) from None
+
+    def validate_a(self, text: str) -> int | Player:
+        return self._player(text)
+
+    def validate_b(self, text: str) -> int | Player:
+        return self._player(text)
 
 
 class LeaderboardQuerySerializer(QueryParameters):
@@ -264,6 +308,10 @@ class LeaderboardQuerySerializer(QueryParameters):
         max_value=DB_INT_MAX,
         default=selectors.DEFAULT_MIN_GAMES,
         help_text="Only players with at least this many complete public games.",
+    )
+    bots = serializers.BooleanField(
+        default=False,
+        help_text="Rank bots (self-play seats) too; anonymous seats are never ranked.",
     )
     players = serializers.ChoiceField(choices=("3", "4"), required=False)
     length = serializers.ChoiceField(choices=("east", "east_south"), required=False)
@@ -281,6 +329,10 @@ def _player(request: Request, player_id: int) -> Player:
         return game_selectors.player_get(request.user, player_id)
     except Player.DoesNotExist:
         raise Http404("no such player") from None
+
+
+def _chosen(request: Request, value: int | Player) -> Player:
+    return value if isinstance(value, Player) else _player(request, value)
 
 
 def _refused(error: selectors.StatsFilterError) -> ValidationError:
@@ -419,15 +471,25 @@ class HeadToHeadView(APIView):
 
     @extend_schema(
         parameters=[HeadToHeadQuerySerializer, *filter_parameters("opponent")],
-        responses={200: HeadToHeadSerializer, 400: _BAD_FILTER, 404: _NOT_FOUND},
+        responses={
+            200: HeadToHeadSerializer,
+            400: OpenApiResponse(
+                description="A bad filter value, the same player twice, or a name that is no "
+                "player you may see (the close matches listed) or several (each listed with "
+                "its platform and id); the body names the parameter."
+            ),
+            404: _NOT_FOUND,
+        },
     )
     def get(self, request: Request) -> Response:
-        """``a`` and ``b`` are player ids (two different players); the stats filters narrow
-        the shared games (``opponent`` is the other player, always)."""
-        query = HeadToHeadQuerySerializer(data=request.query_params)
+        """``a`` and ``b`` are two different players, each an id, a name or
+        ``name@platform``; a name that is no player you may see, or several, is a 400 listing
+        the close matches or the players (each with its id). The stats filters narrow the
+        shared games (``opponent`` is the other player, always)."""
+        query = HeadToHeadQuerySerializer(data=request.query_params, context={"request": request})
         query.is_valid(raise_exception=True)
-        a = _player(request, query.validated_data["a"])
-        b = _player(request, query.validated_data["b"])
+        a = _chosen(request, query.validated_data["a"])
+        b = _chosen(request, query.validated_data["b"])
         try:
             record = selectors.head_to_head(request.user, a, b, request.query_params)
         except selectors.StatsFilterError as error:
@@ -476,9 +538,10 @@ class LeaderboardPagination(CappedPageNumberPagination):
         paginated["properties"] = {
             "metric": metric,
             "min_games": {"type": "integer"},
+            "bots": {"type": "boolean"},
             **paginated["properties"],
         }
-        paginated["required"] = ["metric", "min_games", *paginated.get("required", [])]
+        paginated["required"] = ["metric", "min_games", "bots", *paginated.get("required", [])]
         return paginated
 
 
@@ -501,7 +564,9 @@ class LeaderboardView(GenericAPIView):  # type: ignore[type-arg]
         query.is_valid(raise_exception=True)
         metric, min_games = query.validated_data["metric"], query.validated_data["min_games"]
         try:
-            rows = selectors.leaderboard(metric, min_games, request.query_params)
+            rows = selectors.leaderboard(
+                metric, min_games, request.query_params, bots=query.validated_data["bots"]
+            )
         except selectors.StatsFilterError as error:
             raise _refused(error) from None
         paginator = self.paginator
@@ -521,5 +586,6 @@ class LeaderboardView(GenericAPIView):  # type: ignore[type-arg]
         paginator.extra = {
             "metric": MetricInfoSerializer(metric_info(METRICS_BY_NAME[metric])).data,
             "min_games": min_games,
+            "bots": query.validated_data["bots"],
         }
         return paginator.get_paginated_response(LeaderboardRowSerializer(data, many=True).data)

@@ -5,26 +5,108 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 
-from config.limits import DB_INT_MAX
+from config.limits import DB_INT_MAX, parse_int
+from mjlogs.models import Player
+from mjlogs.selectors import (
+    PlayerLookupError,
+    User,
+    looks_like_id,
+    player_by_name,
+    player_label,
+)
 from stats.filters import StatsFilter
 from stats.metrics import METRIC_GROUPS, METRICS_BY_NAME
 from stats.selectors import DEFAULT_MIN_GAMES, LEADERBOARD_FILTERS
 
+#: Characters a typed player may have: a name (200) and ``@platform``.
+PLAYER_TEXT_MAX = 240
+_PLAYER_HELP = "A name (name@platform when it is on two platforms) or an id."
+
+
+def find_player(user: User, text: str) -> int | Player:
+    """A typed player: an id (digits; the caller finds the player, a 404 when hidden, as for
+    every id) or a name, ``name@platform`` (``mjlogs.selectors.player_by_name``).
+
+    :raises forms.ValidationError: an id out of range.
+    :raises PlayerLookupError: no player by that name, or several.
+    """
+    if looks_like_id(text):
+        number = parse_int(text, 1, DB_INT_MAX)
+        if number is None:
+            raise forms.ValidationError(
+                f"Not a player id: ids are whole numbers from 1 to {DB_INT_MAX}.", code="id"
+            )
+        return number
+    return player_by_name(user, text)
+
 
 class CompareForm(forms.Form):
-    a = forms.IntegerField(
-        min_value=1, max_value=DB_INT_MAX, label="Player", help_text="A player id."
-    )
-    b = forms.IntegerField(
-        min_value=1, max_value=DB_INT_MAX, label="Against", help_text="Another player id."
-    )
+    """Two players, each typed as a name (``name@platform`` when a name is on two platforms)
+    or an id (the links of before). Cleaned, each is a :class:`Player` found by name or an id
+    for the view to look up; ``choices`` holds, per field, the players an error offers."""
+
+    a = forms.CharField(label="First player", max_length=PLAYER_TEXT_MAX, help_text=_PLAYER_HELP)
+    b = forms.CharField(label="Second player", max_length=PLAYER_TEXT_MAX, help_text=_PLAYER_HELP)
+
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        #: Per field, the players its error offers, with what to type for each.
+        self.choices: dict[str, list[tuple[Player, str]]] = {}
+        for name in ("a", "b"):
+            self.fields[name].widget.attrs.update(
+                {
+                    "list": f"id_{name}_players",
+                    "autocomplete": "off",
+                    "spellcheck": "false",
+                    "data-player-input": "",
+                }
+            )
+
+    def _clean_player(self, name: str) -> int | Player:
+        try:
+            return find_player(self.user, self.cleaned_data[name])
+        except PlayerLookupError as error:
+            self.choices[name] = [(p, error.refs[p.pk]) for p in error.candidates]
+            code = "ambiguous" if error.ambiguous else "unknown"
+            raise forms.ValidationError(error.message, code=code) from None
+
+    def clean_a(self) -> int | Player:
+        return self._clean_player("a")
+
+    def clean_b(self) -> int | Player:
+        return self._clean_player("b")
 
     def clean(self) -> dict[str, object]:
         cleaned = super().clean() or {}
-        if cleaned.get("a") is not None and cleaned.get("a") == cleaned.get("b"):
+        a, b = cleaned.get("a"), cleaned.get("b")
+        if a is not None and b is not None and _pk(a) == _pk(b):
             self.add_error("b", "Choose two different players.")
         return cleaned
+
+    def choice_links(self, params: QueryDict) -> dict[str, list[dict[str, str]]]:
+        """Per field, the players its error offers, each with the query that picks it."""
+        links: dict[str, list[dict[str, str]]] = {}
+        for name, choices in self.choices.items():
+            for player, ref in choices:
+                picked = params.copy()
+                picked[name] = ref
+                picked.pop("page", None)
+                links.setdefault(name, []).append(
+                    {
+                        "query": picked.urlencode(),
+                        "player": player,
+                        "ref": ref,
+                        "label": player_label(player),
+                    }
+                )
+        return links
+
+
+def _pk(value: object) -> object:
+    return value.pk if isinstance(value, Player) else value
 
 
 def _metric_choices() -> list[tuple[str, list[tuple[str, str]]]]:
@@ -38,6 +120,11 @@ class LeaderboardForm(forms.Form):
     metric = forms.ChoiceField(choices=_metric_choices, label="Ranked by", required=False)
     min_games = forms.IntegerField(
         min_value=0, max_value=DB_INT_MAX, label="At least this many games", required=False
+    )
+    bots = forms.BooleanField(
+        label="Include bots",
+        required=False,
+        help_text="Self-play seats; anonymous seats (guests) are never ranked.",
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -93,7 +93,8 @@ GAME_COUNTS: dict[str, Any] = {
 class Metric:
     """One statistic: ``numerator / denominator`` of the counts; ``percent`` for a rate shown
     as a percentage, else an average. ``lower_is_better`` for a metric where a smaller value
-    is the better result (average placement, deal-in rate): leaderboards rank it ascending."""
+    is the better result (average placement, deal-in rate): leaderboards rank it ascending.
+    A ``total`` is the numerator itself, with a value only when the denominator is not 0."""
 
     name: str
     label: str
@@ -101,13 +102,14 @@ class Metric:
     denominator: str
     percent: bool = True
     lower_is_better: bool = False
+    total: bool = False
 
     def value(self, counts: dict[str, int]) -> float | None:
         denominator = counts[self.denominator]
         if not denominator:
             return None
         top = self.numerator(counts) if callable(self.numerator) else counts[self.numerator]
-        return top / denominator
+        return top if self.total else top / denominator
 
 
 def _top_two(counts: dict[str, int]) -> int:
@@ -135,6 +137,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("bust_rate", "Bust", "busts", "games", lower_is_better=True),
     Metric("average_final_score", "Average final score", "final_score_total", "games", False),
     Metric("average_points", "Average points", _points, "points_games", False),
+    Metric("total_points", "Total points", _points, "points_games", False, total=True),
     Metric("win_rate", "Win", "wins", "hands"),
     Metric("deal_in_rate", "Deal-in", "deal_ins", "hands", lower_is_better=True),
     Metric("riichi_rate", "Riichi", "riichi_hands", "hands"),
@@ -213,7 +216,7 @@ DENOMINATOR_LABELS: dict[str, str] = {
 METRIC_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Placements", (
         "average_placement", "first_rate", "second_rate", "third_rate", "fourth_rate",
-        "top_two_rate", "bust_rate", "average_final_score", "average_points",
+        "top_two_rate", "bust_rate", "average_final_score", "average_points", "total_points",
     )),
     ("Hands", ("points_per_hand", "exhaustive_draw_rate", "tenpai_at_draw_rate")),
     ("Wins", ("win_rate", "tsumo_rate", "dama_rate", "average_win", "average_win_turn")),

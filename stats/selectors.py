@@ -19,7 +19,7 @@ from django.db.models import Count, Exists, F, FloatField, QuerySet
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
-from mjlogs.models import Game, GameSeat, Player, Visibility
+from mjlogs.models import Game, GameSeat, Player, PlayerKind, Visibility
 from mjlogs.selectors import User, games_visible_to
 from replay.models import AGREEING
 from stats.filters import StatsFilter
@@ -351,6 +351,11 @@ class GamePoint:
     #: The player's Tenhou R after this game in its mode (``None``: the game is not rated,
     #: being private, unfinished or unverified).
     rating: float | None = None
+    #: Final points by the rule set (uma and oka; ``GameSeat.points``), for a game verified whole.
+    final_points: float | None = None
+    #: The rank and rating the record gives the player at this game (Tenhou's dan and R).
+    recorded_rank: str = ""
+    recorded_rating: float | None = None
 
 
 @dataclass(frozen=True)
@@ -399,6 +404,9 @@ def player_series(
             "placement",
             "final_score",
             "start_score",
+            "points",
+            "recorded_rank",
+            "recorded_rating",
         )
     )
     by_game = {seat["game_id"]: seat for seat in seats}  # one seat a game
@@ -440,6 +448,9 @@ def player_series(
                     name: METRICS_BY_NAME[name].value(window_counts) for name in SERIES_METRICS
                 },
                 rating=ratings.get(seat["game_id"]),
+                final_points=seat["points"],
+                recorded_rank=seat["recorded_rank"],
+                recorded_rating=seat["recorded_rating"],
             )
         )
     return PlayerSeries(player, window, points, filters)
@@ -602,12 +613,15 @@ def leaderboard(
     metric: str,
     min_games: int = DEFAULT_MIN_GAMES,
     params: Mapping[str, Any] | None = None,
+    *,
+    bots: bool = False,
 ) -> QuerySet[PlayerSummary] | list[LeaderRow]:
     """Players ranked by a metric over their public verified games, as :func:`_leaderboard`
     orders them: from the kept summaries without filters, else computed from the rows of
     the games the filters (:data:`LEADERBOARD_FILTERS`) choose, one grouped query each for
     hands and seats. Both give the same rows for the same games. A player whose summary is
     marked behind (``stats.summary_backlog``) is computed from the rows in either case.
+    Anonymous seats are never ranked; bots only with ``bots`` (``mjlogs.provenance``).
 
     :raises StatsFilterError: an unknown metric, a negative ``min_games``, a bad filter.
     """
@@ -615,8 +629,11 @@ def leaderboard(
         name: value for name, value in (params or {}).items()
         if name in LEADERBOARD_FILTERS and value not in ("", None)
     }  # fmt: skip
-    summaries = _leaderboard(metric, min_games)
-    behind = set(SummaryBacklog.objects.values_list("player_id", flat=True))
+    kinds = ranked_kinds(bots=bots)
+    summaries = _leaderboard(metric, min_games).filter(player__kind__in=kinds)
+    behind = set(
+        SummaryBacklog.objects.filter(player__kind__in=kinds).values_list("player_id", flat=True)
+    )
     if not chosen_filters and not behind:
         return summaries
     public = counted_games(Game.objects.filter(visibility=Visibility.PUBLIC))
@@ -628,12 +645,18 @@ def leaderboard(
             LeaderRow(summary.player, summary.value, summary.games, summary.hands)
             for summary in summaries.exclude(player_id__in=behind)
         ]
-        fresh = _rows_from_facts(metric, min_games, public, players=behind)
+        fresh = _rows_from_facts(metric, min_games, public, players=behind, kinds=kinds)
         return _ranked(metric, [*current, *fresh])
     games = StatsFilter(chosen_filters, queryset=public)
     if not games.is_valid():
         raise StatsFilterError(games.errors)
-    return _ranked(metric, _rows_from_facts(metric, min_games, games.qs))
+    return _ranked(metric, _rows_from_facts(metric, min_games, games.qs, kinds=kinds))
+
+
+def ranked_kinds(*, bots: bool = False) -> tuple[str, ...]:
+    """The kinds of player a leaderboard ranks: people, and bots when asked for; never an
+    anonymous seat (a guest is no one in particular)."""
+    return (PlayerKind.PERSON, PlayerKind.BOT) if bots else (PlayerKind.PERSON,)
 
 
 def _rows_from_facts(
@@ -641,12 +664,15 @@ def _rows_from_facts(
     min_games: int,
     games: QuerySet[Game],
     players: set[int] | None = None,
+    kinds: tuple[str, ...] = (PlayerKind.PERSON,),
 ) -> list[LeaderRow]:
     """Leaderboard rows computed from the fact and seat rows of these games (of these
-    players only, when given): one grouped query each."""
+    players only, when given; of these kinds of player): one grouped query each."""
     chosen = Game.objects.filter(pk__in=games.values("pk"))
-    facts = RoundFact.objects.filter(game__in=chosen)
-    seats = GameSeat.objects.filter(game__in=chosen, placement__isnull=False)
+    facts = RoundFact.objects.filter(game__in=chosen, player__kind__in=kinds)
+    seats = GameSeat.objects.filter(
+        game__in=chosen, placement__isnull=False, player__kind__in=kinds
+    )
     if players is not None:
         facts, seats = facts.filter(player__in=players), seats.filter(player__in=players)
     counts: dict[int, dict[str, int]] = {}

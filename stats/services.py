@@ -22,7 +22,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from engine.replay import RoundFact as EngineFact
-from mjlogs.models import Game, GameSeat, Player, Visibility
+from mjlogs.models import Game, GameSeat, Player, PlayerKind, Visibility
 from stats import catch_up_queue, summary_backlog
 from stats.models import PlayerSummary, RatingChange, RoundFact
 from stats.ratings import RatedGame, Standing, rate
@@ -279,7 +279,7 @@ def ratings_recompute(since: datetime | None = None) -> int:
             stale = stale.filter(played_at__gte=since)
         stale.delete()
         ordered = list(games.order_by("played_at", "pk").values_list("pk", "played_at"))
-        seats = _placements([pk for pk, _ in ordered])
+        seats, guests = _placements([pk for pk, _ in ordered])
         played_at = dict(ordered)
         by_mode: dict[int, list[RatedGame]] = {3: [], 4: []}
         for pk, _ in ordered:
@@ -303,6 +303,7 @@ def ratings_recompute(since: datetime | None = None) -> int:
                     rating_after=change.after.rating,
                 )
                 for change in rate(mode_games, standings)
+                if change.player_id not in guests
             ]
         RatingChange.objects.bulk_create(rows, batch_size=1000)
     return len(rows)
@@ -320,14 +321,19 @@ def _lock_ratings() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK])
 
 
-def _placements(game_ids: list[int]) -> dict[int, tuple[tuple[int, int], ...]]:
+def _placements(game_ids: list[int]) -> tuple[dict[int, tuple[tuple[int, int], ...]], set[int]]:
+    """Each game's (player, placement) by seat, and the players who are anonymous seats: a
+    guest sits at the table at the starting rating, as Tenhou counts one, and keeps none."""
     seats: dict[int, list[tuple[int, int]]] = {}
+    guests: set[int] = set()
     rows = GameSeat.objects.filter(game_id__in=game_ids, placement__isnull=False)
-    for game_id, player_id, placement in rows.order_by("game_id", "seat").values_list(
-        "game_id", "player_id", "placement"
+    for game_id, player_id, placement, kind in rows.order_by("game_id", "seat").values_list(
+        "game_id", "player_id", "placement", "player__kind"
     ):
         seats.setdefault(game_id, []).append((player_id, placement))
-    return {game_id: tuple(rows) for game_id, rows in seats.items()}
+        if kind == PlayerKind.ANONYMOUS:
+            guests.add(player_id)
+    return {game_id: tuple(rows) for game_id, rows in seats.items()}, guests
 
 
 def _standings_before(since: datetime | None, mode: int, players: set[int]) -> dict[int, Standing]:

@@ -9,19 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from config.limits import parse_int
+from engine.formats.mjlog import DAN_LABELS
 from mjlogs import selectors as game_selectors
 from mjlogs.models import Game, Player
 from mjlogs.selectors import User
 from mjlogs.views.common import paginate
 from stats import selectors
 from stats.filters import StatsFilter
-from stats.forms import CompareForm, LeaderboardForm
+from stats.forms import CompareForm, LeaderboardForm, find_player
 from stats.metrics import DENOMINATOR_LABELS, METRIC_GROUPS, METRICS_BY_NAME
+from stats.percentiles import player_percentiles
 
 #: The filters the player page's form offers (the API takes every StatsFilter parameter).
 PAGE_FILTERS = ("players", "length", "ruleset", "since", "until", "last", "opponent")
@@ -59,7 +60,9 @@ def _filter_form(user: User, player: Player, params: Any) -> StatsFilter:
 
 
 def metric_groups(stats: selectors.PlayerStats) -> list[tuple[str, list[dict[str, Any]]]]:
-    """The page's tables: each group with its metrics' labels, values and denominators."""
+    """The page's tables: each group with its metrics' labels, values, denominators and
+    percentiles (when the player has them: ``stats.percentiles``)."""
+    percentiles = player_percentiles(stats) or {}
     return [
         (
             group,
@@ -70,6 +73,7 @@ def metric_groups(stats: selectors.PlayerStats) -> list[tuple[str, list[dict[str
                     "value": stats.metrics[name],
                     "n": stats.counts[METRICS_BY_NAME[name].denominator],
                     "of": DENOMINATOR_LABELS[METRICS_BY_NAME[name].denominator],
+                    "percentile": percentiles.get(name),
                 }
                 for name in names
             ],
@@ -78,13 +82,27 @@ def metric_groups(stats: selectors.PlayerStats) -> list[tuple[str, list[dict[str
     ]
 
 
+def tenhou_dan_index(rank: str) -> int | None:
+    """A Tenhou rank label's place in ``DAN_LABELS`` (新人 0 ... 天鳳 20), for charting; ``None``
+    for no rank or another platform's."""
+    try:
+        return DAN_LABELS.index(rank)
+    except ValueError:
+        return None
+
+
 def chart_data(series: selectors.PlayerSeries) -> dict[str, Any]:
     """What the charts draw (``json_script``): one entry a game, oldest first."""
     total = 0
     cumulative = []
+    final_total = 0.0
+    final_points: list[float | None] = []
     for point in series.games:
         total += point.points or 0
         cumulative.append(total)
+        if point.final_points is not None:
+            final_total = round(final_total + point.final_points, 1)
+        final_points.append(final_total if point.final_points is not None else None)
     return {
         "window": series.window,
         "games": [point.game_id for point in series.games],
@@ -96,7 +114,11 @@ def chart_data(series: selectors.PlayerSeries) -> dict[str, Any]:
             for name in selectors.SERIES_METRICS
         },
         "points": cumulative,
+        "final_points": final_points,
         "rating": [point.rating for point in series.games],
+        "recorded_rating": [point.recorded_rating for point in series.games],
+        "recorded_dan": [tenhou_dan_index(point.recorded_rank) for point in series.games],
+        "dan_labels": list(DAN_LABELS),
     }
 
 
@@ -120,6 +142,8 @@ def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
     context |= {
         "stats": stats,
         "groups": metric_groups(stats),
+        "percentiles_shown": player_percentiles(stats) is not None,
+        "min_games": selectors.DEFAULT_MIN_GAMES,
         "yaku": stats.yaku,
         "han": sorted(stats.han.items()),
         "wins": wins,
@@ -135,29 +159,60 @@ def player_stats(request: HttpRequest, player_id: int) -> HttpResponse:
     return render(request, "stats/player_stats.html", context)
 
 
+def _opponent_choices(user: User, first: int | Player | None) -> list[tuple[str, str, int]]:
+    """What the second player's list offers once the first is known: the players the first
+    has played with (what to type for each, how it is shown, their shared games)."""
+    if first is None:
+        return []
+    opponents = selectors.player_opponents(user, _chosen(user, first))
+    refs = game_selectors.player_refs(user, [o.player for o in opponents])
+    return [(refs[o.player.pk], game_selectors.player_label(o.player), o.games) for o in opponents]
+
+
+def _typed(user: User, text: str) -> int | Player | None:
+    """The first player as typed, when it is one (else nothing is offered for the second)."""
+    if not text:
+        return None
+    try:
+        return find_player(user, text)
+    except (forms.ValidationError, game_selectors.PlayerLookupError):
+        return None
+
+
+def _chosen(user: User, value: int | Player) -> Player:
+    """A player the compare form gave: found by name already, or an id to look up (a 404
+    when hidden or missing, as for every id)."""
+    return value if isinstance(value, Player) else _player(user, value)
+
+
 @require_safe
 def compare(request: HttpRequest) -> HttpResponse:
     """Two players side by side (all their games, then their shared games) and their
-    head-to-head record; ``?a=<id>&b=<id>``."""
-    a_id, b_id = request.GET.get("a", "").strip(), request.GET.get("b", "").strip()
-    complete = bool(a_id and b_id)
-    form = CompareForm(request.GET) if complete else CompareForm(initial={"a": a_id or None})
-    context: dict[str, Any] = {"form": form}
-    first = parse_int(a_id, 1)
-    if first is not None:
-        # The second player is chosen among those the first has played with.
-        opponents = selectors.player_opponents(request.user, _player(request.user, first))
-        if opponents:
-            form.fields["b"].widget = forms.Select(
-                choices=[("", "Choose a player")]
-                + [(str(o.player.pk), f"{o.player.name} ({o.games} shared)") for o in opponents]
-            )
-    if not complete:
+    head-to-head record; ``?a=&b=``, each a name, ``name@platform`` or an id. The second
+    player's list starts with the players the first has played with."""
+    user = request.user
+    a_text, b_text = request.GET.get("a", "").strip(), request.GET.get("b", "").strip()
+    if not (a_text and b_text):
+        form = CompareForm(user=user, initial={"a": a_text, "b": b_text})
+        context: dict[str, Any] = {
+            "form": form,
+            "opponents": _opponent_choices(user, _typed(user, a_text)),
+        }
         return render(request, "stats/compare.html", context)
+    form = CompareForm(request.GET, user=user)
     if not form.is_valid():
+        context = {
+            "form": form,
+            "opponents": _opponent_choices(user, form.cleaned_data.get("a")),
+            "choices": form.choice_links(request.GET),
+        }
         return render(request, "stats/compare.html", context, status=400)
-    a = _player(request.user, form.cleaned_data["a"])
-    b = _player(request.user, form.cleaned_data["b"])
+    a = _chosen(user, form.cleaned_data["a"])
+    b = _chosen(user, form.cleaned_data["b"])
+    context = {"form": form, "opponents": _opponent_choices(user, a)}
+    if a.pk == b.pk:  # an id and a name of the same player
+        form.add_error("b", "Choose two different players.")
+        return render(request, "stats/compare.html", context, status=400)
     record = selectors.head_to_head(request.user, a, b)
     a_all = selectors.player_stats(request.user, a)
     b_all = selectors.player_stats(request.user, b)
@@ -182,6 +237,8 @@ def compare(request: HttpRequest) -> HttpResponse:
     context |= {
         "a": a,
         "b": b,
+        "a_label": game_selectors.player_label(a),
+        "b_label": game_selectors.player_label(b),
         "record": record,
         "dans": [s.stable_dan for s in (a_all, b_all, record.a_stats, record.b_stats)],
         "groups": rows,
@@ -198,7 +255,12 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         return render(request, "stats/leaderboard.html", {"form": form}, status=400)
     metric = METRICS_BY_NAME[form.cleaned_data["metric"]]
     try:
-        rows = selectors.leaderboard(metric.name, form.cleaned_data["min_games"], request.GET)
+        rows = selectors.leaderboard(
+            metric.name,
+            form.cleaned_data["min_games"],
+            request.GET,
+            bots=form.cleaned_data["bots"],
+        )
     except selectors.StatsFilterError as error:
         for name, messages in error.errors.items():
             form.add_error(name if name in form.fields else None, messages)
@@ -209,5 +271,14 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "min_games": form.cleaned_data["min_games"],
         "per": DENOMINATOR_LABELS[metric.denominator],
         "page": paginate(request, rows),
+        "bots": form.cleaned_data["bots"],
+        "query": _without_page(request.GET),
     }
     return render(request, "stats/leaderboard.html", context)
+
+
+def _without_page(params: QueryDict) -> str:
+    """The query string without ``page``: the same ranking as JSON, from its first page."""
+    kept = params.copy()
+    kept.pop("page", None)
+    return kept.urlencode()

@@ -36,6 +36,22 @@ def is_majsoul_record(texts: list[str], ref: str | None) -> bool:
     return False
 
 
+#: The rooms' names on our pages, in the order of :data:`ROOMS`.
+ROOM_NAMES: Final = ("bronze", "silver", "gold", "jade", "throne")
+
+
+def majsoul_room(texts: list[str]) -> str:
+    """The ranked room the texts name (one of :data:`ROOM_NAMES`), else ``""`` (a friendly or
+    tournament room, or a converter that does not say). Converters put the room inside the rule
+    text (``三金の間赤`` is the gold room of sanma); no room's name holds another's."""
+    for text in texts:
+        lowered = text.lower()
+        for room, english, name in zip(ROOMS, _ENGLISH_ROOMS, ROOM_NAMES, strict=True):
+            if room in text or english in lowered:
+                return name
+    return ""
+
+
 def majsoul_length(texts: list[str]) -> str | None:
     """``east``, ``east_south``, or ``None`` when the texts do not say (``三銀の間赤``)."""
     for text in texts:

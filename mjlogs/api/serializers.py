@@ -12,7 +12,8 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from mjlogs.models import Game, GameSeat, Player, PlayerName, Visibility
+from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibility
+from mjlogs.provenance import platform_label
 from replay.models import Verdict
 
 EXPORT_FORMATS = ("canonical", "tenhou6", "mjai")
@@ -28,10 +29,24 @@ class PlayerSerializer(serializers.ModelSerializer):
     names = PlayerNameSerializer(many=True, read_only=True)
     url = serializers.HyperlinkedIdentityField(view_name="api:player-detail")
     games = serializers.SerializerMethodField(help_text="Their games: the game list, filtered.")
+    platform = serializers.CharField(
+        read_only=True,
+        help_text="Where the name comes from (tenhou, majsoul, mjai, sim, ...): the same name "
+        "on two platforms is two players.",
+    )
+    platform_label = serializers.SerializerMethodField(help_text="The platform as pages name it.")
+    kind = serializers.ChoiceField(
+        choices=PlayerKind.choices,
+        read_only=True,
+        help_text="person, bot (self-play) or anonymous (a guest seat, one game's player).",
+    )
 
     class Meta:
         model = Player
-        fields = ("id", "url", "name", "names", "games")
+        fields = ("id", "url", "name", "platform", "platform_label", "kind", "names", "games")
+
+    def get_platform_label(self, player: Player) -> str:
+        return platform_label(player.platform) if player.platform else ""
 
     @extend_schema_field(serializers.URLField())
     def get_games(self, player: Player) -> str:
@@ -138,6 +153,19 @@ class QueryParameters(serializers.Serializer):
         if hasattr(data, "items"):
             data = {key: value for key, value in data.items() if value != ""}
         return super().to_internal_value(data)
+
+
+class PlayerListQuerySerializer(QueryParameters):
+    search = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text="Part of any of their names, in any case. Then anonymous seats are left out "
+        "and the players you may see with the most games come first (then by name): what a "
+        "name completion asks (with page_size).",
+    )
+    page_size = serializers.IntegerField(
+        required=False, min_value=1, max_value=50, help_text="Players a page (50 by default)."
+    )
 
 
 class UploadOptionsSerializer(QueryParameters):

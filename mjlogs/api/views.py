@@ -30,6 +30,7 @@ from mjlogs.api.serializers import (
     ExportFormatSerializer,
     GameDetailSerializer,
     GameSerializer,
+    PlayerListQuerySerializer,
     PlayerSerializer,
     UploadOptionsSerializer,
     UploadResultSerializer,
@@ -219,14 +220,22 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):  # type: ignore[type-arg]
     serializer_class = PlayerSerializer
     filterset_class = None
 
-    @extend_schema(
-        parameters=[OpenApiParameter("search", str, description="Part of any of their names.")]
-    )
+    @extend_schema(parameters=[PlayerListQuerySerializer])
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Every player you may see, by name; or, with ``search``, the players whose names
+        hold it, the most games first (a name completion: ``?search=an&page_size=15``)."""
+        query = PlayerListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        self.query = query.validated_data
+        if "page_size" in self.query and self.paginator is not None:
+            self.paginator.page_size = self.query["page_size"]
         return super().list(request, *args, **kwargs)
 
     def get_queryset(self) -> Any:
-        return selectors.player_list(self.request.user, self.request.query_params.get("search", ""))
+        search = getattr(self, "query", {}).get("search", "").strip()
+        if search:
+            return selectors.player_search(self.request.user, search)
+        return selectors.player_list(self.request.user)
 
     def get_object(self) -> Player:
         try:

@@ -10,6 +10,9 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from mjlogs.models import Player
+from mjlogs.provenance import platform_label
+
 register = template.Library()
 
 _WINDS = ("East", "South", "West", "North")
@@ -74,3 +77,17 @@ def rows_digest(rows: list[dict[str, Any]]) -> str:
     whose rows have not changed is rendered once. Keyed by content, the cached HTML cannot be
     stale: a new verdict, a game gone, another page all make other rows, so another key."""
     return hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()
+
+
+@register.filter
+def platform(name: str) -> str:
+    """A platform's name for a page (``majsoul``: Mahjong Soul)."""
+    return platform_label(name)
+
+
+@register.inclusion_tag("mjlogs/_player_marks.html")
+def player_marks(player: Player) -> dict[str, Any]:
+    """The marks beside a player's name: where the name comes from, and whether the player is
+    a bot or an anonymous seat (``mjlogs.provenance``)."""
+    shown = platform_label(player.platform) if player.platform else ""
+    return {"player": player, "platform": shown}

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST, require_safe
 from mjlogs import game_summary, selectors, services
 from mjlogs.forms import VisibilityForm
 from mjlogs.models import Game
+from mjlogs.provenance import platform_label
 from mjlogs.views.common import paginate_games
 
 #: The exports offered on the game page (the REST API writes them): format name, label.
@@ -37,9 +38,13 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """One game: players, scores, verdict and hand results; for its uploader and staff, the
     forms to change who sees it and to delete it."""
     game = _visible_game(request, game_id)
+    seats = sorted(game.seats.select_related("player"), key=lambda seat: seat.seat)
+    platforms = {seat.player.platform for seat in seats}
     context = {
         "game": game,
-        "seats": sorted(game.seats.all(), key=lambda seat: seat.seat),
+        "seats": seats,
+        "recorded_ranks": any(s.recorded_rank or s.recorded_rating is not None for s in seats),
+        "platform": platform_label(platforms.pop()) if len(platforms) == 1 else "",
         "verdict": game_summary.game_verdict(game),
         "rounds": game_summary.game_round_rows(game),
         "exports": EXPORTS,

@@ -27,4 +27,9 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     except Player.DoesNotExist:
         raise Http404("no such player") from None
     page = paginate_games(request, selectors.player_games(request.user, player))
-    return render(request, "mjlogs/player_detail.html", {"player": player, "page": page})
+    context = {
+        "player": player,
+        "page": page,
+        "recorded": selectors.player_recorded_rank(request.user, player),
+    }
+    return render(request, "mjlogs/player_detail.html", context)

@@ -11,7 +11,14 @@ from stats.metrics import METRICS_BY_NAME
 register = template.Library()
 
 #: Decimals of the averages that are not points (points are whole numbers).
-_DECIMALS = {"average_placement": 2, "average_win_turn": 1, "average_riichi_turn": 1}
+_DECIMALS = {
+    "average_placement": 2,
+    "average_win_turn": 1,
+    "average_riichi_turn": 1,
+    # Final points have one decimal (Tenhou's 63.8): thousands of the score, with uma and oka.
+    "average_points": 1,
+    "total_points": 1,
+}
 MINUS = "\N{MINUS SIGN}"
 
 

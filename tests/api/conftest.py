@@ -16,6 +16,7 @@ from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs.models import Game, Visibility
 from mjlogs.services import Status, import_file
+from tests.people import played_by
 
 
 @pytest.fixture(autouse=True)
@@ -55,7 +56,7 @@ def self_played_document(seed: int, players: tuple[str, ...] | None = None) -> d
     (game,) = simulate("tenhou-4p-east", 1, seed)
     document = canonical.game_to_json(game)
     if players is not None:
-        document["players"] = [{"name": name} for name in players]
+        played_by(document, players)
     return document
 
 

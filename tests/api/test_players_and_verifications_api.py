@@ -45,7 +45,7 @@ def test_player_search_and_detail_link_to_their_games(games: dict[str, Game]) ->
     assert [p["name"] for p in body["results"]] == ["Ann", "Dan"]
     ann = Player.objects.get(name="Ann")
     detail = client_for(None).get(f"/api/players/{ann.pk}/").json()
-    assert detail["names"] == [{"platform": "sim", "name": "Ann"}]
+    assert detail["names"] == [{"platform": "canonical", "name": "Ann"}]
     listed = client_for(None).get(detail["games"]).json()
     assert {g["id"] for g in listed["results"]} == {games["public"].pk, games["mismatch"].pk}
 

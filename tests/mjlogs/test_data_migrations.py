@@ -1,6 +1,7 @@
 """The data the migrations fill in: mjlogs.0004 gives the games verified whole before seats kept
 their points those of their verification's report (the others none); mjlogs.0005 gives the Tenhou
-games stored before their room, from their documents' source."""
+games stored before their room, from their documents' source; mjlogs.0006 gives every seat the
+player it has now (per platform, guests apart)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from mjlogs.models import Game, GameSeat
+from mjlogs.models import Game, GameSeat, Player
+from stats.models import RoundFact, SummaryBacklog
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -73,3 +75,79 @@ def test_the_migration_gives_stored_tenhou_games_their_room() -> None:
     MigrationExecutor(connection).migrate([("mjlogs", "0005_game_room")])
     rooms = dict(Game.objects.values_list("source_id", "room"))
     assert rooms == {"houou": "houou", "custom": "custom", "tokujou": "tokujou", "canonical": ""}
+
+
+def test_the_migration_gives_every_seat_the_player_it_has_now() -> None:
+    """mjlogs.0006: guests sharing a name become one player a seat, a name seen in a Mahjong
+    Soul game becomes a Mahjong Soul player apart from the Tenhou one (who keeps their id), the
+    fact rows follow their seats, and what the records say of ranks is filled in."""
+    before = [("mjlogs", "0005_game_room"), ("stats", "0008_queued_catch_up_changed_at")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    player_model, name_model = (
+        apps.get_model("mjlogs", "Player"),
+        apps.get_model("mjlogs", "PlayerName"),
+    )
+    game_model, seat_model = apps.get_model("mjlogs", "Game"), apps.get_model("mjlogs", "GameSeat")
+    fact_model = apps.get_model("stats", "RoundFact")
+    players = {}
+    for name in ("NoName", "Ann", "Ben"):
+        players[name] = player_model.objects.create(name=name)
+        name_model.objects.create(player=players[name], platform="tenhou", name=name)
+    tables = {
+        "tenhou": ("tenhou-4p", "mjlog", {"go_type": "169"}, ("NoName", "NoName", "Ann", "Ben")),
+        "majsoul": (
+            "majsoul-4p",
+            "tenhou6",
+            {"disp": "玉の間南喰赤"},
+            ("Ann", "NoName", "Ben", "Ben"),
+        ),
+    }
+    for source_id, (ruleset, source_format, extra, names) in tables.items():
+        game = game_model.objects.create(
+            ruleset=ruleset, players_count=4, rounds_count=1, complete=True,
+            source_format=source_format, source_id=source_id, content_hash=source_id, raw=b"",
+            raw_size=0,
+            document={
+                "source": {"format": source_format, "extra": extra},
+                "players": [
+                    {"name": n, "rank": "四段", "rating": 1700.5 + seat}
+                    for seat, n in enumerate(names)
+                ],
+            },
+        )  # fmt: skip
+        for seat, name in enumerate(names):
+            seat_model.objects.create(game=game, seat=seat, player=players[name], start_score=25000)
+            fact_model.objects.create(
+                game=game, player=players[name], seat=seat, round_index=0, round_name="E1",
+                dealer=seat == 0, turns=5, outcome="abortive_draw", won=False, tsumo=False,
+                dealt_in=False, win_points=0, deal_in_points=0, han=0, fu=0, ura=0,
+                ippatsu=False, win_turn=0, riichi=False, riichi_turn=0, riichi_chasing=False,
+                riichi_wait_kinds=0, calls=0, open_hand=False, delta=0, score_after=25000,
+            )  # fmt: skip
+    MigrationExecutor(connection).migrate([("mjlogs", "0006_player_identity")])
+
+    def seated(source_id: str) -> list[Player]:
+        seats = GameSeat.objects.filter(game__source_id=source_id).order_by("seat")
+        return [seat.player for seat in seats]
+
+    tenhou, majsoul = seated("tenhou"), seated("majsoul")
+    guests = [tenhou[0], tenhou[1], majsoul[1]]
+    assert len({p.pk for p in guests}) == 3 and {p.kind for p in guests} == {"anonymous"}
+    assert not Player.objects.filter(pk=players["NoName"].pk).exists()
+    # Ann on Tenhou keeps her player; Ann on Mahjong Soul is another, as is Ben.
+    assert tenhou[2].pk == players["Ann"].pk and tenhou[2].platform == "tenhou"
+    assert majsoul[0].pk != players["Ann"].pk and majsoul[0].platform == "majsoul"
+    assert majsoul[2].pk == majsoul[3].pk != tenhou[3].pk
+    for source_id, seated_players in (("tenhou", tenhou), ("majsoul", majsoul)):
+        facts = RoundFact.objects.filter(game__source_id=source_id).order_by("seat")
+        assert [fact.player_id for fact in facts] == [p.pk for p in seated_players]
+    seats = GameSeat.objects.filter(game__source_id="majsoul").order_by("seat")
+    assert [(s.recorded_rank, s.recorded_rating) for s in seats] == [
+        ("四段", 1700.5 + seat) for seat in range(4)
+    ]
+    assert Game.objects.get(source_id="majsoul").room == "jade"
+    # Every player whose seats changed is marked for a new summary.
+    marked = set(SummaryBacklog.objects.values_list("player_id", flat=True))
+    assert {p.pk for p in guests} | {majsoul[0].pk, majsoul[2].pk} <= marked

@@ -37,9 +37,11 @@ def test_the_player_list_and_its_search(client: Client, games: dict[str, Game]) 
     assert names == sorted(["Ann", "Ann", "Ben", "Cho", "Dai", "Eve", "Fay", "Gus"])
     assert "Zed" not in page
     found = text(client.get("/players/?q=an"))
+    # The same name on two platforms is two players, each with where it comes from; the
+    # self-played one is marked as a bot.
     assert [plain(row) for row in rows(found, "player-list")] == [
-        "Ann Ann (sim)",
-        "Ann Ann (tenhou)",
+        "Ann self-play (bots) bot",
+        "Ann Tenhou",
     ]
     assert 'value="an"' in found and "matching “an”" in found
     assert "No player found." in text(client.get("/players/?q=nobody"))
@@ -62,7 +64,8 @@ def test_the_player_page_lists_the_visible_games_only(
     response = client.get(f"/players/{ann.pk}/")
     assert response.status_code == 200
     page = text(response)
-    assert "<h1>Ann</h1>" in page and "on sim" in page
+    assert "<h1>Ann</h1>" in page
+    assert "A name on <strong>self-play (bots)</strong>: a <strong>bot</strong>" in page
     assert listed_game_ids(response) == {games["public"].pk}
     assert '<li class="highlight">' in page
     client.force_login(users.alice)

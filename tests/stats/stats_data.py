@@ -40,6 +40,7 @@ from mjlogs.services import Status, import_file
 from replay.models import Verdict, Verification
 from stats import summary_backlog
 from stats.models import RoundFact
+from tests.people import played_by
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve")
 
@@ -137,7 +138,7 @@ def _played(seed: int) -> str:
 
 def store(seed: int, spec: dict[str, Any], uploader: User) -> Game:
     document = json.loads(_played(seed))
-    document["players"] = [{"name": name} for name, _, _ in spec["seats"]]
+    played_by(document, (name for name, _, _ in spec["seats"]))
     document["started_at"] = spec["date"]
     document["source"]["id"] = f"stats-world-{seed}"
     visibility = Visibility.PRIVATE if spec.get("private") else Visibility.PUBLIC

@@ -16,6 +16,7 @@ from mjlogs.models import Game, GameSeat, Player
 from mjlogs.services import Status, import_file
 from replay.models import Verdict, Verification
 from stats.selectors import StatsFilterError, player_stats
+from tests.people import played_by
 from tests.stats.stats_data import write_facts
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +59,7 @@ GAME_B_HANDS: list[dict[str, Any]] = [
 def stored_game(seed: int, names: tuple[str, ...], ruleset: str, started_at: str) -> Game:
     (game,) = simulate(ruleset, 1, seed)
     document = canonical.game_to_json(game)
-    document["players"] = [{"name": name} for name in names]
+    played_by(document, names)
     document["started_at"] = started_at
     # Imported without running the verification (no facts of its own), then marked verified
     # so that its hand-written facts below count.

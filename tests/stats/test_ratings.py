@@ -16,6 +16,7 @@ from mjlogs.services import game_delete, game_visibility_set, import_file
 from stats.models import RatingChange
 from stats.ratings import RatedGame, Standing, rate
 from stats.services import ratings_recompute
+from tests.people import played_by
 
 
 def test_the_formula_on_two_games_worked_by_hand() -> None:
@@ -49,7 +50,7 @@ NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve")
 def stored(committed: Any, seed: int, day: int, uploader: User | None = None) -> Game:
     (played,) = simulate("tenhou-4p-east", 1, seed)
     document = canonical.game_to_json(played)
-    document["players"] = [{"name": NAMES[(seed + seat) % 5]} for seat in range(4)]
+    played_by(document, (NAMES[(seed + seat) % 5] for seat in range(4)))
     document["started_at"] = f"2024-01-{day:02d}T12:00:00+00:00"
     document["source"]["id"] = f"rating-{seed}"
     with committed(execute=True):
@@ -96,11 +97,30 @@ def test_a_game_with_one_name_in_two_seats_is_not_rated(
 ) -> None:
     (played,) = simulate("tenhou-4p-east", 1, 9)
     document = canonical.game_to_json(played)
-    document["players"] = [{"name": name} for name in ("NoName", "NoName", "Cat", "Dan")]
+    played_by(document, ("Cat", "Cat", "Eve", "Dan"))
     with django_capture_on_commit_callbacks(execute=True):
         (outcome,) = import_file("g.json", json.dumps(document).encode())
     assert Game.objects.filter(pk=outcome.game_id, verification__verdict="verified").exists()
     assert not RatingChange.objects.exists()
+
+
+@pytest.mark.django_db
+def test_guests_are_seats_of_their_own_and_keep_no_rating(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Two NoName guests are two players, so the game is rated for the others; the guests
+    sit at the starting rating and get no rating of their own."""
+    from mjlogs.models import Player
+
+    (played,) = simulate("tenhou-4p-east", 1, 9)
+    document = canonical.game_to_json(played)
+    played_by(document, ("NoName", "NoName", "Cat", "Dan"))
+    with django_capture_on_commit_callbacks(execute=True):
+        (outcome,) = import_file("g.json", json.dumps(document).encode())
+    assert Game.objects.filter(pk=outcome.game_id, verification__verdict="verified").exists()
+    rated = set(RatingChange.objects.values_list("player__name", flat=True))
+    assert rated == {"Cat", "Dan"}
+    assert Player.objects.filter(name="NoName", kind="anonymous").count() == 2
 
 
 @pytest.mark.django_db

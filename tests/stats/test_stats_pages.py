@@ -161,7 +161,7 @@ def test_the_compare_page_asks_for_two_different_players(world: World) -> None:
     html = page(Client(), "/stats/compare/")
     assert 'name="a"' in html and 'name="b"' in html
     html = page(Client(), f"/stats/compare/?a={ann}")  # the second among those she met
-    assert f'<option value="{world.id("Ben")}">Ben (3 shared)</option>' in html
+    assert '<option value="Ben">Ben · ' in html and " · 3 together</option>" in html
     html = page(Client(), f"/stats/compare/?a={ann}&b={ann}", status=400)
     assert "Choose two different players." in html
     page(Client(), f"/stats/compare/?a={ann}&b=x", status=400)

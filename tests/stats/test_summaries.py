@@ -17,6 +17,7 @@ from mjlogs.models import Game, Player
 from mjlogs.services import game_delete, game_visibility_set, import_file
 from stats.models import PlayerSummary, RatingChange
 from stats.selectors import player_stats
+from tests.people import played_by
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ def import_games(committed: Any, count: int, seed: int, uploader: User | None = 
     for index, played in enumerate(simulate("tenhou-4p-east", count, seed)):
         document = canonical.game_to_json(played)
         names = [NAMES[(index + seat) % len(NAMES)] for seat in range(4)]
-        document["players"] = [{"name": name} for name in names]
+        played_by(document, names)
         document["source"]["id"] = f"summary-test-{seed}-{index}"
         with committed(execute=True):
             (outcome,) = import_file("g.json", json.dumps(document).encode(), uploader=uploader)

@@ -1,7 +1,8 @@
 /* The player statistics page's charts (Chart.js, vendored): placement game by game with the
-   rolling average, the rolling rates, and the points added up. The page gives the data in the
-   JSON script #stats-series (stats.views.chart_data); when every chart is drawn,
-   #charts gets data-drawn="3". */
+   rolling average, the rolling rates, the final points (uma and oka) and the score changes
+   added up, our R beside the R the records state, and the Tenhou dan the records state (when
+   any does). The page gives the data in the JSON script #stats-series
+   (stats.views.chart_data); when every chart is drawn, #charts gets data-drawn="N". */
 (function () {
   "use strict";
 
@@ -124,37 +125,107 @@
       labels: labels,
       datasets: [
         {
-          label: "Points",
-          data: data.points,
+          label: "Final points (uma, oka), added up",
+          data: data.final_points,
           borderColor: colours.ink,
           backgroundColor: "rgba(29, 35, 48, 0.08)",
           fill: true,
           pointRadius: 0,
           borderWidth: 2,
+          spanGaps: true,
+          yAxisID: "y",
+        },
+        {
+          label: "Score change, added up",
+          data: data.points,
+          borderColor: colours.riichi,
+          backgroundColor: colours.riichi,
+          pointRadius: 0,
+          borderWidth: 1,
+          borderDash: [4, 3],
+          yAxisID: "score",
         },
       ],
     },
-    options: options({ scales: { y: { title: { display: true, text: "Points" } } } }),
+    options: options({
+      scales: {
+        y: { title: { display: true, text: "Final points" } },
+        score: {
+          position: "right",
+          grid: { drawOnChartArea: false },
+          title: { display: true, text: "Score" },
+        },
+      },
+    }),
   }));
 
+  function any(values) {
+    return values.some(function (value) { return value !== null; });
+  }
+
+  const ratings = [
+    {
+      label: "R (ours)",
+      data: data.rating,
+      borderColor: colours.accent,
+      backgroundColor: colours.accent,
+      pointRadius: 2,
+      borderWidth: 2,
+      spanGaps: true,
+    },
+  ];
+  if (any(data.recorded_rating)) {
+    ratings.push({
+      label: "R (as the records state)",
+      data: data.recorded_rating,
+      borderColor: colours.riichi,
+      backgroundColor: colours.riichi,
+      pointRadius: 2,
+      borderWidth: 2,
+      borderDash: [4, 3],
+      spanGaps: true,
+    });
+  }
   charts.push(new Chart(document.getElementById("chart-rating"), {
     type: "line",
-    data: {
-      labels: labels,
-      datasets: [
-        {
-          label: "R",
-          data: data.rating,
-          borderColor: colours.accent,
-          backgroundColor: colours.accent,
-          pointRadius: 2,
-          borderWidth: 2,
-          spanGaps: true,
-        },
-      ],
-    },
+    data: { labels: labels, datasets: ratings },
     options: options({ scales: { y: { title: { display: true, text: "R" } } } }),
   }));
+
+  const danCanvas = document.getElementById("chart-dan");
+  if (danCanvas && any(data.recorded_dan)) {
+    charts.push(new Chart(danCanvas, {
+      type: "line",
+      data: {
+        labels: labels,
+        datasets: [
+          {
+            label: "Tenhou dan (as the records state)",
+            data: data.recorded_dan,
+            stepped: true,
+            borderColor: colours.win,
+            backgroundColor: colours.win,
+            pointRadius: 2,
+            borderWidth: 2,
+            spanGaps: true,
+          },
+        ],
+      },
+      options: options({
+        scales: {
+          y: {
+            ticks: {
+              stepSize: 1,
+              callback: function (value) { return data.dan_labels[value] || ""; },
+            },
+            title: { display: true, text: "Dan" },
+          },
+        },
+      }),
+    }));
+  } else if (danCanvas) {
+    danCanvas.closest("figure").hidden = true;
+  }
 
   box.dataset.drawn = String(charts.length);
 })();
