@@ -16,28 +16,29 @@ from __future__ import annotations
 
 import time
 
-#: Columns copied as they are, per table (all but ``id`` and the game reference).
-COPIED_COLUMNS = {
-    "mjlogs_gameseat": "seat, start_score, final_score, placement, points, player_id",
-    "replay_verification": (
-        "verdict, engine_version, discrepancy, message, complete, events, duration_ms, report, "
-        "verified_at"
-    ),
-}
+
+def _copied_columns(model: type) -> str:
+    """A model's columns copied as they are: all but ``id`` and the game reference (read from
+    the model, so a column added later is copied too)."""
+    return ", ".join(
+        field.column
+        for field in model._meta.concrete_fields  # type: ignore[attr-defined]
+        if field.column not in ("id", "game_id")
+    )
 
 
 def replicate(factor: int) -> dict[str, float | int]:
     """Copy every game ``factor - 1`` times; returns the games now stored and the seconds."""
     from django.db import connection, transaction
 
+    from mjlogs.models import GameSeat
+    from replay.models import Verification
     from stats.models import RoundFact
 
-    fact_columns = ", ".join(
-        field.column
-        for field in RoundFact._meta.concrete_fields
-        if field.column not in ("id", "game_id")
-    )
-    tables = COPIED_COLUMNS | {RoundFact._meta.db_table: fact_columns}
+    tables = {
+        model._meta.db_table: _copied_columns(model)
+        for model in (GameSeat, Verification, RoundFact)
+    }
     started = time.perf_counter()
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(

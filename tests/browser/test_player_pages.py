@@ -8,6 +8,7 @@ import gzip
 from typing import Any
 
 import pytest
+from django.db.models import F
 
 from engine.formats.mjlog import read_mjlog
 from mjlogs.models import Game, GameSeat, Player
@@ -41,7 +42,7 @@ def test_a_regulars_pages_show_what_the_records_say_and_the_points(
     latest = (
         GameSeat.objects.filter(player=cls)
         .exclude(recorded_rank="")
-        .order_by("-game__started_at")
+        .order_by(F("game__started_at").desc(nulls_last=True), "-game_id")
         .first()
     )
     assert latest is not None
