@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from engine.events import GameHeader
+from engine.formats.mjlog import DAN_LABELS
 from engine.rules.majsoul import majsoul_room
 from engine.rules.tenhou import tenhou_room
 from mjlogs.models import PlayerKind
@@ -73,3 +74,28 @@ def room_of(ruleset: str, source_format: str, extra: Mapping[str, str]) -> str:
 
 def platform_label(platform: str) -> str:
     return PLATFORM_LABELS.get(platform, platform)
+
+
+#: Mahjong Soul's ranks, lowest first, as converters write them (``雀豪★2``): Novice, Adept,
+#: Expert, Master and Saint with three stars each, then Celestial.
+MAJSOUL_RANKS: Final = (
+    *(f"{rank}★{star}" for rank in ("初心", "雀士", "雀傑", "雀豪", "雀聖") for star in (1, 2, 3)),
+    "魂天",
+)
+
+#: Each platform's ranks, lowest first, and what its records' rating is: Tenhou's R, or Mahjong
+#: Soul's rank points (points within the rank, not comparable with R).
+RANK_LADDERS: Final = {"tenhou": DAN_LABELS, "majsoul": MAJSOUL_RANKS}
+RATING_NAMES: Final = {"tenhou": "R", "majsoul": "rank points"}
+
+
+def rank_index(platform: str, rank: str) -> int | None:
+    """A recorded rank's place on its platform's ladder (``None``: no rank, or not one of the
+    platform's), for charting ranks over time."""
+    ladder = RANK_LADDERS.get(platform, ())
+    return ladder.index(rank) if rank in ladder else None
+
+
+def rating_name(platform: str) -> str:
+    """What a record of this platform calls the rating it gives a player."""
+    return RATING_NAMES.get(platform, "rating")

@@ -13,9 +13,9 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from engine.formats.mjlog import DAN_LABELS
 from mjlogs import selectors as game_selectors
 from mjlogs.models import Game, Player
+from mjlogs.provenance import RANK_LADDERS, platform_label, rank_index
 from mjlogs.selectors import User
 from mjlogs.views.common import paginate
 from stats import selectors
@@ -82,17 +82,9 @@ def metric_groups(stats: selectors.PlayerStats) -> list[tuple[str, list[dict[str
     ]
 
 
-def tenhou_dan_index(rank: str) -> int | None:
-    """A Tenhou rank label's place in ``DAN_LABELS`` (新人 0 ... 天鳳 20), for charting; ``None``
-    for no rank or another platform's."""
-    try:
-        return DAN_LABELS.index(rank)
-    except ValueError:
-        return None
-
-
 def chart_data(series: selectors.PlayerSeries) -> dict[str, Any]:
     """What the charts draw (``json_script``): one entry a game, oldest first."""
+    platform = series.player.platform
     total = 0
     cumulative = []
     final_total = 0.0
@@ -116,9 +108,13 @@ def chart_data(series: selectors.PlayerSeries) -> dict[str, Any]:
         "points": cumulative,
         "final_points": final_points,
         "rating": [point.rating for point in series.games],
-        "recorded_rating": [point.recorded_rating for point in series.games],
-        "recorded_dan": [tenhou_dan_index(point.recorded_rank) for point in series.games],
-        "dan_labels": list(DAN_LABELS),
+        # The records' R beside ours on Tenhou only: Mahjong Soul's rank points are no R.
+        "recorded_rating": [
+            point.recorded_rating if platform == "tenhou" else None for point in series.games
+        ],
+        "recorded_rank": [rank_index(platform, point.recorded_rank) for point in series.games],
+        "rank_labels": list(RANK_LADDERS.get(platform, ())),
+        "rank_name": "Tenhou dan" if platform == "tenhou" else f"{platform_label(platform)} rank",
     }
 
 

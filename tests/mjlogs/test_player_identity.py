@@ -114,3 +114,34 @@ def test_what_the_record_says_of_each_player_is_kept_and_shown(
     series = client.get(f"/api/players/{player.pk}/stats/series/").json()
     assert series["games"][0]["recorded_rank"] == record.header.players[0].rank
     assert series["games"][0]["recorded_rating"] == record.header.players[0].rating
+
+
+def test_a_mahjong_soul_rank_is_kept_on_its_own_ladder(client: Client, store: Store) -> None:
+    """A converted Mahjong Soul record's ``dan`` and ``rate`` are its rank and rank points: kept
+    and shown as such, charted on Mahjong Soul's ladder, never beside Tenhou's R."""
+    import json
+    import re
+    from pathlib import Path
+
+    from mjlogs.provenance import MAJSOUL_RANKS
+
+    path = (
+        Path(__file__).resolve().parents[1]
+        / "data/real/tenhou6_json/kbkn3__MahjongSoul-review-supporter/kazoe_yakuman.json"
+    )
+    record = json.loads(path.read_text())
+    game = store(path.read_bytes())
+    seat = GameSeat.objects.select_related("player").get(game=game, seat=1)
+    assert seat.player.platform == "majsoul"
+    assert (seat.recorded_rank, seat.recorded_rating) == (record["dan"][1], record["rate"][1])
+    page = text(client.get(f"/players/{seat.player_id}/"))
+    assert "Latest rank points" in page and record["dan"][1] in page
+    stats_page = client.get(f"/stats/players/{seat.player_id}/").content.decode()
+    found = re.search(
+        r'<script id="stats-series" type="application/json">(.*?)</script>', stats_page
+    )
+    assert found is not None
+    charted = json.loads(found.group(1))
+    assert charted["recorded_rank"] == [MAJSOUL_RANKS.index(record["dan"][1])]
+    assert charted["rank_labels"] == list(MAJSOUL_RANKS)
+    assert charted["recorded_rating"] == [None]

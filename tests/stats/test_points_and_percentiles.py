@@ -120,4 +120,4 @@ def test_the_series_gives_final_points_and_what_the_records_say(
         assert shown["final_points"] == 10.5 * number
         assert (shown["recorded_rank"], shown["recorded_rating"]) == ("四段", 1600.0)
     page = client.get(f"/stats/players/{ann.pk}/").content.decode()
-    assert '"recorded_dan"' in page and "chart-dan" in page
+    assert '"recorded_rank"' in page and "chart-dan" in page

@@ -1,7 +1,7 @@
 /* The player statistics page's charts (Chart.js, vendored): placement game by game with the
    rolling average, the rolling rates, the final points (uma and oka) and the score changes
-   added up, our R beside the R the records state, and the Tenhou dan the records state (when
-   any does). The page gives the data in the JSON script #stats-series
+   added up, our R beside the R the records state (Tenhou's), and the rank the records state
+   on the player's platform's ladder (when any does). The page gives the data in the JSON script #stats-series
    (stats.views.chart_data); when every chart is drawn, #charts gets data-drawn="N". */
 (function () {
   "use strict";
@@ -193,15 +193,15 @@
   }));
 
   const danCanvas = document.getElementById("chart-dan");
-  if (danCanvas && any(data.recorded_dan)) {
+  if (danCanvas && any(data.recorded_rank)) {
     charts.push(new Chart(danCanvas, {
       type: "line",
       data: {
         labels: labels,
         datasets: [
           {
-            label: "Tenhou dan (as the records state)",
-            data: data.recorded_dan,
+            label: data.rank_name + " (as the records state)",
+            data: data.recorded_rank,
             stepped: true,
             borderColor: colours.win,
             backgroundColor: colours.win,
@@ -216,9 +216,9 @@
           y: {
             ticks: {
               stepSize: 1,
-              callback: function (value) { return data.dan_labels[value] || ""; },
+              callback: function (value) { return data.rank_labels[value] || ""; },
             },
-            title: { display: true, text: "Dan" },
+            title: { display: true, text: "Rank" },
           },
         },
       }),
