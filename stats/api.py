@@ -320,6 +320,12 @@ class LeaderboardQuerySerializer(QueryParameters):
         required=False,
         help_text="A rule set preset.",
     )
+    room = serializers.ChoiceField(
+        choices=StatsFilter.base_filters["room"].extra["choices"],
+        required=False,
+        help_text="The room the record says (Tenhou's ippan ... houou, custom; Mahjong Soul's "
+        "bronze ... throne).",
+    )
     since = serializers.DateField(required=False, help_text="Games played on or after.")
     until = serializers.DateField(required=False, help_text="Games played on or before.")
 

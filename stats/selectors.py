@@ -590,7 +590,7 @@ DEFAULT_MIN_GAMES = 10
 
 
 #: The filters a leaderboard takes (the others choose among one player's games).
-LEADERBOARD_FILTERS = ("players", "length", "ruleset", "since", "until")
+LEADERBOARD_FILTERS = ("players", "length", "ruleset", "room", "since", "until")
 
 
 @dataclass(frozen=True)

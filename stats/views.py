@@ -25,7 +25,7 @@ from stats.metrics import DENOMINATOR_LABELS, METRIC_GROUPS, METRICS_BY_NAME
 from stats.percentiles import player_percentiles
 
 #: The filters the player page's form offers (the API takes every StatsFilter parameter).
-PAGE_FILTERS = ("players", "length", "ruleset", "since", "until", "last", "opponent")
+PAGE_FILTERS = ("players", "length", "ruleset", "room", "since", "until", "last", "opponent")
 
 #: Recent games listed on the player page, and opponents offered for a comparison.
 RECENT_GAMES = 20
