@@ -25,6 +25,7 @@ the uploaded game only if it is the same game.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -51,6 +52,12 @@ BROKER_DOWN = (
 )
 #: What a row says after an error nobody foresaw (the error itself is logged).
 UNEXPECTED = "the import failed on an unexpected error (logged for the administrators)"
+
+#: What a request still waiting long after it was made says, once asked again.
+ABANDONED = "the fetch stopped without finishing (the process running it ended); asked again"
+#: When a waiting request counts as abandoned: well past the longest retry schedule (three
+#: tries, at most 300 s apart) and the timeouts.
+ABANDONED_AFTER = timedelta(minutes=30)
 
 _WAITING = (LinkImportStatus.QUEUED, LinkImportStatus.FETCHING)
 #: Link imports whose game came from Tenhou's log server, fetched by one of them.
@@ -87,6 +94,7 @@ def link_import_request(*, user: User, link: str, visibility: str) -> LinkImport
         requested_by=requester,
         visibility=visibility,
     )
+    _fail_abandoned(ref.log_id)
     known = _fetched_before(ref.log_id, requester)
     if known is not None:
         row.status = LinkImportStatus.DUPLICATE
@@ -99,6 +107,17 @@ def link_import_request(*, user: User, link: str, visibility: str) -> LinkImport
     # With tasks run in-process (and outside a transaction) the import has run by now.
     row.refresh_from_db()
     return row
+
+
+def _fail_abandoned(log_id: str) -> None:
+    """End as failed the requests of this log id still waiting long after any retry schedule
+    would have ended them (:data:`ABANDONED_AFTER`): the process running the fetch ended (a web
+    process that ran it in-process, a worker lost with its queue). Asking again starts anew."""
+    LinkImport.objects.filter(
+        log_id=log_id,
+        status__in=_WAITING,
+        created_at__lt=timezone.now() - ABANDONED_AFTER,
+    ).update(status=LinkImportStatus.FAILED, error=ABANDONED, finished_at=timezone.now())
 
 
 def _queue(link_import_id: int) -> None:

@@ -557,3 +557,33 @@ def test_a_task_that_fails_for_good_ends_its_row(users: Users) -> None:
     row.refresh_from_db()
     assert (row.status, row.error) == (LinkImportStatus.FAILED, TASK_FAILED)
     assert row.finished_at is not None
+
+
+@pytest.mark.django_db
+def test_a_request_left_waiting_long_ago_is_failed_when_asked_again(
+    tenhou: TenhouServer, users: Users, run_after_commit: Any
+) -> None:
+    """A fetch whose process ended (a web process running it in-process) leaves its row
+    waiting; asking for the log again ends that row as failed and brings the game in."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    log_id = GAME
+    abandoned = LinkImport.objects.create(
+        link=log_id, source="tenhou", log_id=log_id, status=LinkImportStatus.FETCHING,
+        attempts=1, visibility=Visibility.PUBLIC,
+    )  # fmt: skip
+    recent = LinkImport.objects.create(
+        link=log_id, source="tenhou", log_id=log_id, status=LinkImportStatus.QUEUED,
+        visibility=Visibility.PUBLIC,
+    )  # fmt: skip
+    LinkImport.objects.filter(pk=abandoned.pk).update(
+        created_at=timezone.now() - link_imports.ABANDONED_AFTER - timedelta(minutes=1)
+    )
+    row = _request(run_after_commit, users, log_id)
+    assert row.status == LinkImportStatus.IMPORTED, row.error
+    abandoned.refresh_from_db()
+    assert (abandoned.status, abandoned.error) == (LinkImportStatus.FAILED, link_imports.ABANDONED)
+    recent.refresh_from_db()
+    assert recent.status == LinkImportStatus.QUEUED  # not long enough ago to be given up
