@@ -220,3 +220,32 @@ def test_finished_only_reports_the_parts_already_run_and_judges_nothing(tmp_path
         "1 of 3 part(s) finished" in out.getvalue() and "4 games not judged yet" in out.getvalue()
     )
     assert len(list(tmp_path.glob("*.json"))) == 1  # nothing more was judged or written
+
+
+def test_the_parts_table_counts_each_parts_classes_by_todays_explanations(tmp_path: Path) -> None:
+    import json
+
+    from benchmarks.referee.parts_table import rows, table
+
+    def part(ruleset: str, start: int, disagreements: list[dict[str, object]]) -> None:
+        data = {
+            "part": {"ruleset": ruleset, "start": start, "stop": start + 10},
+            "code": "abc1234",
+            "figures": {"games": 10, "cpu_seconds": 4.0, "disagreements": disagreements},
+        }
+        (tmp_path / f"{ruleset}_{start}.json").write_text(json.dumps(data))
+
+    composite = "pao over the whole of a composite yakuman"
+    part("majsoul-3p", 10, [{"peer": "jansou (mjai)", "what": composite, "count": 3}])
+    part("tenhou-4p", 10, [{"peer": "jansou (mjai)", "what": "something new", "count": 2}])
+    part("tenhou-4p", 0, [])
+    found = rows(tmp_path)
+    assert [(r["ruleset"], r["start"]) for r in found] == [
+        ("tenhou-4p", 0), ("tenhou-4p", 10), ("majsoul-3p", 10),
+    ]  # fmt: skip
+    assert [(r["unexplained"], r["explained"]) for r in found] == [(0, 0), (2, 0), (0, 3)]
+    text = table(found)
+    assert "| majsoul-3p 10-19 | abc1234 | 10 | 4.0 | 2.50 | 0 | 3 |" in text
+    assert text.endswith(
+        "3 parts: 30 games, 12.0 s of worker time (2.50 games/s per core), 2 unexplained"
+    )
