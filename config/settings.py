@@ -348,7 +348,7 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Seconds between the starts of two statistics catch-ups of one kind (stats.catch_up_queue): a
+# Seconds between the starts of two statistics catch-ups of one kind (stats.catch_up): a
 # burst of verifications is caught up at most this often, each pass covering every game verified
 # since the last. Shorter keeps the summaries fresher during a bulk import (the statistics are
 # right either way: a player whose summary is behind is read from the rows), longer leaves more

@@ -578,15 +578,15 @@ def _conflict_message(game: Game, visibility: str) -> str:
 
 def _statistics_once_after() -> AbstractContextManager[None]:
     """Statistics brought up to date once when the import ends, not after each of its games
-    (``stats.services.catch_up_once_after``: it matters when tasks run in-process)."""
-    from stats.services import catch_up_once_after  # stats depends on this app
+    (``stats.catch_up.catch_up_once_after``: it matters when tasks run in-process)."""
+    from stats.catch_up import catch_up_once_after  # stats depends on this app
 
     return catch_up_once_after()
 
 
 def _queue_stats_update(game: Game) -> None:
     # Summaries and ratings count public games only: who sees a game changes them.
-    from stats.services import game_stats_queue_update  # stats depends on this app
+    from stats.tasks import game_stats_queue_update  # stats depends on this app
 
     game_stats_queue_update(game)
 

@@ -24,7 +24,8 @@ from engine.replay import Verdict as EngineVerdict
 from mjlogs.models import Game, GameSeat
 from replay import selectors
 from replay.models import Verdict, Verification
-from stats.services import game_facts_replace, game_stats_queue_update
+from stats.services import game_facts_replace
+from stats.tasks import game_stats_queue_update
 
 logger = logging.getLogger(__name__)
 

@@ -97,7 +97,7 @@ class PlayerSummary(models.Model):
 class SummaryBacklog(models.Model):
     """A player whose :class:`PlayerSummary` is behind their games: marked in the same
     transaction as the change to one of their games (verified, deleted, made public or
-    private), cleared when their summary has been recomputed (``stats.summary_backlog``).
+    private), cleared when their summary has been recomputed (``stats.catch_up``).
 
     While a player is marked, their statistics are computed from the rows; a burst of games
     for one player costs one recomputation of their summary, not one per game."""
@@ -145,7 +145,7 @@ class RatingsBacklog(models.Model):
     Every verification, deletion or visibility change marks the ratings stale from its game's
     time on; a recomputation clears the mark only if no new mark came while it ran
     (``version``). So a burst of a thousand verifications costs a few recomputations from the
-    earliest time marked, not a thousand (``stats.rating_backlog``)."""
+    earliest time marked, not a thousand (``stats.catch_up``)."""
 
     id = models.PositiveSmallIntegerField(primary_key=True, default=1)
     stale = models.BooleanField(default=False)
@@ -162,7 +162,7 @@ class RatingsBacklog(models.Model):
 
 class QueuedCatchUp(models.Model):
     """A catch-up task (one row per task name): whether one is queued and has not started yet,
-    and when the last one started (``stats.catch_up_queue``). While one is waiting, a change
+    and when the last one started (``stats.catch_up``). While one is waiting, a change
     queues no other, because the waiting one will see the change's marks when it starts."""
 
     task = models.CharField(max_length=200, primary_key=True)

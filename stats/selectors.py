@@ -15,9 +15,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Count, Exists, F, FloatField, QuerySet
+from django.db.models import Count, Exists, F, FloatField, OuterRef, QuerySet, Subquery
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Coalesce
 
 from mjlogs.models import Game, GameSeat, Player, PlayerKind, Visibility
 from mjlogs.selectors import User, games_visible_to
@@ -35,6 +35,7 @@ from stats.metrics import (
     stable_dan,
 )
 from stats.models import PlayerSummary, RatingChange, RoundFact, SummaryBacklog
+from stats.ratings import Standing
 
 
 class StatsFilterError(ValueError):
@@ -122,7 +123,7 @@ def player_stats(
 
     Without filters, over public games only (what an anonymous visitor sees), they are read
     from the player's :class:`~stats.models.PlayerSummary` when it is up to date (their
-    player is not marked behind, ``stats.summary_backlog``): the same figures, one row read
+    player is not marked behind, ``stats.catch_up``): the same figures, one row read
     instead of every fact row of the player. ``from_summary=False`` always computes them
     (which is how the summary itself is computed).
 
@@ -620,7 +621,7 @@ def leaderboard(
     orders them: from the kept summaries without filters, else computed from the rows of
     the games the filters (:data:`LEADERBOARD_FILTERS`) choose, one grouped query each for
     hands and seats. Both give the same rows for the same games. A player whose summary is
-    marked behind (``stats.summary_backlog``) is computed from the rows in either case.
+    marked behind (``stats.catch_up``) is computed from the rows in either case.
     Anonymous seats are never ranked; bots only with ``bots`` (``mjlogs.provenance``).
 
     :raises StatsFilterError: an unknown metric, a negative ``min_games``, a bad filter.
@@ -793,3 +794,53 @@ def _fact_rows(facts: QuerySet[RoundFact, tuple[Any, ...]]) -> Iterator[tuple[An
         values[date] = values[date].isoformat() if values[date] else None
         values[yaku] = " ".join(values[yaku])
         yield tuple(values)
+
+
+# What the write paths (``stats.services``, ``stats.catch_up``) read --------------------------
+
+
+def players_of_game(game_id: int) -> list[int]:
+    """The ids of the players seated in a game."""
+    return list(GameSeat.objects.filter(game_id=game_id).values_list("player_id", flat=True))
+
+
+def rated_games() -> QuerySet[Game]:
+    """The games ratings count: verified, public and complete, with their place in time."""
+    public = Game.objects.filter(visibility=Visibility.PUBLIC, complete=True)
+    return counted_games(public).annotate(played_at=Coalesce("started_at", "uploaded_at"))
+
+
+def rating_placements(
+    game_ids: list[int],
+) -> tuple[dict[int, tuple[tuple[int, int], ...]], set[int]]:
+    """Each game's (player, placement) by seat, and the players who are anonymous seats: a
+    guest sits at the table at the starting rating, as Tenhou counts one, and keeps none."""
+    seats: dict[int, list[tuple[int, int]]] = {}
+    guests: set[int] = set()
+    rows = GameSeat.objects.filter(game_id__in=game_ids, placement__isnull=False)
+    for game_id, player_id, placement, kind in rows.order_by("game_id", "seat").values_list(
+        "game_id", "player_id", "placement", "player__kind"
+    ):
+        seats.setdefault(game_id, []).append((player_id, placement))
+        if kind == PlayerKind.ANONYMOUS:
+            guests.add(player_id)
+    return {game_id: tuple(rows) for game_id, rows in seats.items()}, guests
+
+
+def rating_standings_before(
+    since: datetime.datetime | None, mode: int, players: set[int]
+) -> dict[int, Standing]:
+    """Each player's rating after their last game before ``since`` in this mode."""
+    if since is None or not players:
+        return {}
+    earlier = RatingChange.objects.filter(players_count=mode, played_at__lt=since)
+    last = earlier.filter(player_id=OuterRef("pk")).order_by("-played_at", "-game_id")
+    # One row per player, their last before ``since``: not every earlier row of theirs.
+    last_ids = Player.objects.filter(pk__in=players).annotate(last=Subquery(last.values("pk")[:1]))
+    rows = RatingChange.objects.filter(pk__in=last_ids.values("last"))
+    return {
+        player_id: Standing(rating, games + 1)
+        for player_id, rating, games in rows.values_list(
+            "player_id", "rating_after", "games_before"
+        )
+    }

@@ -79,11 +79,11 @@ def statistics_catch_up() -> dict[str, float | int]:
     """Mark every player's summary behind, then recompute the summaries and every rating in
     this process (one core: what one worker would take); returns the seconds of each."""
     from mjlogs.models import Player
-    from stats import summary_backlog
-    from stats.services import player_summaries_catch_up, ratings_recompute
+    from stats.catch_up import player_summaries_catch_up, summaries_mark_stale
+    from stats.services import ratings_recompute
 
     started = time.perf_counter()
-    summary_backlog.mark_stale(Player.objects.values_list("pk", flat=True))
+    summaries_mark_stale(Player.objects.values_list("pk", flat=True))
     players = player_summaries_catch_up()
     summaries_seconds = time.perf_counter() - started
     started = time.perf_counter()

@@ -16,9 +16,9 @@ from rest_framework.test import APIClient
 
 from mjlogs.models import Player
 from stats.api import LeaderboardPagination
+from stats.catch_up import player_summaries_update
 from stats.models import PlayerSummary, RoundFact
 from stats.selectors import FACT_COLUMNS, player_stats
-from stats.services import player_summaries_update
 from tests.api.conftest import client_for
 from tests.stats.stats_data import World, build_world, store
 

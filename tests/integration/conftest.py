@@ -68,7 +68,7 @@ def service_env(redis_broker: str, shared_database_url: str) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="config.settings",
         PYTHONPATH=str(ROOT),
         # Catch up on every change at once: the tests wait for the statistics, and the interval
-        # (stats.catch_up_queue) has tests of its own.
+        # (stats.catch_up) has tests of its own.
         STATS_CATCH_UP_INTERVAL="0",
     )
     env.pop("CELERY_RESULT_BACKEND", None)

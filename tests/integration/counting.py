@@ -18,9 +18,10 @@ from engine.replay import replay
 from engine.sim.selfplay import simulate
 from mjlogs.models import Game, GameSeat, Player
 from replay.models import Verdict, Verification
+from stats.catch_up import player_summaries_update
 from stats.models import PlayerSummary, RatingChange, RoundFact
 from stats.selectors import player_stats
-from stats.services import player_summaries_update, ratings_recompute
+from stats.services import ratings_recompute
 from tests.integration.processes import Process, broker_idle, manage, wait_until
 
 

@@ -39,8 +39,9 @@ from mjlogs.services import import_file
 from replay.models import Verdict, Verification
 from replay.services import game_verify
 from stats import services as stats_services
+from stats.catch_up import player_summaries_update
 from stats.models import PlayerSummary, RatingChange, RoundFact
-from stats.services import game_facts_replace, player_summaries_update, ratings_recompute
+from stats.services import game_facts_replace, ratings_recompute
 from tests.integration.conftest import _missing
 from tests.integration.counting import (
     clean_statistics,

@@ -219,15 +219,15 @@ def test_the_statistics_catch_up_once_after_the_whole_import(
     """Tasks run in-process here (the default setup): each verified game still marks its
     players, but their summaries and the ratings are recomputed once, when the import ends,
     and come out as a rebuild makes them."""
-    from stats import services, tasks
+    from stats import catch_up
     from stats.models import PlayerSummary, RatingChange
 
     for index, game in enumerate(simulate("tenhou-4p-east", 4, 131)):
         (tmp_path / f"{index}.json").write_bytes(canonical.write([game]))
     passes = {"summaries": 0, "ratings": 0}
     summaries_catch_up, ratings_catch_up = (
-        services.player_summaries_catch_up,
-        tasks.ratings_catch_up,
+        catch_up.player_summaries_catch_up,
+        catch_up.ratings_catch_up,
     )
 
     def summaries_pass() -> int:
@@ -238,8 +238,8 @@ def test_the_statistics_catch_up_once_after_the_whole_import(
         passes["ratings"] += 1
         return ratings_catch_up()
 
-    monkeypatch.setattr(tasks, "player_summaries_catch_up", summaries_pass)
-    monkeypatch.setattr(tasks, "ratings_catch_up", ratings_pass)
+    monkeypatch.setattr(catch_up, "player_summaries_catch_up", summaries_pass)
+    monkeypatch.setattr(catch_up, "ratings_catch_up", ratings_pass)
     output, status = run(str(tmp_path))
     assert status == 0 and "4 games imported" in output
     assert passes == {"summaries": 1, "ratings": 1}

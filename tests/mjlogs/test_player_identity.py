@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from mjlogs.models import Game, GameSeat, Player, PlayerKind
+from stats.catch_up import player_summaries_update
 from stats.selectors import leaderboard
-from stats.services import player_summaries_update
 from tests.engine.corpus import corpus_dir
 from tests.mjlogs.conftest import Store
 from tests.mjlogs.pages import engine_game, plain, rows, text

@@ -38,7 +38,7 @@ from engine.sim.selfplay import simulate
 from mjlogs.models import Game, GameSeat, Player, Visibility
 from mjlogs.services import Status, import_file
 from replay.models import Verdict, Verification
-from stats import summary_backlog
+from stats.catch_up import summaries_mark_stale
 from stats.models import RoundFact
 from tests.people import played_by
 
@@ -173,5 +173,5 @@ def build_world() -> World:
     # The games' verdicts and facts were replaced behind the services' back: mark the players
     # as a change to their games does, so no summary computed before (where commits ran the
     # verifications) is read for them.
-    summary_backlog.mark_stale(player.pk for player in players.values())
+    summaries_mark_stale(player.pk for player in players.values())
     return World(games, players, alice)

@@ -1,5 +1,5 @@
 """At most one catch-up of each kind waits in the broker, and one starts at most every
-STATS_CATCH_UP_INTERVAL (stats.catch_up_queue): changes while one waits queue nothing more, a
+STATS_CATCH_UP_INTERVAL (stats.catch_up): changes while one waits queue nothing more, a
 change after it started queues the next for the end of the interval, one waiting starts early
 once changes stop, a claim that waited too long (a lost message) is taken again, and two
 claims at once have one winner."""
@@ -15,7 +15,7 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
-from stats import catch_up_queue, summary_backlog
+from stats import catch_up
 from stats.models import QueuedCatchUp, SummaryBacklog
 from tests.stats.second_connection import second_connection
 from tests.stats.test_summaries import import_games
@@ -44,11 +44,11 @@ def set_times(**times: Any) -> None:
 
 @pytest.mark.django_db
 def test_a_claim_waits_until_released() -> None:
-    assert catch_up_queue.claim(TASK) == 0.0  # never run: at once
-    assert catch_up_queue.claim(TASK) is None
-    assert catch_up_queue.claim("stats.tasks.another") == 0.0  # each task has its own slot
-    catch_up_queue.release(TASK)
-    assert catch_up_queue.claim(TASK) is not None
+    assert catch_up.claim(TASK) == 0.0  # never run: at once
+    assert catch_up.claim(TASK) is None
+    assert catch_up.claim("stats.tasks.another") == 0.0  # each task has its own slot
+    catch_up.release(TASK)
+    assert catch_up.claim(TASK) is not None
 
 
 def due_in(now: Any) -> float:
@@ -60,7 +60,7 @@ def due_in(now: Any) -> float:
 
 def countdown_for(due: float) -> float:
     """The countdown of a catch-up due in ``due`` seconds: it wakes every CHECK_EVERY."""
-    return min(due, catch_up_queue.CHECK_EVERY.total_seconds())
+    return min(due, catch_up.CHECK_EVERY.total_seconds())
 
 
 def delay_after(started_ago: float, took: float | None) -> float | None:
@@ -70,9 +70,9 @@ def delay_after(started_ago: float, took: float | None) -> float | None:
     now = timezone.now()
     started = now - timedelta(seconds=started_ago)
     finished = None if took is None else started + timedelta(seconds=took)
-    catch_up_queue.release(TASK)
+    catch_up.release(TASK)
     set_times(started_at=started, finished_at=finished)
-    countdown = catch_up_queue.claim(TASK)
+    countdown = catch_up.claim(TASK)
     if countdown is None:
         return None
     due = due_in(now)
@@ -90,44 +90,44 @@ def test_the_next_catch_up_is_spaced_after_the_last_one() -> None:
     assert about(delay_after(0, 1), 60)
     assert about(delay_after(45, 1), 15)
     # A long pass: catching up takes at most a quarter of a worker (DUTY).
-    assert catch_up_queue.DUTY == 0.25
+    assert catch_up.DUTY == 0.25
     assert about(delay_after(60, 60), 180)  # due 240 s after it started
     # Still running after 45 s: at least that long, so due 180 s after it started.
     assert about(delay_after(45, None), 135)
     # After a quiet spell, at once; never later than MAX_DELAY.
     assert delay_after(600, 1) == pytest.approx(0.0, abs=1)
-    assert about(delay_after(600, 3600), catch_up_queue.MAX_DELAY.total_seconds())
+    assert about(delay_after(600, 3600), catch_up.MAX_DELAY.total_seconds())
     with override_settings(STATS_CATCH_UP_INTERVAL=0):  # spacing turned off
         assert delay_after(0, None) == pytest.approx(0.0, abs=1)
-        assert catch_up_queue.postpone(TASK) is None
+        assert catch_up.postpone(TASK) is None
 
 
 @pytest.mark.django_db
 @override_settings(STATS_CATCH_UP_INTERVAL=60)
 def test_a_catch_up_not_yet_due_when_it_starts_puts_itself_off() -> None:
     now = timezone.now()
-    check_every = catch_up_queue.CHECK_EVERY.total_seconds()
-    catch_up_queue.release(TASK)
+    check_every = catch_up.CHECK_EVERY.total_seconds()
+    catch_up.release(TASK)
     # Running for 10 s; the last finished pass took 100 s: due 400 s after this one started.
     # The task wakes every CHECK_EVERY meanwhile.
     set_times(started_at=now - timedelta(seconds=10), finished_at=None, last_seconds=100.0)
-    for delay in (catch_up_queue.claim(TASK), catch_up_queue.postpone(TASK)):
+    for delay in (catch_up.claim(TASK), catch_up.postpone(TASK)):
         assert delay == pytest.approx(check_every, abs=1)
         assert 389 < due_in(now) <= 391
     # It finished after 300 s, and changes keep coming: the next is due 1,200 s after it
     # started.
     set_times(started_at=now - timedelta(seconds=300), finished_at=now, last_seconds=300.0)
-    catch_up_queue.claim(TASK)  # a change: the catch-up waits, and notes it
-    delay = catch_up_queue.postpone(TASK)
+    catch_up.claim(TASK)  # a change: the catch-up waits, and notes it
+    delay = catch_up.postpone(TASK)
     assert delay == pytest.approx(check_every, abs=1)
     assert 899 < due_in(now) <= 901
     # Due (or nearly): run now.
     started = now - timedelta(seconds=1198)
     set_times(started_at=started, finished_at=started + timedelta(seconds=300))
-    assert catch_up_queue.postpone(TASK) is None
+    assert catch_up.postpone(TASK) is None
     # A pass that never finished in MAX_DELAY went with its worker: nothing to wait for.
-    set_times(started_at=now - catch_up_queue.MAX_DELAY - timedelta(seconds=1), finished_at=None)
-    assert catch_up_queue.postpone(TASK) is None
+    set_times(started_at=now - catch_up.MAX_DELAY - timedelta(seconds=1), finished_at=None)
+    assert catch_up.postpone(TASK) is None
 
 
 @pytest.mark.django_db
@@ -135,24 +135,24 @@ def test_a_catch_up_not_yet_due_when_it_starts_puts_itself_off() -> None:
 def test_a_catch_up_not_yet_due_starts_once_changes_stop() -> None:
     now = timezone.now()
     # The last pass took 300 s and finished a minute ago: the next is due in 840 s.
-    catch_up_queue.release(TASK)
+    catch_up.release(TASK)
     set_times(
         started_at=now - timedelta(seconds=360),
         finished_at=now - timedelta(seconds=60),
         last_seconds=300.0,
     )
-    assert catch_up_queue.claim(TASK) is not None  # a change queues it
-    assert catch_up_queue.postpone(TASK) is not None  # changes just came: wait
+    assert catch_up.claim(TASK) is not None  # a change queues it
+    assert catch_up.postpone(TASK) is not None  # changes just came: wait
     # Changes that find it waiting keep it waiting.
-    set_times(changed_at=now - catch_up_queue.QUIET - timedelta(seconds=1))
-    assert catch_up_queue.claim(TASK) is None
-    assert catch_up_queue.postpone(TASK) is not None
+    set_times(changed_at=now - catch_up.QUIET - timedelta(seconds=1))
+    assert catch_up.claim(TASK) is None
+    assert catch_up.postpone(TASK) is not None
     # No change for QUIET: it starts at once.
-    set_times(changed_at=now - catch_up_queue.QUIET - timedelta(seconds=1))
-    assert catch_up_queue.postpone(TASK) is None
+    set_times(changed_at=now - catch_up.QUIET - timedelta(seconds=1))
+    assert catch_up.postpone(TASK) is None
     # But not while the last pass is still running: two would only share the marks.
     set_times(started_at=now - timedelta(seconds=20), finished_at=None)
-    assert catch_up_queue.postpone(TASK) is not None
+    assert catch_up.postpone(TASK) is not None
 
 
 @pytest.mark.django_db
@@ -169,7 +169,7 @@ def test_a_catch_up_task_started_while_another_runs_queues_itself_for_later(
     )
     assert catch_up_player_stats() == 0
     ((queued_name, delay),) = queued
-    assert queued_name == name and delay == catch_up_queue.CHECK_EVERY.total_seconds()
+    assert queued_name == name and delay == catch_up.CHECK_EVERY.total_seconds()
     row = QueuedCatchUp.objects.get(task=name)
     assert row.queued_at is not None
     assert 100 < (row.queued_at - timezone.now()).total_seconds() <= 120  # due after 4 x 30 s
@@ -192,12 +192,12 @@ def test_a_claim_waiting_past_its_due_time_and_the_grace_counts_as_lost() -> Non
     assert delay is not None and delay > 59
     due = QueuedCatchUp.objects.get(task=TASK).queued_at
     assert due is not None and due > timezone.now()  # the claim holds until it is due
-    assert catch_up_queue.claim(TASK) is None
-    set_times(queued_at=timezone.now() - catch_up_queue.LOST_AFTER + timedelta(seconds=5))
-    assert catch_up_queue.claim(TASK) is None
-    set_times(queued_at=timezone.now() - catch_up_queue.LOST_AFTER - timedelta(seconds=1))
-    assert catch_up_queue.claim(TASK) is not None
-    assert catch_up_queue.claim(TASK) is None  # the new claim is fresh
+    assert catch_up.claim(TASK) is None
+    set_times(queued_at=timezone.now() - catch_up.LOST_AFTER + timedelta(seconds=5))
+    assert catch_up.claim(TASK) is None
+    set_times(queued_at=timezone.now() - catch_up.LOST_AFTER - timedelta(seconds=1))
+    assert catch_up.claim(TASK) is not None
+    assert catch_up.claim(TASK) is None  # the new claim is fresh
 
 
 @pytest.mark.django_db
@@ -249,7 +249,7 @@ def test_two_claims_at_once_have_one_winner() -> None:
 
 def _claim_and_close(task: str) -> float | None:
     try:
-        return catch_up_queue.claim(task)
+        return catch_up.claim(task)
     finally:
         connection.close()
 
@@ -278,9 +278,9 @@ def test_a_catch_up_not_yet_due_runs_here_when_the_broker_cannot_be_reached(
 def import_games_marked() -> int:
     """A player with a game, marked behind."""
     from mjlogs.models import Player
-    from stats.services import player_summaries_update
+    from stats.catch_up import player_summaries_update
 
     player = Player.objects.create(name="Ann")
     player_summaries_update([player.pk])
-    summary_backlog.mark_stale([player.pk])
+    catch_up.summaries_mark_stale([player.pk])
     return player.pk

@@ -87,7 +87,7 @@ def store_world_with_points(monkeypatch: pytest.MonkeyPatch) -> dict[str, Player
 
     monkeypatch.setattr("stats.percentiles.DEFAULT_MIN_GAMES", 1)
     world = build_world()
-    from stats.services import player_summaries_update
+    from stats.catch_up import player_summaries_update
 
     player_summaries_update(player.pk for player in world.players.values())
     return world.players

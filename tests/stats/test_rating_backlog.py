@@ -1,4 +1,4 @@
-"""The ratings backlog (stats.rating_backlog): changes to games mark the ratings stale, and one
+"""The ratings backlog (stats.catch_up): changes to games mark the ratings stale, and one
 catch-up recomputes for every mark so far; a mark made during a catch-up is not lost, a failed
 catch-up leaves its mark, and a second worker does not recompute while the first one does."""
 
@@ -12,9 +12,9 @@ from django.conf import settings
 from django.db import connection
 from django.test import override_settings
 
-from stats import rating_backlog
+from stats import catch_up
+from stats.catch_up import ratings_catch_up, ratings_mark_stale
 from stats.models import RatingChange, RatingsBacklog
-from stats.rating_backlog import ratings_catch_up, ratings_mark_stale
 from stats.services import RATINGS_LOCK, ratings_recompute
 from tests.stats.second_connection import second_connection
 from tests.stats.test_ratings import stored, stored_ratings
@@ -51,7 +51,7 @@ def test_one_catch_up_serves_every_mark_and_equals_a_full_recomputation(
         calls.append(since)
         return ratings_recompute(since)
 
-    monkeypatch.setattr(rating_backlog, "ratings_recompute", counted)
+    monkeypatch.setattr(catch_up, "ratings_recompute", counted)
     for game in reversed(games):
         ratings_mark_stale(game.started_at)
     assert ratings_catch_up() == 16
@@ -76,7 +76,7 @@ def test_a_mark_made_during_a_catch_up_is_left_for_the_next(
             ratings_mark_stale(games[0].started_at)
         return ratings_recompute(since)
 
-    monkeypatch.setattr(rating_backlog, "ratings_recompute", marks_during_the_first)
+    monkeypatch.setattr(catch_up, "ratings_recompute", marks_during_the_first)
     ratings_mark_stale(games[2].started_at)
     ratings_catch_up()
     assert calls == [games[2].started_at]
@@ -99,7 +99,7 @@ def test_a_failed_catch_up_leaves_its_mark_and_its_ratings(
         RatingChange.objects.all().delete()
         raise RuntimeError("worker lost")
 
-    monkeypatch.setattr(rating_backlog, "ratings_recompute", dies)
+    monkeypatch.setattr(catch_up, "ratings_recompute", dies)
     ratings_mark_stale(DAY)
     with pytest.raises(RuntimeError):
         ratings_catch_up()
@@ -147,7 +147,7 @@ def test_catch_ups_queued_behind_a_burst_of_verifications_recompute_once(
     monkeypatch.setattr(update_ratings, "delay", lambda *args: queued.append(args))
     games = [stored(django_capture_on_commit_callbacks, seed, 20 - seed) for seed in range(4)]
     # Each verification marked the ratings stale as it committed; the first queued a catch-up,
-    # and the others found it still waiting (stats.catch_up_queue).
+    # and the others found it still waiting (stats.catch_up).
     assert queued == [()]
     assert backlog() == (True, min(game.started_at for game in games))
     calls: list[datetime | None] = []
@@ -156,7 +156,7 @@ def test_catch_ups_queued_behind_a_burst_of_verifications_recompute_once(
         calls.append(since)
         return ratings_recompute(since)
 
-    monkeypatch.setattr(rating_backlog, "ratings_recompute", counted)
+    monkeypatch.setattr(catch_up, "ratings_recompute", counted)
     # The worker runs the one queued; a second (a redelivery) finds nothing left.
     done = [update_ratings(), update_ratings()]
     assert done == [16, 0] and len(calls) == 1

@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from mjlogs.models import GameSeat, Player
+from stats.catch_up import player_summaries_update
 from stats.metrics import DENOMINATOR_LABELS, METRIC_GROUPS, METRICS
 from stats.models import PlayerSummary, RoundFact
 from stats.selectors import (
@@ -23,7 +24,6 @@ from stats.selectors import (
     player_series,
     player_stats,
 )
-from stats.services import player_summaries_update
 from tests.stats.stats_data import World, build_world
 
 pytestmark = pytest.mark.django_db

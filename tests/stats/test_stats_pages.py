@@ -12,8 +12,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from mjlogs.models import Player
+from stats.catch_up import player_summaries_update
 from stats.selectors import player_stats
-from stats.services import player_summaries_update
 from stats.templatetags.stats_pages import metric_display
 from tests.stats.stats_data import World, build_world, store
 

@@ -1,4 +1,4 @@
-"""The summary backlog (stats.summary_backlog): a change to a game marks its players in its own
+"""The summary backlog (stats.catch_up): a change to a game marks its players in its own
 transaction, one catch-up recomputes each marked player once however many marks piled up, a
 mark made during a recomputation is not lost, and the statistics are read from a summary only
 while its player is not marked (and only for what the summary sums up: no filter, public
@@ -16,10 +16,10 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection, transaction
 
 from mjlogs.models import Game, Player
-from stats import services, summary_backlog
+from stats import catch_up, services
+from stats.catch_up import player_summaries_catch_up, player_summaries_update
 from stats.models import PlayerSummary, SummaryBacklog
 from stats.selectors import player_stats
-from stats.services import player_summaries_catch_up, player_summaries_update
 from tests.api.conftest import client_for
 from tests.stats.second_connection import second_connection
 from tests.stats.test_summaries import import_games, summaries
@@ -42,7 +42,7 @@ def counting_refreshes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.extend(player_ids)
         return refresh(player_ids)
 
-    monkeypatch.setattr(services, "player_summaries_refresh", counted)
+    monkeypatch.setattr(catch_up, "player_summaries_refresh", counted)
     return calls
 
 
@@ -56,7 +56,7 @@ def test_a_burst_of_verifications_recomputes_each_player_once(
     monkeypatch.setattr(catch_up_player_stats, "delay", lambda *args: queued.append(args))
     import_games(django_capture_on_commit_callbacks, 5, 61)
     # Each verification marked its four players as it committed; the first queued a catch-up,
-    # and the others found it still waiting (stats.catch_up_queue).
+    # and the others found it still waiting (stats.catch_up).
     assert len(queued) == 1
     assert marked_count() == Player.objects.count() == 6
     assert not PlayerSummary.objects.exists()
@@ -84,11 +84,11 @@ def test_a_mark_made_during_a_recomputation_is_left_for_the_next_catch_up(
     def marks_during_the_first(player_ids: Sequence[int]) -> int:
         calls.extend(player_ids)
         if len(calls) == 1:  # another verification of hers lands while this one reads
-            summary_backlog.mark_stale(player_ids)
+            catch_up.summaries_mark_stale(player_ids)
         return refresh(player_ids)
 
-    monkeypatch.setattr(services, "player_summaries_refresh", marks_during_the_first)
-    summary_backlog.mark_stale([ann])
+    monkeypatch.setattr(catch_up, "player_summaries_refresh", marks_during_the_first)
+    catch_up.summaries_mark_stale([ann])
     assert player_summaries_catch_up() == 1
     # The pass takes the marks there were when it started, so it ends under a steady stream
     # of verifications; the new mark is the next catch-up's (its change queued it).
@@ -109,9 +109,9 @@ def test_a_failed_recomputation_keeps_its_mark_and_the_summary(
         PlayerSummary.objects.filter(player_id__in=player_ids).delete()
         raise RuntimeError("worker lost")
 
-    monkeypatch.setattr(services, "player_summaries_refresh", dies)
+    monkeypatch.setattr(catch_up, "player_summaries_refresh", dies)
     ann = Player.objects.get(name="Ann").pk
-    summary_backlog.mark_stale([ann])
+    catch_up.summaries_mark_stale([ann])
     with pytest.raises(RuntimeError):
         player_summaries_catch_up()
     assert is_marked(ann)  # rolled back with the summary: the retry redoes it
@@ -124,7 +124,7 @@ def test_an_explicit_update_clears_the_marks_of_its_players(
 ) -> None:
     import_games(django_capture_on_commit_callbacks, 2, 64)
     ids = list(Player.objects.values_list("pk", flat=True))
-    summary_backlog.mark_stale(ids)
+    catch_up.summaries_mark_stale(ids)
     player_summaries_update(ids[:2])
     assert marked_count() == len(ids) - 2
 
@@ -149,9 +149,9 @@ def test_the_statistics_read_the_summary_only_while_it_is_current(
         player=ann).counts | {"hands": 999})  # fmt: skip
     assert stats_body(ann)["counts"]["hands"] == 999  # the summary
     assert stats_body(ann, ruleset="tenhou-4p-east")["counts"]["hands"] == computed  # filtered
-    summary_backlog.mark_stale([ann.pk])
+    catch_up.summaries_mark_stale([ann.pk])
     assert stats_body(ann)["counts"]["hands"] == computed  # marked: read from the rows
-    summary_backlog.clear_marks({ann.pk: 1})
+    catch_up.summary_marks_clear({ann.pk: 1})
     assert stats_body(ann)["counts"]["hands"] == 999
     # Who may see a private game of hers sees other figures than the summary's.
     Game.objects.filter(pk=first).update(visibility="private")  # no stats task: no mark
@@ -184,7 +184,7 @@ def test_workers_share_the_marks_and_a_change_waits_for_a_held_one(
         pytest.skip("the row locks are PostgreSQL's (DATABASE_URL=postgres://...)")
     import_games(django_capture_on_commit_callbacks, 1, 67)
     ann, ben = sorted(Player.objects.filter(name__in=("Ann", "Ben")).values_list("pk", flat=True))
-    summary_backlog.mark_stale([ann, ben])
+    catch_up.summaries_mark_stale([ann, ben])
     table = "stats_summarybacklog"
     other = second_connection()
     try:
@@ -206,14 +206,14 @@ def test_workers_share_the_marks_and_a_change_waits_for_a_held_one(
             marked.set()
 
         with transaction.atomic():
-            held = summary_backlog.hold_marks_if_free([ann])
+            held = catch_up.summary_marks_hold_if_free([ann])
             assert list(held) == [ann]
             thread = threading.Thread(target=change)
             thread.start()
             time.sleep(0.3)
             assert not marked.is_set()  # waiting for the held mark
             services.player_summaries_refresh([ann])
-            assert summary_backlog.clear_marks(held) == 1
+            assert catch_up.summary_marks_clear(held) == 1
         thread.join(10)
         assert marked.is_set() and is_marked(ann)
     finally:
@@ -228,8 +228,8 @@ def test_summaries_recomputed_in_chunks_equal_one_at_a_time(
     one_at_a_time = summaries()
     PlayerSummary.objects.all().delete()
     ids = list(Player.objects.values_list("pk", flat=True))
-    summary_backlog.mark_stale(ids)
-    monkeypatch.setattr(services, "SUMMARY_CHUNK", 4)
+    catch_up.summaries_mark_stale(ids)
+    monkeypatch.setattr(catch_up, "SUMMARY_CHUNK", 4)
     chunks: list[list[int]] = []
     refresh = services.player_summaries_refresh
 
@@ -237,7 +237,7 @@ def test_summaries_recomputed_in_chunks_equal_one_at_a_time(
         chunks.append(list(player_ids))
         return refresh(player_ids)
 
-    monkeypatch.setattr(services, "player_summaries_refresh", recorded)
+    monkeypatch.setattr(catch_up, "player_summaries_refresh", recorded)
     assert player_summaries_catch_up() == len(ids) == 6
     assert chunks == [sorted(ids)[:4], sorted(ids)[4:]]
     assert summaries() == one_at_a_time

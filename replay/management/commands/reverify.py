@@ -20,7 +20,7 @@ from tqdm import tqdm
 import engine
 from replay.selectors import game_ids_to_verify, verdict_counts
 from replay.tasks import verify_game
-from stats.services import catch_up_once_after
+from stats.catch_up import catch_up_once_after
 
 
 class Command(BaseCommand):

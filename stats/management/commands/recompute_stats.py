@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
-from stats.rating_backlog import ratings_mark_stale
+from stats.catch_up import ratings_mark_stale
 from stats.selectors import player_ids_with_facts_or_summary
 from stats.tasks import update_player_stats, update_ratings
 
