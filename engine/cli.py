@@ -13,13 +13,8 @@ from collections.abc import Sequence
 from typing import Any, BinaryIO, TextIO
 
 from engine.cli_games import add_commands, run_convert, run_simulate, run_verify
-from engine.rules import PRESETS
-from engine.rules.presets import get_ruleset
-from engine.rules.ruleset import Scoring
+from engine.families import family_of, preset_names
 from engine.scoring.request import FLAGS, score_request
-from engine.variants.uzje import request as uzje_request
-from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
-from engine.variants.uzje.rules import is_uzje_preset
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--ruleset",
         default="tenhou-4p",
-        choices=sorted(PRESETS) + sorted(UZJE_PRESETS),
+        choices=preset_names(),
         metavar="NAME",
     )
     score.add_argument(
@@ -108,101 +103,17 @@ def _bad_line(number: int, problem: str) -> dict[str, Any]:
 
 
 def _score_one(args: argparse.Namespace) -> int:
-    if is_uzje_preset(args.ruleset):
-        return _score_uzje(args)
-    request: dict[str, Any] = {
-        "ruleset": args.ruleset,
-        "hand": args.hand,
-        "win": args.win,
-        "melds": [],
-        "dora": args.dora,
-        "ura": args.ura,
-        "seat_wind": args.seat_wind,
-        "round_wind": args.round_wind,
-        "honba": args.honba,
-        "sticks": args.sticks,
-        "kita": args.kita,
-    }
-    if args.win is None:
-        request["win"] = _last_tile(args.hand)
-    for meld in args.meld:
-        meld_type, _, tiles = meld.partition(":")
-        request["melds"].append({"type": meld_type, "tiles": tiles})
-    for flag in FLAGS:
-        if getattr(args, flag):
-            request[flag] = True
-    if args.discarder:
-        request["discarder"] = args.discarder
-    if args.pao:
-        request["pao"] = args.pao
-    result = score_request(request)
-    if args.json:
-        print(json.dumps(result, ensure_ascii=False))
-    elif "error" in result:
-        print(f"error ({result['error']}): {result['message']}", file=sys.stderr)
-    else:
-        small = get_ruleset(args.ruleset).scoring is Scoring.SMALL
-        print(_describe_small(result) if small else _describe(result))
-    return 1 if "error" in result else 0
-
-
-def _score_uzje(args: argparse.Namespace) -> int:
-    """An Ùzje hand: UJMJ tiles, melds as ``open:TILES`` or ``closed:TILES``, --dora as the
-    bonus tiles shown, --tsumo for a self-draw."""
-    if args.win is None:
-        print("error: an Ùzje hand needs --win (the winning tile, UJMJ)", file=sys.stderr)
+    """One hand from the options, scored by the family of its rule set."""
+    family = family_of(args.ruleset)
+    try:
+        result = family.score_text(vars(args))
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
-    result = uzje_request.score_text(
-        args.ruleset,
-        args.hand,
-        args.win,
-        melds=args.meld,
-        self_draw=args.tsumo,
-        seat_wind=args.seat_wind,
-        round_wind=args.round_wind,
-        bonus=args.dora,
-    )
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     elif "error" in result:
         print(f"error ({result['error']}): {result['message']}", file=sys.stderr)
     else:
-        print(uzje_request.describe(result))
+        print(family.describe_score(args.ruleset, result))
     return 1 if "error" in result else 0
-
-
-def _last_tile(hand: str) -> str:
-    """The last tile written in an MPSZ string (the usual place of the winning tile)."""
-    suit = hand.rstrip()[-1:]
-    digits = hand.rstrip()[:-1]
-    return f"{digits[-1:]}{suit}"
-
-
-def _payment_lines(result: dict[str, Any]) -> list[str]:
-    lines = ["paid: " + ", ".join(f"{p['payer']} {p['amount']}" for p in result["payments"])]
-    if result["sticks"]:
-        lines.append(f"riichi sticks: {result['sticks']}")
-    lines.append(f"total: {result['total']}")
-    return lines
-
-
-def _points(count: int) -> str:
-    return f"{count} point" if count == 1 else f"{count} points"
-
-
-def _describe_small(result: dict[str, Any]) -> str:
-    """Small mahjong has no han, fu or limits: the conditions' points add up (the result's
-    ``han`` member carries that sum, so the JSON stays one shape)."""
-    lines = [_points(result["han"])]
-    lines += [f"  {item['name']:<18} {_points(item['han']):>9}" for item in result["yaku"]]
-    return "\n".join(lines + _payment_lines(result))
-
-
-def _describe(result: dict[str, Any]) -> str:
-    lines = [
-        f"{result['han']} han {result['fu']} fu"
-        + (f" ({result['limit'].replace('_', ' ')})" if result["limit"] else "")
-    ]
-    lines += [f"  {yaku['name']:<18} {yaku['han']:>2} han" for yaku in result["yaku"]]
-    lines.append("fu: " + ", ".join(f"{item['name']} {item['fu']}" for item in result["fu_items"]))
-    return "\n".join(lines + _payment_lines(result))

@@ -29,6 +29,7 @@ from typing import Any, TextIO
 
 from engine.errors import EngineError, UnsupportedLogError
 from engine.events import Game
+from engine.families import family_of, preset_names
 from engine.formats import (
     MAX_DECOMPRESSED_BYTES,
     NOT_A_RECORD,
@@ -39,9 +40,6 @@ from engine.formats import (
 )
 from engine.formats.canonical import game_to_json
 from engine.replay import Verdict, replay
-from engine.rules import PRESETS
-from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
-from engine.variants.uzje.rules import is_uzje_preset
 
 #: The verdict line of a file that is no game record (it is not replayed: not a verdict of
 #: the replayer, and no failure).
@@ -122,9 +120,7 @@ def add_commands(commands: Any) -> None:
         help="play games between bots and write them as canonical JSON",
         description="Self-play: write N games, one canonical JSON game per line.",
     )
-    simulate.add_argument(
-        "--ruleset", default="tenhou-4p", choices=sorted(PRESETS) + sorted(UZJE_PRESETS)
-    )
+    simulate.add_argument("--ruleset", default="tenhou-4p", choices=preset_names())
     simulate.add_argument("--games", type=int, default=1)
     simulate.add_argument("--seed", type=int, default=0)
     simulate.add_argument("-o", "--output", help="output file (default: standard output)")
@@ -353,14 +349,8 @@ def run_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _simulated(ruleset: str, games: int, seed: int) -> Iterable[Game]:
-    """Self-played games of a preset, from the engine that plays it."""
-    if is_uzje_preset(ruleset):
-        from engine.variants.uzje.selfplay import simulate as simulate_uzje
-
-        return simulate_uzje(games, seed, ruleset)
-    from engine.sim.selfplay import simulate
-
-    return simulate(ruleset, games, seed)
+    """Self-played games of a preset, from the family that plays it."""
+    return family_of(ruleset).simulate(ruleset, games, seed)
 
 
 def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

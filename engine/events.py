@@ -183,7 +183,7 @@ class RecordedWin:
 
     han: int | None = None
     fu: int | None = None
-    #: ``(yaku name, han)`` pairs with the engine's yaku names (``engine.scoring.yaku``); a
+    #: ``(yaku name, han)`` pairs with the engine's yaku names (``engine.rules.yaku``); a
     #: yakuman counts 13 per time it counts.
     yaku: tuple[tuple[str, int], ...] | None = None
     #: The hand's value before honba and sticks (Tenhou's ``ten`` points).

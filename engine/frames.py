@@ -21,9 +21,8 @@ seat (shanten, waits with the copies of each wait the seat cannot see) is the en
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from typing import Final
 
 from engine.errors import EngineError, IllegalActionError, MalformedLogError
 from engine.events import (
@@ -48,6 +47,22 @@ from engine.events import (
     ScoreChange,
     Win,
 )
+from engine.families import family_of
+from engine.frame_types import (
+    Action,
+    Frame,
+    MeldView,
+    Result,
+    RiverTile,
+    RoundFrames,
+    RoundInfo,
+    SeatFrame,
+    Stop,
+    TenpaiHand,
+    WaitView,
+    WinView,
+    discrepancy_step,
+)
 from engine.hand.melds import Meld, MeldType, called_honour_runs
 from engine.hand.shanten import shanten
 from engine.hand.shapes import STANDARD, HandShapes, shapes_for
@@ -55,6 +70,30 @@ from engine.replay import ReplayReport, Verdict, ruleset_of
 from engine.rules.ruleset import Ruleset
 from engine.state import GameState, HandResult, Phase, WinResult, hand_waits
 from engine.tiles import EAST, KINDS, NORTH, SANMA_MISSING, Tile, format_kind
+
+__all__ = [
+    "ABORT_TEXTS",
+    "MELD_TYPES",
+    "Action",
+    "Frame",
+    "MeldView",
+    "Result",
+    "RiverTile",
+    "RoundFrames",
+    "RoundInfo",
+    "SeatFrame",
+    "Stop",
+    "TenpaiHand",
+    "WaitView",
+    "WinView",
+    "discrepancy_step",
+    "riichi_round_frames",
+    "riichi_round_list",
+    "riichi_round_list_after_replay",
+    "round_frames",
+    "round_list",
+    "round_list_after_replay",
+]
 
 #: Meld type names of the frames (the canonical event names).
 MELD_TYPES: Final = {
@@ -74,301 +113,13 @@ ABORT_TEXTS: Final = {
     AbortKind.TRIPLE_RON: "Triple ron (sanchahou)",
 }
 
-#: What a discrepancy that concerns the end of the game compares (``engine.replay``): shown at
-#: the last frame of its round rather than at the deal.
-_GAME_END_CHECKS: Final = frozenset({"final scores", "game end"})
-
-
-# -- the frame's parts ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class RiverTile:
-    """One discard in a river."""
-
-    tile: str
-    #: The tile just drawn was discarded.
-    tsumogiri: bool
-    #: The riichi discard (shown turned).
-    riichi: bool
-    #: Called away by another player (it lies in their meld too).
-    called: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "tile": self.tile,
-            "tsumogiri": self.tsumogiri,
-            "riichi": self.riichi,
-            "called": self.called,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class MeldView:
-    """One meld: its type, tiles (sorted), the called tile and whom it came from."""
-
-    type: str
-    tiles: tuple[str, ...]
-    #: The tile taken from another player (``None`` for a closed kan).
-    called: str | None
-    #: The seat it came from (``None`` for a closed kan).
-    from_seat: int | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "type": self.type,
-            "tiles": list(self.tiles),
-            "called": self.called,
-            "from": self.from_seat,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class WaitView:
-    """A tile that completes a tenpai hand, and how many of it the seat cannot see."""
-
-    tile: str
-    unseen: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"tile": self.tile, "unseen": self.unseen}
-
-
-@dataclass(frozen=True, slots=True)
-class SeatFrame:
-    """One seat in a frame."""
-
-    #: Concealed tiles, sorted, without the drawn tile.
-    hand: tuple[str, ...]
-    #: The tile just drawn, kept apart.
-    drawn: str | None
-    discards: tuple[RiverTile, ...]
-    melds: tuple[MeldView, ...]
-    #: North tiles extracted (sanma).
-    north: int
-    score: int
-    #: Score change made by this frame's action.
-    delta: int
-    #: Riichi declared and accepted.
-    riichi: bool
-    #: Shanten of the concealed tiles (the drawn one included) with the melds; ``-1`` complete;
-    #: ``None`` only for a deal the rules refuse (impossible tile counts).
-    shanten: int | None
-    #: When the concealed tiles are 3n+1 and tenpai: the winning tiles.
-    waits: tuple[WaitView, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "hand": list(self.hand),
-            "drawn": self.drawn,
-            "discards": [tile.to_json() for tile in self.discards],
-            "melds": [meld.to_json() for meld in self.melds],
-            "north": self.north,
-            "score": self.score,
-            "delta": self.delta,
-            "riichi": self.riichi,
-            "shanten": self.shanten,
-            "waits": [wait.to_json() for wait in self.waits],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """The event a frame applied, with a sentence for people.
-
-    ``details`` holds the fields of its type (``tile``, ``tsumogiri``, ``from``, ...; see
-    ``docs/replay.md``).
-    """
-
-    type: str
-    seat: int | None
-    text: str
-    details: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, **self.details, "text": self.text}
-
-
-@dataclass(frozen=True, slots=True)
-class WinView:
-    """One win as the engine values it, with the winner's hand."""
-
-    seat: int
-    #: The discarder (``None`` for a tsumo).
-    from_seat: int | None
-    #: Concealed tiles without the winning tile.
-    hand: tuple[str, ...]
-    melds: tuple[MeldView, ...]
-    tile: str
-    yaku: tuple[tuple[str, int], ...]
-    han: int
-    fu: int
-    limit: str | None
-    points: int
-    deltas: tuple[int, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "from": self.from_seat,
-            "hand": list(self.hand),
-            "melds": [meld.to_json() for meld in self.melds],
-            "tile": self.tile,
-            "yaku": [[name, han] for name, han in self.yaku],
-            "han": self.han,
-            "fu": self.fu,
-            "limit": self.limit,
-            "points": self.points,
-            "deltas": list(self.deltas),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class TenpaiHand:
-    """A hand shown at an exhaustive draw."""
-
-    seat: int
-    hand: tuple[str, ...]
-    melds: tuple[MeldView, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "hand": list(self.hand),
-            "melds": [meld.to_json() for meld in self.melds],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """How the round ended (``type``: win, exhaustive_draw, nagashi_mangan, abortive_draw)."""
-
-    type: str
-    #: Every seat's score change from the end (riichi deposits not included).
-    deltas: tuple[int, ...]
-    scores_after: tuple[int, ...]
-    wins: tuple[WinView, ...] = ()
-    tenpai: tuple[TenpaiHand, ...] = ()
-    #: Nagashi mangan: who.
-    seats: tuple[int, ...] = ()
-    #: Abortive draw: which (``AbortKind`` value) and in words.
-    kind: str | None = None
-    text: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        if self.type == "win":
-            out["wins"] = [win.to_json() for win in self.wins]
-        elif self.type == "exhaustive_draw":
-            out["tenpai"] = [hand.to_json() for hand in self.tenpai]
-        elif self.type == "nagashi_mangan":
-            out["seats"] = list(self.seats)
-            out["tenpai"] = [hand.to_json() for hand in self.tenpai]
-        elif self.type == "abortive_draw":
-            out["kind"] = self.kind
-            out["text"] = self.text
-        out["deltas"] = list(self.deltas)
-        out["scores_after"] = list(self.scores_after)
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """The table after ``step`` events of the round."""
-
-    step: int
-    #: The event applied last (``None`` at step 0).
-    action: Action | None
-    round_name: str
-    honba: int
-    riichi_sticks: int
-    dealer: int
-    #: Live-wall tiles still to draw.
-    wall_left: int
-    dora_indicators: tuple[str, ...]
-    #: Shown once a riichi hand has won.
-    ura_indicators: tuple[str, ...]
-    #: The seat that acted last (the dealer at step 0).
-    turn: int
-    seats: tuple[SeatFrame, ...]
-    result: Result | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "step": self.step,
-            "action": None if self.action is None else self.action.to_json(),
-            "round_name": self.round_name,
-            "honba": self.honba,
-            "riichi_sticks": self.riichi_sticks,
-            "dealer": self.dealer,
-            "wall_left": self.wall_left,
-            "dora_indicators": list(self.dora_indicators),
-            "ura_indicators": list(self.ura_indicators),
-            "turn": self.turn,
-            "seats": [seat.to_json() for seat in self.seats],
-            "result": None if self.result is None else self.result.to_json(),
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Stop:
-    """Why the frames of a round end before its last event: the event the rules refused
-    (``None``: the deal itself) and the reason in words."""
-
-    event: int | None
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class RoundFrames:
-    """Every frame of one round."""
-
-    index: int
-    name: str
-    honba: int
-    players: tuple[str, ...]
-    ruleset: str
-    frames: tuple[Frame, ...]
-    #: ``win``, ``exhaustive_draw``, ``nagashi_mangan``, ``abortive_draw`` or ``unfinished``.
-    result: str
-    #: Set when an illegal event (or deal) ended the frames early.
-    stopped: Stop | None = None
-
-    @property
-    def last_step(self) -> int:
-        return len(self.frames) - 1
-
-    def to_json(self) -> dict[str, Any]:
-        """The round's part of the frames API answer (``players``, ``players_count``,
-        ``ruleset``, ``round``, ``frames``)."""
-        return {
-            "players": list(self.players),
-            "players_count": len(self.players),
-            "ruleset": self.ruleset,
-            "round": self.index,
-            "frames": [frame.to_json() for frame in self.frames],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class RoundInfo:
-    """A round for the viewer's round selector."""
-
-    index: int
-    name: str
-    honba: int
-    #: As :attr:`RoundFrames.result`.
-    result: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "name": self.name, "honba": self.honba, "result": self.result}
-
 
 # -- the public functions -----------------------------------------------------------------------
 
 
 def round_frames(game: Game, round_index: int, *, first_dealer: int | None = None) -> RoundFrames:
-    """Every frame of one round of a game.
+    """Every frame of one round of a game, from the framer of the game's family
+    (:func:`engine.families.family_of`).
 
     A round's frames depend on its own deal and events, and on the game's first dealer (the
     seats' winds). ``first_dealer`` lets ``game`` hold some of its rounds only (a service that
@@ -377,18 +128,7 @@ def round_frames(game: Game, round_index: int, *, first_dealer: int | None = Non
     :raises IndexError: no such round.
     :raises EngineError: the game's rule set is unknown, or its seats do not match it.
     """
-    # Imported here: Ùzje mahjong is an engine of its own, built on this module's types.
-    from engine.variants.uzje.rules import is_uzje_preset
-
-    if is_uzje_preset(game.header.ruleset):
-        from engine.variants.uzje import frames as uzje_frames
-
-        return uzje_frames.round_frames(game, round_index, first_dealer=first_dealer)
-    if not 0 <= round_index < len(game.rounds):
-        raise IndexError(f"round {round_index} out of range (the game has {len(game.rounds)})")
-    ruleset = _ruleset(game)
-    dealer = game.rounds[0].dealer if first_dealer is None else first_dealer
-    return _Framer(game, ruleset, round_index, dealer).run()
+    return family_of(game.header.ruleset).round_frames(game, round_index, first_dealer)
 
 
 def round_list(game: Game) -> list[RoundInfo]:
@@ -398,12 +138,31 @@ def round_list(game: Game) -> list[RoundInfo]:
 
     :raises EngineError: as :func:`round_frames`.
     """
-    from engine.variants.uzje.rules import is_uzje_preset
+    return family_of(game.header.ruleset).round_list(game)
 
-    if is_uzje_preset(game.header.ruleset):
-        from engine.variants.uzje import frames as uzje_frames
 
-        return uzje_frames.round_list(game)
+def round_list_after_replay(game: Game, report: ReplayReport) -> list[RoundInfo]:
+    """:func:`round_list`, read from a replay of the whole game where the family can (riichi:
+    :func:`riichi_round_list_after_replay`); otherwise the rounds are replayed."""
+    return family_of(game.header.ruleset).round_list_after_replay(game, report)
+
+
+# -- riichi's frames ------------------------------------------------------------------------------
+
+
+def riichi_round_frames(
+    game: Game, round_index: int, *, first_dealer: int | None = None
+) -> RoundFrames:
+    """:func:`round_frames` of a riichi game."""
+    if not 0 <= round_index < len(game.rounds):
+        raise IndexError(f"round {round_index} out of range (the game has {len(game.rounds)})")
+    ruleset = _ruleset(game)
+    dealer = game.rounds[0].dealer if first_dealer is None else first_dealer
+    return _Framer(game, ruleset, round_index, dealer).run()
+
+
+def riichi_round_list(game: Game) -> list[RoundInfo]:
+    """:func:`round_list` of a riichi game."""
     ruleset = _ruleset(game)
     first_dealer = game.rounds[0].dealer if game.rounds else 0
     rounds = []
@@ -423,37 +182,20 @@ def round_list(game: Game) -> list[RoundInfo]:
     return rounds
 
 
-def round_list_after_replay(game: Game, report: ReplayReport) -> list[RoundInfo]:
-    """:func:`round_list`, read from a replay of the whole game where it is the same: when
-    the replay agreed with every round of the record, each round ended as the rules end it,
-    which is what :func:`round_list` finds replaying the round on its own. A verification
-    lists the rounds right after replaying the game; this spares it a second replay. Otherwise
-    (a discrepancy, a record that stops inside a hand, an Ùzje game) the rounds are replayed.
-    """
-    from engine.variants.uzje.rules import is_uzje_preset
-
+def riichi_round_list_after_replay(game: Game, report: ReplayReport) -> list[RoundInfo]:
+    """:func:`riichi_round_list`, read from a replay of the whole game where it is the same:
+    when the replay agreed with every round of the record, each round ended as the rules end
+    it, which is what :func:`riichi_round_list` finds replaying the round on its own. A
+    verification lists the rounds right after replaying the game; this spares it a second
+    replay. Otherwise (a discrepancy, a record that stops inside a hand) the rounds are
+    replayed."""
     agreed = report.verdict in (Verdict.VERIFIED, Verdict.VERIFIED_FRAGMENT)
-    whole = agreed and len(report.rounds) == len(game.rounds)
-    if whole and not is_uzje_preset(game.header.ruleset):
+    if agreed and len(report.rounds) == len(game.rounds):
         return [
             RoundInfo(index, summary.name, summary.honba, summary.result)
             for index, summary in enumerate(report.rounds)
         ]
-    return round_list(game)
-
-
-def discrepancy_step(discrepancy: Mapping[str, Any], frames: RoundFrames) -> int:
-    """The frame to show a replay discrepancy at (``Discrepancy.to_json`` of the round of
-    ``frames``): after the event it names (a score mismatch), the last frame (an illegal event:
-    the state the event was tried on; a check of the game's end), or the deal (a check of the
-    hand's start)."""
-    event = discrepancy.get("event")
-    last = frames.last_step
-    if not isinstance(event, int):
-        return last if discrepancy.get("what") in _GAME_END_CHECKS else 0
-    if discrepancy.get("verdict") == "illegal_action":
-        return last if frames.stopped is not None else min(event, last)
-    return min(event + 1, last)
+    return riichi_round_list(game)
 
 
 def _ruleset(game: Game) -> Ruleset:

@@ -14,11 +14,10 @@ from django import forms
 from django.db.models import Q, QuerySet
 
 from config.limits import DB_INT_MAX, DB_INT_MIN
+from engine.families import preset_names
 from engine.formats import formats
-from engine.rules import PRESETS
 from engine.rules.majsoul import ROOM_NAMES as MAJSOUL_ROOMS
 from engine.rules.tenhou import CUSTOM_LOBBY, ROOMS
-from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
 from mjlogs.models import Game
 from replay.models import Verdict
 
@@ -54,9 +53,7 @@ class GameFilter(django_filters.FilterSet):
     player_id = IntegerFilter(
         field_name="seats__player", label="Player id", help_text="One player, by id."
     )
-    ruleset = django_filters.ChoiceFilter(
-        choices=_choices([*PRESETS, *UZJE_PRESETS]), label="Rule set"
-    )
+    ruleset = django_filters.ChoiceFilter(choices=_choices(preset_names()), label="Rule set")
     players = django_filters.ChoiceFilter(
         field_name="players_count", choices=PLAYER_COUNTS, label="Players"
     )

@@ -13,10 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from engine.errors import EngineError
-from engine.rules import PRESETS
-from engine.variants.uzje.rules import is_uzje_preset
-from engine.variants.uzje.tiles import format_tiles, parse_tile
+from engine.families import family_of
 from mjlogs.models import Game
 
 #: Round winds by index, as in round names (``E1``, ``S3``).
@@ -51,13 +48,9 @@ class Unit:
 
 
 def value_unit(ruleset: str) -> str:
-    """The :class:`Unit` of the wins of a game played under this preset."""
-    if is_uzje_preset(ruleset):
-        return Unit.FAN
-    preset = PRESETS.get(ruleset)
-    if preset is not None and preset.scoring == "small":
-        return Unit.POINTS
-    return Unit.HAN
+    """The :class:`Unit` of the wins of a game played under this preset: its family's
+    (:class:`engine.families.Unit`, whose values these are)."""
+    return family_of(ruleset).value_unit(ruleset).value
 
 
 def _amount(value: int, unit: str) -> str:
@@ -208,7 +201,7 @@ def game_round_rows(game: Game) -> list[RoundRow]:
     """The game's hands with their results, for the game page.
 
     From the engine's replay report (``Verification.report["rounds"]``, see
-    ``engine.replay._round_json``) when the game has been verified; otherwise from what the
+    ``engine.report.round_json``) when the game has been verified; otherwise from what the
     stored canonical document records (docs/format.md), which may leave figures out.
     """
     names = _seat_names(game)
@@ -221,7 +214,7 @@ def game_round_rows(game: Game) -> list[RoundRow]:
     else:
         rows = _document_rows(game.document, names)
     unit = value_unit(game.ruleset)
-    hands = _uzje_win_hands(game.document) if unit == Unit.FAN else {}
+    hands = _win_hands(game.ruleset, game.document)
     return [
         dataclasses.replace(
             row,
@@ -235,9 +228,11 @@ def game_round_rows(game: Game) -> list[RoundRow]:
     ]
 
 
-def _uzje_win_hands(document: Mapping[str, Any]) -> dict[tuple[int, int], str]:
-    """The recorded winning hands of an Ùzje game in UJMJ notation, by (hand index, win number
-    in the hand). A hand the notation cannot read is left out rather than failing the page."""
+def _win_hands(ruleset: str, document: Mapping[str, Any]) -> dict[tuple[int, int], str]:
+    """The recorded winning hands in the notation of the game's family, by (hand index, win
+    number in the hand), for a family that shows them (Ùzje: UJMJ). A hand the notation cannot
+    read is left out rather than failing the page."""
+    family = family_of(ruleset)
     hands = {}
     for index, round_ in enumerate(document.get("rounds", [])):
         wins = [event for event in round_.get("events", []) if event.get("type") == "win"]
@@ -245,10 +240,10 @@ def _uzje_win_hands(document: Mapping[str, Any]) -> dict[tuple[int, int], str]:
             tiles = (event.get("recorded") or {}).get("hand")
             if not tiles:
                 continue
-            try:
-                hands[index, number] = format_tiles([parse_tile(text) for text in tiles])
-            except EngineError:
+            text = family.win_hand_text([str(tile) for tile in tiles])
+            if text is None:
                 continue
+            hands[index, number] = text
     return hands
 
 

@@ -16,15 +16,17 @@ from typing import Any
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, Round
 
-from engine.rules import PRESETS
-from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
+from engine.families import Unit, families
 from mjlogs.models import GameSeat
 from stats.models import RoundFact
 
 #: Rule sets whose wins' ``han`` is not riichi han: small mahjong (``han`` is the win's points)
 #: and Ùzje mahjong (fan in tenths). Statistics that read ``han`` as han leave their wins out.
 NOT_RIICHI_HAN_RULESETS = frozenset(
-    [name for name, ruleset in PRESETS.items() if ruleset.scoring != "riichi"] + list(UZJE_PRESETS)
+    name
+    for family in families()
+    for name in family.preset_names()
+    if family.value_unit(name) != Unit.HAN
 )
 
 

@@ -19,9 +19,9 @@ from contextvars import ContextVar
 from enum import Enum
 from typing import Any, TypeVar, cast
 
+from engine.dialect import RIICHI, Dialect
 from engine.errors import EngineError, MalformedLogError
 from engine.events import (
-    EVENT_TYPES,
     FORMAT_VERSION,
     AbortKind,
     Discard,
@@ -36,8 +36,9 @@ from engine.events import (
     Source,
     Wall,
 )
-from engine.formats import Format, check_strings, cut_short, cut_short_message, json_int
-from engine.tiles import Tile, parse_tile
+from engine.families import family_of
+from engine.formats.base import Format, check_strings, cut_short, cut_short_message, json_int
+from engine.tiles import Tile
 
 #: The value of the ``format`` member that marks a canonical document.
 FORMAT_MARK = "mjlogs-canonical"
@@ -48,39 +49,14 @@ T = TypeVar("T")
 # -- dialects -------------------------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class Dialect:
-    """How a game family writes its tiles and which events its rounds hold.
-
-    Every game has the same document shape; a variant with its own tiles (Ùzje mahjong's 16
-    ranks, zero and flowers) writes them in its own notation and adds events of its own. The
-    header's ``ruleset`` decides the dialect (:func:`dialect_of`). Dialects compare by identity:
-    each is one module constant, and the reader caches what it learns per dialect.
-    """
-
-    name: str
-    format_tile: Callable[[Tile], str]
-    parse_tile: Callable[[str], Tile]
-    event_types: Mapping[str, type[Any]]
-
-
-#: Riichi mahjong in all its rule sets (space and small mahjong included): MPSZ tiles.
-RIICHI = Dialect("riichi", str, parse_tile, EVENT_TYPES)
-
 #: The dialect of the document being read or written (set by :func:`_speaking`).
 _DIALECT: ContextVar[Dialect] = ContextVar("canonical_dialect", default=RIICHI)
 
 
 def dialect_of(ruleset: str) -> Dialect:
-    """The dialect of games under the rule set (preset) of this name."""
-    # Imported here: the variant packages use this module's types, and most games are riichi.
-    from engine.variants.uzje.rules import is_uzje_preset
-
-    if is_uzje_preset(ruleset):
-        from engine.variants.uzje.record import DIALECT
-
-        return DIALECT
-    return RIICHI
+    """The dialect of games under the rule set (preset) of this name: its family's
+    (:func:`engine.families.family_of`)."""
+    return family_of(ruleset).dialect
 
 
 @contextmanager

@@ -91,7 +91,7 @@ from engine.events import (
     Source,
     Win,
 )
-from engine.formats import (
+from engine.formats.base import (
     Format,
     ReaderWarnings,
     check_strings,
@@ -104,7 +104,7 @@ from engine.formats.mjlog import log_id_from_name
 from engine.formats.riichi_only import refuse_variant
 from engine.rules.presets import PRESETS
 from engine.rules.tenhou import TenhouLobby, log_date, tenhou_game_rules
-from engine.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
+from engine.rules.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
 from engine.tiles import DRAGONS, EAST, HAKU, YAOCHUU, Tile, is_yaochuu, tile_of
 
 FORMAT_NAME: Final = "mjai"
@@ -1394,7 +1394,7 @@ def game_events(game: Game, index: int = 0) -> list[dict[str, Any]]:
     :raises UnsupportedLogError: a game that is not riichi mahjong, more than 4 players, or an
         event mjai cannot express.
     """
-    refuse_variant(game, f"mjai (game {index})")
+    refuse_variant(game, "mjai", f"mjai (game {index})")
     players = game.players
     if players not in (3, 4):
         raise UnsupportedLogError(

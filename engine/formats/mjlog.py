@@ -54,10 +54,10 @@ from engine.events import (
     Source,
     Win,
 )
-from engine.formats import Format, cut_short_message, decompress
+from engine.formats.base import Format, cut_short_message, decompress
 from engine.rules.tenhou import TenhouLobby, log_date, tenhou_game_rules
+from engine.rules.yaku import DORA_NAMES, YAKU
 from engine.scoring.limits import yakuman_limit
-from engine.scoring.yaku import DORA_NAMES, YAKU
 from engine.tiles import NORTH, Tile, is_yaochuu, tile_from_tenhou136
 
 _Attrs: TypeAlias = dict[str, str]

@@ -2,31 +2,29 @@
 
 Space mahjong, small mahjong, rule modifiers and Ùzje mahjong have shapes, values or tiles those
 formats cannot say; writing one anyway would produce a file that other tools misread. The
-writers refuse such a game with an error that names the variant.
+writers refuse such a game with an error that names the variant. Which games a format can hold
+is the game family's to say (:attr:`engine.families.GameFamily.riichi_formats` and
+:meth:`~engine.families.GameFamily.variant`).
 """
 
 from __future__ import annotations
 
-from engine.errors import EngineError, UnsupportedLogError
+from engine.errors import UnsupportedLogError
 from engine.events import Game
-from engine.rules.presets import with_overrides
-from engine.variants.uzje.rules import is_uzje_preset
+from engine.families import family_of
 
 
-def refuse_variant(game: Game, format_title: str) -> None:
-    """Raise :class:`UnsupportedLogError` when the game is not riichi mahjong.
+def refuse_variant(game: Game, format_name: str, format_title: str) -> None:
+    """Raise :class:`UnsupportedLogError` when the format ``format_name`` (``tenhou6``,
+    ``mjai``) cannot hold the game: its family's games do not fit the format, or its rule set is
+    a variant the format cannot say.
 
     A rule set the engine does not know is left to the writer's own checks.
     """
     name = game.header.ruleset
-    variant: str | None
-    if is_uzje_preset(name):
-        variant = "Ùzje mahjong"
-    else:
-        try:
-            variant = with_overrides(name, game.header.rule_overrides).variant
-        except EngineError:
-            return
+    family = family_of(name)
+    fits = format_name in family.riichi_formats
+    variant = family.variant(game) if fits else family.title
     if variant is not None:
         raise UnsupportedLogError(
             f"{format_title} holds riichi mahjong games; this one is {variant} (rule set {name})"

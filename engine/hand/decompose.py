@@ -125,13 +125,6 @@ def _build_tables() -> None:
         _TABLES_READY = True
 
 
-def suit_splits(counts: Sequence[int], suit: int) -> tuple[_SuitSplit, ...]:
-    """Every split of number suit ``suit`` (0, 1, 2) of a 34-count hand."""
-    if not _TABLES_READY:
-        _build_tables()
-    return _SUIT_MEMOS[suit].get(_pack(counts[suit * 9 : suit * 9 + 9]), ())
-
-
 @dataclass(frozen=True, slots=True)
 class Decomposition:
     """One way to read the concealed tiles as groups and a pair.

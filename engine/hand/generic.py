@@ -35,18 +35,20 @@ tile), two a pair, one an isolated tile.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from engine.errors import InvalidHandError
 from engine.hand.decompose import RawDecomposition, Wait, WaitShape, is_chiitoitsu, is_kokushi
 from engine.tiles import KINDS, YAOCHUU, format_kind
 
-if TYPE_CHECKING:
-    from engine.hand.shapes import HandShapes, Part
-
 __all__ = [
+    "Part",
+    "RunHolding",
+    "RunKinds",
+    "ShapeTable",
     "decompositions",
     "is_agari",
     "is_open_kokushi",
@@ -55,6 +57,48 @@ __all__ = [
     "waits",
     "winning_kinds",
 ]
+
+#: The three kinds of a run, in run order (a wrapped run: 891m is (7, 8, 0)).
+RunKinds = tuple[int, int, int]
+#: A run holding a kind: (run start, wait shape when that kind completed the run).
+RunHolding = tuple[int, WaitShape]
+
+
+@dataclass(frozen=True, eq=False)
+class Part:
+    """Kinds that runs connect (a number suit; the winds, the dragons, or one honour alone), with
+    the runs among them by local position (the index of a kind in ``kinds``).
+
+    Runs never join tiles of two parts, so a hand's decompositions, waits and shanten are worked
+    out part by part (and memoised per part: ``eq=False`` makes a part hash by identity).
+    """
+
+    kinds: tuple[int, ...]
+    #: Per local position: the runs holding it, as (start, the run's three local positions).
+    runs_at: tuple[tuple[tuple[int, tuple[int, int, int]], ...], ...]
+    #: Per local position: the other positions it shares a run with (its partial-run partners).
+    partners: tuple[tuple[int, ...], ...]
+
+
+class ShapeTable(Protocol):
+    """What this module reads of a set of hand shapes (:class:`engine.hand.shapes.HandShapes`,
+    which builds on this module: the protocol keeps the dependency one way)."""
+
+    @property
+    def run_kinds(self) -> tuple[RunKinds | None, ...]: ...
+
+    @property
+    def runs_holding(self) -> tuple[tuple[RunHolding, ...], ...]: ...
+
+    @property
+    def runs_with(self) -> tuple[tuple[int, ...], ...]: ...
+
+    @property
+    def parts(self) -> tuple[Part, ...]: ...
+
+    @property
+    def open_kokushi(self) -> bool: ...
+
 
 #: Memo bounds (patterns of one part; a part holds at most 14 tiles).
 _MEMO: Final = 1 << 17
@@ -117,7 +161,7 @@ def _part_counts(part: Part, counts: Sequence[int]) -> tuple[int, ...]:
     return tuple([counts[kind] for kind in part.kinds])
 
 
-def decompositions(shapes: HandShapes, counts: Sequence[int]) -> list[RawDecomposition]:
+def decompositions(shapes: ShapeTable, counts: Sequence[int]) -> list[RawDecomposition]:
     """Every split of 3n+2 concealed tiles (34 counts) into groups and exactly one pair, as
     ``(pair, run starts, triplet kinds)`` (runs and triplets sorted)."""
     if sum(counts[:KINDS]) % 3 != 2:
@@ -155,7 +199,7 @@ def is_open_kokushi(counts: Sequence[int], called: Sequence[int] | None) -> bool
     )
 
 
-def is_agari(shapes: HandShapes, counts: Sequence[int], called: Sequence[int] | None) -> bool:
+def is_agari(shapes: ShapeTable, counts: Sequence[int], called: Sequence[int] | None) -> bool:
     """Whether 3n+2 concealed tiles complete a hand (``called``: see the module docstring)."""
     total = sum(counts[:KINDS])
     if total % 3 != 2:
@@ -170,7 +214,7 @@ def is_agari(shapes: HandShapes, counts: Sequence[int], called: Sequence[int] | 
 # -- waits -----------------------------------------------------------------------------------------
 
 
-def _candidates(shapes: HandShapes, counts: Sequence[int], total: int, kokushi: bool) -> list[int]:
+def _candidates(shapes: ShapeTable, counts: Sequence[int], total: int, kokushi: bool) -> list[int]:
     """Kinds that could complete the hand: held kinds and their run partners, and every
     terminal and honour when a thirteen orphans is possible."""
     candidates: set[int] = set()
@@ -186,7 +230,7 @@ def _candidates(shapes: HandShapes, counts: Sequence[int], total: int, kokushi: 
     return sorted(candidates)
 
 
-def waits(shapes: HandShapes, counts: Sequence[int], called: Sequence[int] | None) -> list[Wait]:
+def waits(shapes: ShapeTable, counts: Sequence[int], called: Sequence[int] | None) -> list[Wait]:
     """The kinds completing 3n+1 concealed tiles, each with every shape in which it does; a
     kind held four times is never a wait."""
     total = sum(counts[:KINDS])
@@ -225,7 +269,7 @@ def waits(shapes: HandShapes, counts: Sequence[int], called: Sequence[int] | Non
 
 
 def winning_kinds(
-    shapes: HandShapes, counts: Sequence[int], called: Sequence[int] | None
+    shapes: ShapeTable, counts: Sequence[int], called: Sequence[int] | None
 ) -> list[int]:
     """The kinds completing 3n+1 concealed tiles (:func:`waits` without the shapes)."""
     total = sum(counts[:KINDS])
@@ -347,7 +391,7 @@ def _checked(counts: Sequence[int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def shanten_regular(shapes: HandShapes, counts: Sequence[int]) -> int:
+def shanten_regular(shapes: ShapeTable, counts: Sequence[int]) -> int:
     """Shanten of the regular form (groups and a pair) alone, as ``mahjong`` defines it."""
     hand = _checked(counts)
     tiles = sum(hand)
@@ -388,7 +432,7 @@ def shanten_kokushi(counts: Sequence[int]) -> int:
 
 
 def shanten(
-    shapes: HandShapes,
+    shapes: ShapeTable,
     counts: Sequence[int],
     called: Sequence[int] | None,
     *,

@@ -38,16 +38,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from engine.errors import UnknownRulesetError
 from engine.hand import decompose, generic
 from engine.hand import shanten as fast
 from engine.hand.decompose import RawDecomposition, Wait, WaitShape, run_wait_shape
+from engine.hand.generic import Part, RunHolding, RunKinds
 from engine.tiles import EAST, HAKU, KINDS, NORTH, PACKED_BYTES, YAOCHUU
-
-if TYPE_CHECKING:
-    from engine.rules.ruleset import Ruleset
 
 __all__ = [
     "SPACE",
@@ -59,27 +57,6 @@ __all__ = [
     "shapes_by_mark",
     "shapes_for",
 ]
-
-#: The three kinds of a run, in run order (a wrapped run: 891m is (7, 8, 0)).
-RunKinds = tuple[int, int, int]
-#: A run holding a kind: (run start, wait shape when that kind completed the run).
-RunHolding = tuple[int, WaitShape]
-
-
-@dataclass(frozen=True, eq=False)
-class Part:
-    """Kinds that runs connect (a number suit; the winds, the dragons, or one honour alone), with
-    the runs among them by local position (the index of a kind in ``kinds``).
-
-    Runs never join tiles of two parts, so a hand's decompositions, waits and shanten are worked
-    out part by part (and memoised per part: ``eq=False`` makes a part hash by identity).
-    """
-
-    kinds: tuple[int, ...]
-    #: Per local position: the runs holding it, as (start, the run's three local positions).
-    runs_at: tuple[tuple[tuple[int, tuple[int, int, int]], ...], ...]
-    #: Per local position: the other positions it shares a run with (its partial-run partners).
-    partners: tuple[tuple[int, ...], ...]
 
 
 @dataclass(frozen=True, eq=False)
@@ -329,7 +306,18 @@ def shapes_by_mark(mark: int) -> HandShapes:
     return _BY_MARK[mark]
 
 
-def shapes_for(ruleset: Ruleset) -> HandShapes:
+class ShapeOptions(Protocol):
+    """The options of a rule set that choose its shapes (a :class:`~engine.rules.ruleset.Ruleset`
+    has them; the hand layer sits below the rules and names only what it reads)."""
+
+    @property
+    def shapes(self) -> str: ...
+
+    @property
+    def open_kokushi_han(self) -> int: ...
+
+
+def shapes_for(ruleset: ShapeOptions) -> HandShapes:
     """The shapes of a rule set (its ``shapes`` and ``open_kokushi_han`` options)."""
     name = ruleset.shapes
     if name == "standard":

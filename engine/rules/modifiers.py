@@ -20,13 +20,12 @@ in the state machine that owns that step, and document it in ``docs/rules.md``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from engine.errors import UnknownRulesetError
+from engine.hand.win import WinningHand
+from engine.rules.yaku import YAKU
 from engine.tiles import MAN, PIN, SOU
-
-if TYPE_CHECKING:
-    from engine.scoring.score import WinningHand
 
 
 class RuleModifier:
@@ -60,9 +59,6 @@ def register(cls: _ModifierType) -> _ModifierType:
     """Class decorator: register one instance of a modifier under its ``name``."""
     if cls.name in MODIFIERS:
         raise ValueError(f"a rule modifier named {cls.name!r} is already registered")
-    # Imported here: the yaku table imports the rules package.
-    from engine.scoring.yaku import YAKU
-
     taken = set(YAKU) | set(modifier_entries())
     clashes = [entry for entry in cls.entries if entry in taken]
     if clashes:

@@ -111,7 +111,11 @@ MINIGAME_4P = MAJSOUL_4P.replace(
     nagashi_mangan=False,
     agari_yame=False,
     tenpai_yame=False,
-    multi_ron_sticks=StickWinner.NEAREST_DEALER,
+    # "the player closest to the dealer (clockwise) receives the point sticks/deposit": the
+    # game deals counterclockwise ("Starting from the dealer and going counterclockwise, the
+    # players are referred to as East, South, West, and North"), so clockwise is against turn
+    # order.
+    multi_ron_sticks=StickWinner.NEAREST_DEALER_CLOCKWISE,
 )
 
 MINIGAME_3P = MINIGAME_4P.replace(
@@ -127,7 +131,11 @@ MINIGAME_3P = MINIGAME_4P.replace(
     points_base=35000,
     uma=(0, 0, 0),
     honba_ron=200,
-    noten_payment_total=2000,
+    # "The total Noten penalty amounts to 3000 points" is a shared rule; the 3-player list
+    # changes nothing about it (Tenhou and Mahjong Soul sanma pay 2,000).
+    noten_payment_total=3000,
+    # "Extracted North tiles are not considered discards and do not result in Furiten."
+    kita_pass_furiten=False,
     max_ron_winners=2,
     suufon_renda=False,
     suucha_riichi=False,
@@ -135,8 +143,9 @@ MINIGAME_3P = MINIGAME_4P.replace(
 
 # EMA Riichi Competition Rules 2016: no red fives, 30,000 start and target, uma 15/5, kuikae
 # forbidden, double-wind pair 2 fu, one yakuman at most, no counted yakuman, renhou a mangan,
-# every kan turns its dora at once, no abortive draws, double and triple ron pay each winner,
-# and on a ron with pao the discarder pays the counters.
+# every kan turns its dora at once, no abortive draws, double and triple ron pay each winner
+# the hand and the counters ("Each winner receives the value of the hand including the value of
+# counters in play", RCR 2016 4.1), and on a ron with pao the discarder pays the counters.
 EMA_2016 = Ruleset(
     name="ema-2016",
     red_fives=(0, 0, 0),
@@ -154,6 +163,7 @@ EMA_2016 = Ruleset(
     stacked_yakuman=False,
     renhou=Renhou.MANGAN,
     pao_honba_by_liable=False,
+    honba_to_each_winner=True,
     kyuushu_kyuuhai=False,
     suufon_renda=False,
     suucha_riichi=False,
@@ -162,8 +172,16 @@ EMA_2016 = Ruleset(
 )
 
 # World Riichi Championship rules 2015: as EMA 2016, but a negative score ends the game, and
-# there is neither renhou nor nagashi mangan.
-WRC = EMA_2016.replace(name="wrc", tobi=True, renhou=Renhou.NONE, nagashi_mangan=False)
+# there is neither renhou nor nagashi mangan. WRC 2015 5.7.6 gives a multiple ron to the
+# winner nearest the discarder alone ("Each hand can have only one winner"), so no rule of it
+# gives honba to several winners: the platforms' value is kept.
+WRC = EMA_2016.replace(
+    name="wrc",
+    tobi=True,
+    renhou=Renhou.NONE,
+    nagashi_mangan=False,
+    honba_to_each_winner=False,
+)
 
 
 # M.League (the professional league, from 2018): Tenhou-like tiles and yaku with red fives,
@@ -216,6 +234,7 @@ JPML_A = EMA_2016.replace(
     suukaikan=True,
     sanchahou=False,
     pao_honba_by_liable=True,
+    honba_to_each_winner=False,  # head bump: one winner (アガリは上家優先)
 )
 
 

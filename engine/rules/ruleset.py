@@ -41,8 +41,13 @@ class StickWinner(StrEnum):
 
     #: The first winner in turn order after the discarder (Tenhou, Mahjong Soul, EMA, WRC).
     FIRST_FROM_DISCARDER = "first_from_discarder"
-    #: The winner nearest the dealer (the mini-game of ``seeds/001``).
+    #: The winner nearest the dealer counting in turn order (the dealer, then the dealer's
+    #: right-hand neighbour, ...).
     NEAREST_DEALER = "nearest_dealer"
+    #: The winner nearest the dealer counting clockwise, against the turn order of a game dealt
+    #: counterclockwise (the dealer, then the dealer's left-hand neighbour, ...): the mini-game
+    #: of ``seeds/001``, "the player closest to the dealer (clockwise)".
+    NEAREST_DEALER_CLOCKWISE = "nearest_dealer_clockwise"
 
 
 class Renhou(StrEnum):
@@ -124,6 +129,10 @@ class Ruleset:
     kita_breaks_first_turn: bool = False
     #: 3-player: a player waiting on North may ron an extracted North (no chankan yaku).
     ron_on_kita: bool = True
+    #: 3-player: letting an extracted North pass makes a player waiting on it furiten, as a
+    #: passed discard does (temporary, or for the rest of the hand in riichi). The mini-game:
+    #: "Extracted North tiles are not considered discards and do not result in Furiten".
+    kita_pass_furiten: bool = True
 
     # -- game length and points ---------------------------------------------------------------
     #: "east" (tonpuusen) or "east_south" (hanchan).
@@ -201,6 +210,10 @@ class Ruleset:
     sanma_tsumo: SanmaTsumo = SanmaTsumo.LOSS
     #: On a multiple ron, who collects the riichi sticks and the honba.
     multi_ron_sticks: StickWinner = StickWinner.FIRST_FROM_DISCARDER
+    #: On a multiple ron, every winner is paid the honba (EMA; seeds/003: "honba applies for
+    #: both of them as well"); otherwise only the winner who takes the sticks is (Tenhou,
+    #: Mahjong Soul).
+    honba_to_each_winner: bool = False
 
     # -- rules the engine does not model -----------------------------------------------------
     #: Rules a record says its game was played under that the engine cannot play or score, in

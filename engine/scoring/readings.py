@@ -13,13 +13,16 @@ tuples that hold them.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import Final
 
 from engine.hand.decompose import WaitShape
 from engine.hand.melds import ANKAN, CHI, PON
-from engine.rules.ruleset import Renhou
+from engine.hand.win import WinConditions, WinningHand
+from engine.rules.ruleset import Renhou, Ruleset
+from engine.rules.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
 from engine.scoring.limits import base_points, yakuman_limit
-from engine.scoring.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
+from engine.scoring.rule_tables import RuleTables
+from engine.scoring.values import Y13, FuItem, YakuHan, yaku_han
 from engine.tiles import (
     EAST,
     GREENS,
@@ -33,25 +36,7 @@ from engine.tiles import (
     kinds_mask,
 )
 
-if TYPE_CHECKING:
-    from engine.rules.ruleset import Ruleset
-    from engine.scoring.rule_tables import RuleTables
-    from engine.scoring.score import WinConditions, WinningHand
-
-
-class YakuHan(NamedTuple):
-    """A yaku (or dora entry) with the han it gives; yakuman give 13 per yakuman."""
-
-    name: str
-    han: int
-
-
-class FuItem(NamedTuple):
-    """One line of the fu count."""
-
-    name: str
-    fu: int
-
+__all__ = ["SIMPLES_MASK", "FuItem", "Reader", "Valued", "YakuHan", "yaku_han"]
 
 _HAN: Final = itemgetter(1)
 _new_object: Final = object.__new__
@@ -68,17 +53,6 @@ _MAN_MASK: Final = kinds_mask(range(0, 9))
 _PIN_MASK: Final = kinds_mask(range(9, 18))
 _SOU_MASK: Final = kinds_mask(range(18, 27))
 _IS_YAOCHUU: Final = tuple(kind in YAOCHUU for kind in range(KINDS))
-
-# -- interned yaku entries and fu items ---------------------------------------------------------
-_YAKU_HAN: dict[tuple[str, int], YakuHan] = {}
-
-
-def yaku_han(name: str, han: int) -> YakuHan:
-    """The shared :class:`YakuHan` of a name and han (they are immutable, so one of each)."""
-    entry = _YAKU_HAN.get((name, han))
-    if entry is None:
-        entry = _YAKU_HAN[name, han] = YakuHan(name, han)
-    return entry
 
 
 def _closed_open(name: str) -> tuple[YakuHan, YakuHan]:
@@ -115,14 +89,6 @@ _DRAGONS: Final = tuple(yaku_han(name, 1) for name in DRAGON_YAKU)
 _SEAT_WINDS: Final = tuple(yaku_han(name, 1) for name in SEAT_WIND_YAKU)
 _ROUND_WINDS: Final = tuple(yaku_han(name, 1) for name in ROUND_WIND_YAKU)
 RENHOU_MANGAN: Final = yaku_han("renhou_mangan", 5)
-_Y13: Final = {name: yaku_han(name, 13) for name, info in YAKU.items() if info.yakuman}
-
-
-def yakuman_entries(double: frozenset[str]) -> dict[str, YakuHan]:
-    """Every yakuman's entry: 26 han for the forms in ``double``, else 13."""
-    return {name: yaku_han(name, 26) if name in double else entry for name, entry in _Y13.items()}
-
-
 #: Dora-like entries by count. Counts stay small: at most 5 indicators of each kind, each
 #: pointing at 4 tiles at most (extracted Norths included), and at most 4 Norths extracted.
 _DORA: Final = tuple(yaku_han("dora", count) for count in range(21))
@@ -330,17 +296,17 @@ class Reader:
         yakuman = self.situational_yakuman = []
         if rare_flags:
             if c.tenhou:
-                yakuman.append(_Y13["tenhou"])
+                yakuman.append(Y13["tenhou"])
             if c.chiihou:
-                yakuman.append(_Y13["chiihou"])
+                yakuman.append(Y13["chiihou"])
             if c.renhou and ruleset.renhou is Renhou.YAKUMAN:
-                yakuman.append(_Y13["renhou"])
+                yakuman.append(Y13["renhou"])
         if all_honors:
-            yakuman.append(_Y13["tsuuiisou"])
+            yakuman.append(Y13["tsuuiisou"])
         elif all_yaochuu and not has_honor:
-            yakuman.append(_Y13["chinroutou"])
+            yakuman.append(Y13["chinroutou"])
         if not held & _NOT_GREEN_MASK:
-            yakuman.append(_Y13["ryuuiisou"])
+            yakuman.append(Y13["ryuuiisou"])
         if not melds and suits == 1 and not has_honor:
             # Nine gates: one suit 1112345678999 plus one tile, no calls at all.
             base = win - win % 9
@@ -351,7 +317,7 @@ class Reader:
                 if counts[win] in (2, 4):
                     yakuman.append(tables.yakuman["junsei_chuuren"])
                 else:
-                    yakuman.append(_Y13["chuuren"])
+                    yakuman.append(Y13["chuuren"])
 
         # Dora, red fives, ura dora and North extractions, as yaku entries.
         kita = c.kita
@@ -442,7 +408,7 @@ class Reader:
 
     def kokushi(self, thirteen_wait: bool) -> Valued | None:
         """Thirteen orphans (the 13-sided wait when the winning tile made the pair)."""
-        entry = self.tables.yakuman["kokushi_13"] if thirteen_wait else _Y13["kokushi"]
+        entry = self.tables.yakuman["kokushi_13"] if thirteen_wait else Y13["kokushi"]
         return self.value((), (entry,), 0, (), _KOKUSHI_WAITS[thirteen_wait])
 
     def open_kokushi(self, thirteen_wait: bool) -> Valued | None:
@@ -491,17 +457,17 @@ class Reader:
                     if kind == self.conditions.round_wind:
                         yaku.append(_ROUND_WINDS[kind - EAST])
             if dragons == 3:
-                yakuman.append(_Y13["daisangen"])
+                yakuman.append(Y13["daisangen"])
             elif dragons == 2 and pair >= HAKU:
                 yaku.append(_SHOUSANGEN)
             if winds == 4:
                 yakuman.append(self.tables.yakuman["daisuushii"])
             elif winds == 3 and EAST <= pair <= NORTH:
-                yakuman.append(_Y13["shousuushii"])
+                yakuman.append(Y13["shousuushii"])
             if len(triplets) == 4:
                 yaku.append(_TOITOI)
             if self.kans == 4:
-                yakuman.append(_Y13["suukantsu"])
+                yakuman.append(Y13["suukantsu"])
             elif self.kans == 3:
                 yaku.append(_SANKANTSU)
             if len(triplets) >= 3:
@@ -592,7 +558,7 @@ class Reader:
             if shape is TANKI:
                 yakuman = [*yakuman, self.tables.yakuman["suuankou_tanki"]]
             else:
-                yakuman = [*yakuman, _Y13["suuankou"]]
+                yakuman = [*yakuman, Y13["suuankou"]]
         elif ankou == 3:
             yaku = [*yaku, _SANANKOU]
 

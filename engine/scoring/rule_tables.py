@@ -14,7 +14,7 @@ from engine.hand.shapes import HandShapes, shapes_for
 from engine.rules.modifiers import RuleModifier, get_modifiers
 from engine.rules.ruleset import Ruleset
 from engine.scoring.payments import tsumo_halves
-from engine.scoring.readings import YakuHan, yakuman_entries
+from engine.scoring.values import YakuHan, yakuman_entries
 from engine.tiles import EAST, KINDS, PACKED_BYTES, RED_BYTE, dora_from_indicator
 
 #: The count bytes of the fives (5m, 5p, 5s) in packed counts.

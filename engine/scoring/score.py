@@ -9,8 +9,7 @@ one, then more han, then more fu.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Final, NamedTuple
+from typing import Final
 
 from engine.errors import (
     InvalidConditionsError,
@@ -19,12 +18,14 @@ from engine.errors import (
     NotAgariError,
     NoYakuError,
 )
-from engine.hand.decompose import WaitShape
-from engine.hand.melds import ANKAN, CHI, Meld
+from engine.hand.melds import ANKAN, CHI
+from engine.hand.win import WinConditions, WinningHand
 from engine.rules.ruleset import Renhou, Ruleset, Scoring
-from engine.scoring.payments import Payment, plain_payments, win_payments
-from engine.scoring.readings import SIMPLES_MASK, FuItem, Reader, Valued, YakuHan
+from engine.scoring.payments import plain_payments, win_payments
+from engine.scoring.readings import SIMPLES_MASK, Reader, Valued
 from engine.scoring.rule_tables import RuleTables, rule_tables
+from engine.scoring.small import score_small_hand
+from engine.scoring.values import FuItem, HandScore, YakuHan
 from engine.tiles import (
     EAST,
     FOREIGN_SHIFT,
@@ -34,7 +35,6 @@ from engine.tiles import (
     RED_BYTE,
     SANMA_MISSING,
     WINDS,
-    Tile,
     format_counts,
     format_kind,
     kinds_mask,
@@ -55,75 +55,6 @@ _new_tuple: Final = tuple.__new__  # HandScore without NamedTuple's Python-level
 __all__ = ["FuItem", "HandScore", "WinConditions", "WinningHand", "YakuHan", "score_hand"]
 
 
-@dataclass(frozen=True, slots=True)
-class WinConditions:
-    """How and when the hand was won, and the table's counters."""
-
-    tsumo: bool = False
-    riichi: bool = False
-    double_riichi: bool = False
-    ippatsu: bool = False
-    rinshan: bool = False
-    chankan: bool = False
-    haitei: bool = False
-    houtei: bool = False
-    tenhou: bool = False
-    chiihou: bool = False
-    renhou: bool = False
-    #: Seat and round wind as kinds (``EAST`` ... ``NORTH``).
-    seat_wind: int = EAST
-    round_wind: int = EAST
-    honba: int = 0
-    #: Riichi sticks on the table, won by this winner.
-    sticks: int = 0
-    #: 3-player: North tiles extracted by the winner.
-    kita: int = 0
-
-    @property
-    def dealer(self) -> bool:
-        """Whether the winner is the dealer (East seat)."""
-        return self.seat_wind == EAST
-
-
-@dataclass(frozen=True, slots=True)
-class WinningHand:
-    """Everything needed to score a win.
-
-    ``tiles`` are the concealed tiles, winning tile included; ``melds`` the called melds (closed
-    kans too). ``discarder`` and ``liable`` (pao) are seat wind kinds and only shape payments.
-    """
-
-    tiles: tuple[Tile, ...]
-    win_tile: Tile
-    melds: tuple[Meld, ...] = ()
-    dora_indicators: tuple[Tile, ...] = ()
-    ura_indicators: tuple[Tile, ...] = ()
-    conditions: WinConditions = field(default_factory=WinConditions)
-    discarder: int | None = None
-    liable: int | None = None
-
-
-class HandScore(NamedTuple):
-    """The value of a win and who pays it."""
-
-    han: int
-    fu: int
-    fu_items: tuple[FuItem, ...]
-    yaku: tuple[YakuHan, ...]
-    #: Limit name (``mangan`` ... ``kazoe_yakuman``, ``yakuman``, ``double_yakuman``...) or None.
-    limit: str | None
-    #: Number of yakuman (0 for an ordinary hand; a counted yakuman is 0 too).
-    yakuman: int
-    base_points: int
-    payments: tuple[Payment, ...]
-    #: Points from riichi sticks on the table.
-    sticks_won: int
-    #: Everything the winner receives: payments plus sticks.
-    total: int
-    #: The shape of the wait in the chosen reading.
-    wait: WaitShape
-
-
 def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
     """Score a winning hand under a rule set, choosing its most valuable reading.
 
@@ -133,10 +64,8 @@ def score_hand(hand: WinningHand, ruleset: Ruleset) -> HandScore:
     :raises NoYakuError: the hand is complete but has no yaku.
     """
     if ruleset.scoring is Scoring.SMALL:
-        # Small mahjong sums its conditions' points instead (imported here: it builds on this
-        # module's types). The one place both the state machine and the API score through.
-        from engine.scoring.small import score_small_hand
-
+        # Small mahjong sums its conditions' points instead. The one place both the state
+        # machine and the API score through.
         return score_small_hand(hand, ruleset)
     c = hand.conditions
     melds = hand.melds

@@ -7,9 +7,10 @@ on a tsumo every other player pays ``points``.
 
 Each condition carries the name of the riichi yaku it is (:mod:`engine.scoring.yaku`), so game
 records, the viewer and the statistics speak of it as of any yaku; :data:`CONDITIONS` gives the
-document's own English name. For a 13-tile hand the conditions and their points are exactly the
-closed riichi yaku and their han (a yakuman is 16 instead of 13); the definitions below extend
-them to the smaller hands (a pair and one, two or three melds for 4, 7 or 10 dealt tiles).
+document's own English name. For a 13-tile hand the conditions and their points are the closed
+riichi yaku and their han (a yakuman is 16 instead of 13), but for three copies of one run (Two
+Pure Double Sequences here, iipeikou in riichi); the definitions below extend them to the
+smaller hands (a pair and one, two or three melds for 4, 7 or 10 dealt tiles).
 
 The conditions, for a complete hand of ``dealt_tiles + 1`` tiles (all concealed: small mahjong
 has no calls and no kans):
@@ -25,7 +26,8 @@ has no calls and no kans):
   two-sided wait, 1; riichi's pinfu, which is also what the original program counts: a pair
   wait or a closed or edge wait gives a hand of runs nothing); Pure Double Sequences
   (``iipeikou``: two identical runs, 1); Two Pure Double Sequences (``ryanpeikou``: two pairs of
-  identical runs, four copies of one run included, 3; it replaces Pure Double Sequences);
+  identical runs, three or four copies of one run included as the original program counts them,
+  3; it replaces Pure Double Sequences);
   Mixed Triple Sequences (``sanshoku``: the same run in the three suits, 2); Mixed Triple
   Triplets (``sanshoku_doukou``, 2); Pure Straight (``ittsu``: 123, 456 and 789 of one suit, 2);
   All Triplets (``toitoi``: every meld a triplet, so 4 dealt tiles need one triplet, 2); Three
@@ -56,10 +58,10 @@ from engine.errors import (
     NoYakuError,
 )
 from engine.hand.decompose import WaitShape, packed_decompositions, run_wait_shape
+from engine.hand.win import WinningHand
 from engine.rules.ruleset import Ruleset
 from engine.scoring.payments import DISCARDER, Payment
-from engine.scoring.readings import FuItem, YakuHan, yaku_han
-from engine.scoring.score import HandScore, WinningHand
+from engine.scoring.values import FuItem, HandScore, YakuHan, yaku_han
 from engine.tiles import EAST, KINDS, WIND_LETTERS, format_counts, format_kind
 
 __all__ = [
@@ -230,8 +232,10 @@ def _group_conditions(runs: tuple[int, ...], triplets: tuple[int, ...], pair: in
     """The conditions of a reading's melds and pair, whatever the wait."""
     found: list[str] = []
     if len(runs) >= 2:
-        # Pairs of identical runs; three copies of one run are one pair, four are two.
-        repeats = sum(runs.count(start) // 2 for start in set(runs))
+        # Identical runs side by side, as the original program counts them (the melds sorted,
+        # each one equal to the next): two copies of a run are one, three copies two (Two Pure
+        # Double Sequences: 123m 123m 123m is 123m 123m twice over), four three.
+        repeats = sum(runs.count(start) - 1 for start in set(runs))
         if repeats >= 2:
             found.append("ryanpeikou")
         elif repeats:

@@ -73,8 +73,11 @@ class _DrawDiscard(_StateBase):
             # A closed kan makes nobody furiten: only thirteen orphans may rob it, and a
             # thirteen orphans waiting on its kind has no copy left to ron later anyway. Every
             # other hand waiting on it keeps its other waits (a real Tenhou riichi on 1m-4m rons
-            # 1m after another player's closed kan of 4m).
-            if self.rob_kind != "closed_kan":
+            # 1m after another player's closed kan of 4m). An extracted North let pass makes
+            # furiten only where the rules say (``kita_pass_furiten``; not in the mini-game).
+            if self.rob_kind != "closed_kan" and (
+                self.rob_kind != "north" or self.ruleset.kita_pass_furiten
+            ):
                 self._pass_claims(self.rob_tile, self.turn)
             if self.rob_kind == "added_kan" or (
                 self.rob_kind == "north" and self.ruleset.kita_breaks_first_turn

@@ -472,7 +472,3 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         self.phase = PHASE_ACT
         data.forbidden = _NO_KINDS
         return True
-
-    def apply_unchecked(self, event: Event) -> None:
-        """Apply an event already known to be legal (from :meth:`legal_actions`)."""
-        self._appliers[type(event)](event)

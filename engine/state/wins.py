@@ -166,8 +166,10 @@ class _Wins(_StateBase):
         tsumo = event.tsumo
         dealer = seat == self.dealer
         # The sticks and counters go to one winner of a multiple ron: the first listed (the
-        # first in turn order); _settle_sticks moves them where the rules say otherwise.
+        # first in turn order); _settle_sticks moves them where the rules say otherwise. With
+        # honba_to_each_winner every winner is paid the counters.
         takes_sticks = not self.win_events
+        takes_honba = takes_sticks or self.ruleset.honba_to_each_winner
         last_tile = self.tiles_left <= 0
         return WinConditions(
             tsumo=tsumo,
@@ -189,7 +191,7 @@ class _Wins(_StateBase):
             ),
             seat_wind=self.seat_wind(seat),
             round_wind=self.round_wind,
-            honba=self.position.honba if takes_sticks and self.position else 0,
+            honba=self.position.honba if takes_honba and self.position else 0,
             sticks=self.sticks if takes_sticks else 0,
             kita=data.kita,
         )
@@ -213,18 +215,31 @@ class _Wins(_StateBase):
     def _settle_sticks(self, result: HandResult) -> None:
         """Fold the wins' deltas into the hand's deltas (once).
 
-        Each win was valued as it came, the first one with the sticks and counters. Where the
-        rules give them to the ronning winner nearest the dealer instead, they move here.
+        Each win was valued as it came, the first one with the sticks and counters (every one
+        with the counters under ``honba_to_each_winner``). Where the rules give them to the
+        ronning winner nearest the dealer instead, they move here (the counters only when one
+        winner has them).
         """
         if result.deltas:
             return
         wins = result.wins
-        if len(wins) > 1 and self.ruleset.multi_ron_sticks is StickWinner.NEAREST_DEALER:
-            nearest = min(wins, key=lambda win: (win.seat - self.dealer) % self.players)
+        rule = self.ruleset.multi_ron_sticks
+        if len(wins) > 1 and rule is not StickWinner.FIRST_FROM_DISCARDER:
+            players = self.players
+            if rule is StickWinner.NEAREST_DEALER_CLOCKWISE:
+                # Clockwise from the dealer: against turn order (the dealer, then the seat
+                # before the dealer, ...).
+                nearest = min(wins, key=lambda win: (self.dealer - win.seat) % players)
+            else:
+                nearest = min(wins, key=lambda win: (win.seat - self.dealer) % players)
             first = wins[0]
             if nearest is not first:
                 assert self.position is not None
-                honba = self.ruleset.honba_ron * self.position.honba
+                honba = (
+                    0
+                    if self.ruleset.honba_to_each_winner
+                    else self.ruleset.honba_ron * self.position.honba
+                )
                 bonus = 1000 * self.sticks + honba
                 moved_first = list(first.deltas)
                 moved_first[first.seat] -= bonus

@@ -10,7 +10,7 @@ and north strings), and last the result.
 **Reading.** A file holds one whole-game object or several objects (JSON lines, or a JSON
 array). Consecutive objects are rounds of one game while their ``ref`` (without one: their
 player names) stays the same and their rounds go forward: the mjx files hold one round per
-line. The record never says how the seats' takes and discards interleave; :class:`_Interleaver`
+line. The record never says how the seats' takes and discards interleave; :class:`Interleaver`
 rebuilds it by playing the turns (the dealer draws first; after a discard, a seat whose next
 take calls that very tile from that seat calls it, else the next seat draws) and backtracks
 when a choice leads nowhere, as when a pon was of the second of two identical discards
@@ -31,7 +31,7 @@ import json
 from collections.abc import Sequence
 
 from engine.events import Game
-from engine.formats import Format
+from engine.formats.base import Format, tenhou_log_started_at
 from engine.formats.mjlog import log_id_from_name
 from engine.formats.tenhou6.calls import (
     CODE_OF_TILE,
@@ -42,7 +42,7 @@ from engine.formats.tenhou6.calls import (
     format_call,
     parse_call,
 )
-from engine.formats.tenhou6.reader import NAME, _game, _games, _load, _part, _started_at
+from engine.formats.tenhou6.reader import NAME, read_log
 from engine.formats.tenhou6.round_data import Slot
 from engine.formats.tenhou6.strings import (
     ScoreString,
@@ -82,7 +82,7 @@ def read(data: bytes) -> list[Game]:
     :raises MalformedLogError: anything that is not tenhou.net/6 JSON, naming the place:
         ``line 3: log[0][11][4]`` is the 5th take of seat 2 in the round on line 3.
     """
-    return [_game(group) for group in _games([_part(obj, at) for obj, at in _load(data)])]
+    return read_log(data)
 
 
 def read_named(data: bytes, file_name: str) -> list[Game]:
@@ -94,7 +94,7 @@ def read_named(data: bytes, file_name: str) -> list[Game]:
         return games
     header = games[0].header
     source = dataclasses.replace(header.source, id=log_id)
-    started = header.started_at or _started_at(log_id)
+    started = header.started_at or tenhou_log_started_at(log_id)
     header = dataclasses.replace(header, source=source, started_at=started)
     return [dataclasses.replace(games[0], header=header)]
 

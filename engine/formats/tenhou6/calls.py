@@ -53,7 +53,7 @@ _POSITIONS: Final[dict[str, dict[int, int]]] = {
 _SIZES: Final = {"c": 3, "p": 3, "m": 4, "k": 4, "a": 4, "r": 1, "f": 1}
 _DIGITS: Final = frozenset("0123456789")
 #: Call kinds that are takes (the rest are in the discard arrays).
-_TAKE_KINDS: Final = frozenset({"chi", "pon", "open_kan"})
+TAKE_KINDS: Final = frozenset({"chi", "pon", "open_kan"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +122,7 @@ def parse_call(text: str, where: str | None = None) -> CallString:
 
 
 @lru_cache(maxsize=4096)
-def _cached_call(text: str) -> CallString | str:
+def cached_call(text: str) -> CallString | str:
     """:func:`parse_call` remembered (a game repeats its strings), or the error's text."""
     try:
         return parse_call(text)
@@ -135,28 +135,28 @@ def format_call(call: CallString) -> str:
     if call.tile is None:
         return f"r{TSUMOGIRI}"
     if call.kind == "closed_kan":
-        return "".join(map(_text, call.others[:3])) + "a" + _text(call.others[3])
+        return "".join(map(tile_text, call.others[:3])) + "a" + tile_text(call.others[3])
     letter = _LETTERS[call.kind]
     where = {offset: at for at, offset in _POSITIONS[letter].items()}.get(call.offset)
     if where is None:
         raise MalformedLogError(f"a {call.kind} from seat offset {call.offset} has no string")
-    parts = [_text(tile) for tile in call.others]
-    parts.insert(where // 2, letter + _text(call.tile))
+    parts = [tile_text(tile) for tile in call.others]
+    parts.insert(where // 2, letter + tile_text(call.tile))
     return "".join(parts)
 
 
-def _code(tile: Tile) -> int:
+def tile_code(tile: Tile) -> int:
     try:
         return CODE_OF_TILE[tile]
     except KeyError:
         raise MalformedLogError(f"tile {tile} has no tenhou.net/6 code") from None
 
 
-def _text(tile: Tile) -> str:
-    return str(_code(tile))
+def tile_text(tile: Tile) -> str:
+    return str(tile_code(tile))
 
 
-def _tenhou_order(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
+def tenhou_order(tiles: Sequence[Tile]) -> tuple[Tile, ...]:
     """Tiles as Tenhou lists a hand or a meld's own tiles: by kind, a red five after the plain
     ones (``"151515a51"``, ``"2552p25"``)."""
     return tuple(sorted(tiles, key=lambda tile: (tile.kind, tile.red)))

@@ -4,7 +4,7 @@ backtracking)."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from engine.errors import MalformedLogError
 from engine.events import (
@@ -24,14 +24,13 @@ from engine.events import (
     Pon,
     RiichiAccepted,
     RiichiDeclared,
+    Round,
     Win,
 )
 from engine.formats.tenhou6.calls import DUMMY, TSUMOGIRI, CallString
-from engine.formats.tenhou6.strings import _ABORTS, _NAGASHI
+from engine.formats.tenhou6.round_data import RoundData, WinRecord
+from engine.formats.tenhou6.strings import ABORTS, NAGASHI
 from engine.tiles import Tile, is_yaochuu
-
-if TYPE_CHECKING:
-    from engine.formats.tenhou6.round_data import _RoundData, _WinRecord
 
 
 class _Mismatch(Exception):
@@ -48,7 +47,7 @@ _DRAW, _ACT, _CALLS, _RETRY, _END = range(5)
 _MAX_RETRIES: Final = 2000
 
 
-class _Interleaver:
+class Interleaver:
     """Plays a round's turns to put every seat's takes and discards in one event sequence.
 
     The state is a few counters and the event list. A discard that some seat's next take can
@@ -57,7 +56,7 @@ class _Interleaver:
     next option (depth first). The error finally raised is the one that got furthest.
     """
 
-    def __init__(self, data: _RoundData) -> None:
+    def __init__(self, data: RoundData) -> None:
         self.data = data
         self.n = data.players
         self.takes, self.discards = data.takes, data.discards
@@ -286,7 +285,7 @@ class _Interleaver:
                     Win(win.seat, win.from_seat, self.won_tile(win, last), win.recorded)
                 )
             return
-        kind = _ABORTS.get(data.label)
+        kind = ABORTS.get(data.label)
         seat: int | None = None
         if kind is AbortKind.NINE_TERMINALS:
             if not isinstance(last, Draw):
@@ -301,13 +300,13 @@ class _Interleaver:
             self.flush_accept()
         if kind is not None:
             self.events.append(AbortiveDraw(kind, seat=seat, recorded_deltas=data.deltas))
-        elif data.label == _NAGASHI:
+        elif data.label == NAGASHI:
             assert data.deltas is not None
             self.events.append(NagashiMangan(self.nagashi_seats(data.deltas), data.deltas))
         else:
             self.events.append(self.exhaustive(data.label, data.deltas))
 
-    def with_sticks(self, wins: list[_WinRecord]) -> list[_WinRecord]:
+    def with_sticks(self, wins: list[WinRecord]) -> list[WinRecord]:
         """The wins, the riichi sticks added to the first winner's score change where the
         record left them out. Tenhou's score changes of a win add up to the sticks on the table
         (they go to the winner); some Mahjong Soul converters write them adding up to zero, while
@@ -331,7 +330,7 @@ class _Interleaver:
         recorded = dataclasses.replace(first.recorded, deltas=tuple(deltas))
         return [dataclasses.replace(first, recorded=recorded), *wins[1:]]
 
-    def won_tile(self, win: _WinRecord, last: Event | None) -> Tile:
+    def won_tile(self, win: WinRecord, last: Event | None) -> Tile:
         """The winning tile: the winner's own draw (tsumo), or the loser's offered tile."""
         if win.seat == win.from_seat:
             if isinstance(last, Draw) and last.seat == win.seat and len(self.data.wins) == 1:
@@ -375,3 +374,19 @@ class _Interleaver:
             elif isinstance(event, Chi | Pon | OpenKan):
                 clean.discard(event.from_seat)
         return tuple(seat for seat in gaining if seat in clean) or tuple(gaining)
+
+
+def read_round(data: RoundData) -> Round:
+    """The round of one checked ``log`` entry, its events put in one order."""
+    return Round(
+        wind=data.wind,
+        number=data.number,
+        dealer=data.dealer,
+        honba=data.honba,
+        sticks=data.sticks,
+        scores=data.scores,
+        hands=tuple(data.hands),
+        dora_indicators=data.indicators[:1],
+        events=tuple(Interleaver(data).run()),
+        ura_indicators=data.ura,
+    )

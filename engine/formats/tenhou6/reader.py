@@ -27,16 +27,18 @@ from engine.events import (
     Source,
     Win,
 )
-from engine.formats import (
+from engine.formats.base import (
     ReaderWarnings,
     check_strings,
     cut_short,
     cut_short_message,
     json_int,
+    tenhou_log_started_at,
 )
-from engine.formats.tenhou6.round_data import _RoundData
-from engine.formats.tenhou6.strings import _disp_rules, _is_tenhou_disp
-from engine.formats.tenhou6.values import _array, _int, _kind, _number, _str
+from engine.formats.tenhou6.interleave import read_round
+from engine.formats.tenhou6.round_data import RoundData
+from engine.formats.tenhou6.strings import disp_rules, is_tenhou_disp
+from engine.formats.tenhou6.values import as_array, as_int, as_number, as_str, kind_name
 from engine.rules.majsoul import is_majsoul_record, majsoul_length, majsoul_preset
 from engine.rules.presets import with_overrides
 from engine.rules.ruleset import KanDoraTiming
@@ -133,11 +135,11 @@ def _part(obj: Any, prefix: str) -> _Part:
     seat 3 without a hand in every round."""
     if not isinstance(obj, dict):
         raise MalformedLogError(
-            f"expected a tenhou.net/6 object, got {_kind(obj)}", prefix.rstrip(".: ") or None
+            f"expected a tenhou.net/6 object, got {kind_name(obj)}", prefix.rstrip(".: ") or None
         )
-    log = _array(obj.get("log"), f"{prefix}log")
+    log = as_array(obj.get("log"), f"{prefix}log")
     for r, raw in enumerate(log):
-        if _tiles_as_text(_array(raw, f"{prefix}log[{r}]")):
+        if _tiles_as_text(as_array(raw, f"{prefix}log[{r}]")):
             # majsoul-analysis-suite's look-alike: its own layout, not Tenhou's. Say what it is
             # rather than which of Tenhou's elements it lacks.
             raise UnsupportedLogError(
@@ -148,8 +150,8 @@ def _part(obj: Any, prefix: str) -> _Part:
             raise MalformedLogError(f"a round has 17 elements, not {len(raw)}", f"{prefix}log[{r}]")
     rule = obj.get("rule", {})
     if not isinstance(rule, dict):
-        raise MalformedLogError(f"expected an object, got {_kind(rule)}", f"{prefix}rule")
-    disp = _str(rule.get("disp", ""), f"{prefix}rule.disp")
+        raise MalformedLogError(f"expected an object, got {kind_name(rule)}", f"{prefix}rule")
+    disp = as_str(rule.get("disp", ""), f"{prefix}rule.disp")
     said_sanma = "三" in disp or obj.get("ratingc") == "PF3"
     no_north = [raw[13] == [] for raw in log]
     if any(no_north) and not all(no_north):
@@ -161,9 +163,15 @@ def _part(obj: Any, prefix: str) -> _Part:
         )
     warnings = ReaderWarnings()
     rounds = [
-        _RoundData(raw, players, f"{prefix}log[{r}]", warnings).read() for r, raw in enumerate(log)
+        read_round(RoundData(raw, players, f"{prefix}log[{r}]", warnings))
+        for r, raw in enumerate(log)
     ]
     return _Part(obj, prefix, players, rounds, warnings)
+
+
+def read_log(data: bytes) -> list[Game]:
+    """Every game in a tenhou.net/6 file (:func:`engine.formats.tenhou6.read`)."""
+    return [_game(group) for group in _games([_part(obj, at) for obj, at in _load(data)])]
 
 
 def _games(parts: list[_Part]) -> list[list[_Part]]:
@@ -197,7 +205,7 @@ def _game(parts: list[_Part]) -> Game:
     rounds = tuple(round_ for part in parts for round_ in part.rounds)
     rule: dict[str, Any] = obj.get("rule", {})  # checked by _part
     disp = rule.get("disp", "")
-    ref = (_str(obj["ref"], f"{prefix}ref") or None) if "ref" in obj else None
+    ref = (as_str(obj["ref"], f"{prefix}ref") or None) if "ref" in obj else None
     final = _final(last.obj.get("sc"), rounds[-1] if rounds else None, players, f"{last.place}sc")
     ruleset_name, overrides = _rules(obj, disp, ref, players, rounds, final)
     if with_overrides(ruleset_name, overrides).open_kan_dora_timing is KanDoraTiming.AFTER_DISCARD:
@@ -207,7 +215,7 @@ def _game(parts: list[_Part]) -> Game:
         rule_overrides=overrides,
         players=_players(obj, players, prefix),
         source=Source(format=NAME, id=ref, extra=_extra(obj, rule)),
-        started_at=_started_at(ref),
+        started_at=tenhou_log_started_at(ref),
     )
     warnings = ReaderWarnings()
     for part in parts:
@@ -236,8 +244,8 @@ def _rules(
         name = majsoul_preset(players == 3, length == "east")
         red = (any(flags) if flags else True) or shows_red
         return name, ({} if red else {"red_fives": [0, 0, 0]})
-    _, east_only, kuitan, red = _disp_rules(disp)
-    if not _is_tenhou_disp(disp):  # a converter's text: the aka flags say, else yes
+    _, east_only, kuitan, red = disp_rules(disp)
+    if not is_tenhou_disp(disp):  # a converter's text: the aka flags say, else yes
         red = any(flags) if flags else True
     lobby = TenhouLobby.from_flags(
         three_player=players == 3, east_only=east_only, red=red or shows_red, kuitan=kuitan
@@ -290,7 +298,9 @@ def _shows_red(round_: Round) -> bool:
 
 
 def _players(obj: dict[str, Any], players: int, prefix: str) -> tuple[Player, ...]:
-    names, dans, rates = (_array(obj.get(key, []), prefix + key) for key in ("name", "dan", "rate"))
+    names, dans, rates = (
+        as_array(obj.get(key, []), prefix + key) for key in ("name", "dan", "rate")
+    )
     # Tenhou writes four names for three players, the fourth empty; a name beyond the seats
     # would be a player the game does not have, dropped without a word if read.
     extra = [name for name in names[players:] if name != ""]
@@ -302,9 +312,9 @@ def _players(obj: dict[str, Any], players: int, prefix: str) -> tuple[Player, ..
         )
     return tuple(
         Player(
-            _str(names[seat], f"{prefix}name[{seat}]") if seat < len(names) else "",
-            (_str(dans[seat], f"{prefix}dan[{seat}]") if seat < len(dans) else "") or None,
-            _number(rates[seat], f"{prefix}rate[{seat}]") if seat < len(rates) else None,
+            as_str(names[seat], f"{prefix}name[{seat}]") if seat < len(names) else "",
+            (as_str(dans[seat], f"{prefix}dan[{seat}]") if seat < len(dans) else "") or None,
+            as_number(rates[seat], f"{prefix}rate[{seat}]") if seat < len(rates) else None,
         )
         for seat in range(players)
     )
@@ -322,24 +332,17 @@ def _extra(obj: dict[str, Any], rule: dict[str, Any]) -> dict[str, str]:
     return extra
 
 
-def _started_at(ref: str | None) -> str | None:
-    """Tenhou ids start with the game's date and hour in Japan time (``YYYYMMDDHHgm-``)."""
-    if not ref or not ref[:10].isdigit() or ref[10:13] != "gm-":
-        return None
-    return f"{ref[:4]}-{ref[4:6]}-{ref[6:8]}T{ref[8:10]}:00:00+09:00"
-
-
 def _final(value: Any, last: Round | None, players: int, where: str) -> FinalResult | None:
     """The final ``sc`` (points, result pairs) when the log's last round ends the game: its end
     scores are the final points but for the leftover riichi sticks, which go to one seat (first
     place). A trimmed log (a few rounds of a game) keeps the whole game's ``sc``: no match."""
     if value is None or last is None:
         return None
-    values = _array(value, where)
+    values = as_array(value, where)
     if len(values) < 2 * players:
         raise MalformedLogError(f"{len(values)} values, not (points, result) per seat", where)
-    points = tuple(_int(values[2 * s], f"{where}[{2 * s}]") for s in range(players))
-    results = tuple(_number(values[2 * s + 1], f"{where}[{2 * s + 1}]") for s in range(players))
+    points = tuple(as_int(values[2 * s], f"{where}[{2 * s}]") for s in range(players))
+    results = tuple(as_number(values[2 * s + 1], f"{where}[{2 * s + 1}]") for s in range(players))
     end = list(last.scores)
     sticks = last.sticks
     for event in last.events:

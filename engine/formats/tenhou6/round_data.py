@@ -8,28 +8,35 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
 from engine.errors import MalformedLogError
-from engine.events import RecordedWin, Round
-from engine.formats import ReaderWarnings
+from engine.events import RecordedWin
+from engine.formats.base import ReaderWarnings
 from engine.formats.tenhou6.calls import (
-    _TAKE_KINDS,
     DUMMY,
+    TAKE_KINDS,
     TILE_OF_CODE,
     TSUMOGIRI,
     CallString,
-    _cached_call,
+    cached_call,
 )
-from engine.formats.tenhou6.interleave import _Interleaver
 from engine.formats.tenhou6.strings import (
-    _ABORTS,
-    _DRAWN,
-    _NAGASHI,
-    _WON,
+    ABORTS,
+    DRAWN,
+    NAGASHI,
+    WON,
     parse_score,
     parse_yaku,
 )
-from engine.formats.tenhou6.values import _array, _ints, _kind, _per_seat, _seat, _str, _tiles
+from engine.formats.tenhou6.values import (
+    as_array,
+    as_ints,
+    as_seat,
+    as_str,
+    as_tiles,
+    kind_name,
+    per_seat,
+)
+from engine.rules.yaku import YAKU
 from engine.scoring.limits import yakuman_limit
-from engine.scoring.yaku import YAKU
 from engine.tiles import Tile
 
 # -- one round ------------------------------------------------------------------------------------
@@ -41,13 +48,13 @@ _DISCARD_CODES: Final[dict[int, Slot]] = {**TILE_OF_CODE, TSUMOGIRI: TSUMOGIRI, 
 
 
 @dataclass(frozen=True, slots=True)
-class _WinRecord:
+class WinRecord:
     seat: int
     from_seat: int
     recorded: RecordedWin
 
 
-class _RoundData:
+class RoundData:
     """One round's 17 elements, decoded and checked, before the turns are interleaved."""
 
     def __init__(
@@ -56,23 +63,23 @@ class _RoundData:
         self.players, self.place = players, place
         #: Where the round's odd but readable spellings are noted (a converter's quirks).
         self.warnings = ReaderWarnings() if warnings is None else warnings
-        head = _ints(raw[0], self.at(0))
+        head = as_ints(raw[0], self.at(0))
         if len(head) != 3 or not 0 <= head[0] < 16 or min(head) < 0:
             raise MalformedLogError(f"{head} is not [kyoku 0-15, honba, sticks]", self.at(0))
         kyoku, self.honba, self.sticks = head
         self.wind, self.number, self.dealer = kyoku // 4, kyoku % 4 + 1, kyoku % 4
         if self.dealer >= players:
             raise MalformedLogError(f"kyoku {kyoku}: sanma has no seat {self.dealer}", self.at(0))
-        self.scores = _per_seat(raw[1], players, self.at(1))
-        self.indicators = _tiles(raw[2], self.at(2))
+        self.scores = per_seat(raw[1], players, self.at(1))
+        self.indicators = as_tiles(raw[2], self.at(2))
         if not self.indicators:
             raise MalformedLogError("no dora indicator", self.at(2))
-        self.ura = _tiles(raw[3], self.at(3))
+        self.ura = as_tiles(raw[3], self.at(3))
         self.hands: list[tuple[Tile, ...]] = []
         self.takes: list[list[Slot]] = []
         self.discards: list[list[Slot]] = []
         for seat in range(players):
-            hand = _tiles(raw[4 + 3 * seat], self.at(4 + 3 * seat))
+            hand = as_tiles(raw[4 + 3 * seat], self.at(4 + 3 * seat))
             if len(hand) != 13:
                 raise MalformedLogError(
                     f"a starting hand of {len(hand)} tiles", self.at(4 + 3 * seat)
@@ -80,7 +87,7 @@ class _RoundData:
             self.hands.append(hand)
             self.takes.append(self.items(raw, 5 + 3 * seat, TILE_OF_CODE, True))
             self.discards.append(self.items(raw, 6 + 3 * seat, _DISCARD_CODES, False))
-        self.wins: tuple[_WinRecord, ...] = ()
+        self.wins: tuple[WinRecord, ...] = ()
         self.label, self.deltas = self.result(raw[16], self.at(16))
 
     def at(self, index: int) -> str:
@@ -91,13 +98,13 @@ class _RoundData:
     ) -> list[Slot]:
         """A takes or discards array: codes through ``codes``, strings as call strings."""
         out: list[Slot] = []
-        for i, item in enumerate(_array(raw[index], self.at(index))):
+        for i, item in enumerate(as_array(raw[index], self.at(index))):
             if item.__class__ is str:
-                call = _cached_call(item)
+                call = cached_call(item)
                 if isinstance(call, str):
                     raise MalformedLogError(call, f"{self.at(index)}[{i}]")
-                if (call.kind in _TAKE_KINDS) != takes:
-                    other = "takes" if call.kind in _TAKE_KINDS else "discards"
+                if (call.kind in TAKE_KINDS) != takes:
+                    other = "takes" if call.kind in TAKE_KINDS else "discards"
                     raise MalformedLogError(
                         f"a {call.kind} belongs in the {other}", f"{self.at(index)}[{i}]"
                     )
@@ -106,48 +113,48 @@ class _RoundData:
                 out.append(codes[int(item)])
             else:
                 raise MalformedLogError(
-                    f"{_kind(item)} is not a tile code", f"{self.at(index)}[{i}]"
+                    f"{kind_name(item)} is not a tile code", f"{self.at(index)}[{i}]"
                 )
         return out
 
     def result(self, value: Any, where: str) -> tuple[str, tuple[int, ...] | None]:
         """The result's label and payments; a win's (deltas, detail) pairs go to ``wins``."""
-        items = _array(value, where)
-        label = _str(items[0], f"{where}[0]") if items else ""
-        if label == _WON:
+        items = as_array(value, where)
+        label = as_str(items[0], f"{where}[0]") if items else ""
+        if label == WON:
             if len(items) < 3 or len(items) % 2 == 0:
                 raise MalformedLogError("'和了' is followed by (deltas, detail) pairs", where)
             self.wins = tuple(self.win(items, i, where) for i in range(1, len(items), 2))
             return label, None
-        if label not in _DRAWN and label != _NAGASHI and label not in _ABORTS:
+        if label not in DRAWN and label != NAGASHI and label not in ABORTS:
             raise MalformedLogError(f"unknown result {label!r}", f"{where}[0]")
         deltas = None
         if len(items) > 1 and items[1] != []:
-            deltas = _per_seat(items[1], self.players, f"{where}[1]")
-        if label == _NAGASHI and deltas is None:
+            deltas = per_seat(items[1], self.players, f"{where}[1]")
+        if label == NAGASHI and deltas is None:
             raise MalformedLogError("流し満貫 without its payments", where)
         return label, deltas
 
-    def win(self, items: list[Any], index: int, where: str) -> _WinRecord:
+    def win(self, items: list[Any], index: int, where: str) -> WinRecord:
         """One winner: ``deltas`` then ``[who, fromWho, paoWho, score, yaku...]`` (a converter
         may stop after paoWho)."""
         players = self.players
-        deltas = _per_seat(items[index], players, f"{where}[{index}]")
+        deltas = per_seat(items[index], players, f"{where}[{index}]")
         at = f"{where}[{index + 1}]"
-        detail = _array(items[index + 1], at)
+        detail = as_array(items[index + 1], at)
         if len(detail) < 3:
             raise MalformedLogError("a win's detail starts [who, fromWho, paoWho]", at)
-        seat, from_seat, liable = (_seat(detail[i], players, f"{at}[{i}]") for i in range(3))
+        seat, from_seat, liable = (as_seat(detail[i], players, f"{at}[{i}]") for i in range(3))
         recorded = RecordedWin(deltas=deltas, liable=None if liable == seat else liable)
         if len(detail) == 3:
-            return _WinRecord(seat, from_seat, recorded)
+            return WinRecord(seat, from_seat, recorded)
         winds = {"seat_wind": (seat - self.dealer) % players, "round_wind": self.wind}
         pairs = (
-            parse_yaku(_str(text, f"{at}[{i}]"), **winds, where=f"{at}[{i}]")
+            parse_yaku(as_str(text, f"{at}[{i}]"), **winds, where=f"{at}[{i}]")
             for i, text in enumerate(detail[4:], 4)
         )
         yaku = tuple(pair for pair in pairs if pair[1])  # "裏ドラ(0飜)": none found, no yaku
-        text = _str(detail[3], f"{at}[3]")
+        text = as_str(detail[3], f"{at}[3]")
         if not text.strip():
             # jansou's writer cannot rebuild the score string and leaves it empty: the win's
             # worth is not recorded, but its score changes (and any yaku strings) are.
@@ -159,9 +166,9 @@ class _RoundData:
                 f"{at}[3]",
             )
             if not yaku:
-                return _WinRecord(seat, from_seat, recorded)
+                return WinRecord(seat, from_seat, recorded)
             han = sum(h for _, h in yaku) or None
-            return _WinRecord(seat, from_seat, dataclasses.replace(recorded, han=han, yaku=yaku))
+            return WinRecord(seat, from_seat, dataclasses.replace(recorded, han=han, yaku=yaku))
         score = parse_score(text, f"{at}[3]")
         if score.tsumo != (seat == from_seat):
             raise MalformedLogError(
@@ -173,7 +180,7 @@ class _RoundData:
         if limit == "yakuman" and any(YAKU[name].yakuman for name, _ in yaku):
             limit = self.yakuman_limit(seat, from_seat, points)
         han = score.han if score.han is not None else sum(h for _, h in yaku) or None
-        return _WinRecord(
+        return WinRecord(
             seat,
             from_seat,
             RecordedWin(
@@ -199,17 +206,3 @@ class _RoundData:
         if points > single and points % single == 0:
             return yakuman_limit(points // single)[1]
         return "yakuman"
-
-    def read(self) -> Round:
-        return Round(
-            wind=self.wind,
-            number=self.number,
-            dealer=self.dealer,
-            honba=self.honba,
-            sticks=self.sticks,
-            scores=self.scores,
-            hands=tuple(self.hands),
-            dora_indicators=self.indicators[:1],
-            events=tuple(_Interleaver(self).run()),
-            ura_indicators=self.ura,
-        )

@@ -9,7 +9,7 @@ from typing import Final
 
 from engine.errors import MalformedLogError
 from engine.events import AbortKind, RecordedWin
-from engine.scoring.yaku import ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
+from engine.rules.yaku import ROUND_WIND_YAKU, SEAT_WIND_YAKU, YAKU
 
 # -- score strings --------------------------------------------------------------------------------
 
@@ -151,7 +151,7 @@ def _yaku_by_label() -> dict[str, str]:
         "haku": ("白",),
         "hatsu": ("發", "発", "役牌 発"),
         "chun": ("中",),
-        # The English of Mahjong Soul converters where it differs from engine.scoring.yaku's
+        # The English of Mahjong Soul converters where it differs from engine.rules.yaku's
         "menzen_tsumo": ("fully concealed hand", "self-draw", "menzen tsumo"),
         "tanyao": ("all simples", "tanyao"),
         "ura_dora": ("ura dora", "uradora"),
@@ -223,7 +223,7 @@ def format_yaku(name: str, han: int) -> str:
 
 # -- result labels --------------------------------------------------------------------------------
 
-_ABORTS: Final = {
+ABORTS: Final = {
     "九種九牌": AbortKind.NINE_TERMINALS,
     "四風連打": AbortKind.FOUR_WINDS,
     "四家立直": AbortKind.FOUR_RIICHI,
@@ -233,30 +233,30 @@ _ABORTS: Final = {
     "三家和": AbortKind.TRIPLE_RON,  # Mahjong Soul converters' word
 }
 #: Each kind's first label above (Tenhou's): reversed, so that it is the one kept.
-_ABORT_LABELS: Final = {kind: label for label, kind in reversed(_ABORTS.items())}
-_DRAWN: Final = frozenset({"流局", "全員聴牌", "全員不聴"})
-_NAGASHI: Final = "流し満貫"
-_WON: Final = "和了"
+ABORT_LABELS: Final = {kind: label for label, kind in reversed(ABORTS.items())}
+DRAWN: Final = frozenset({"流局", "全員聴牌", "全員不聴"})
+NAGASHI: Final = "流し満貫"
+WON: Final = "和了"
 
 
 # -- lobby and rule text --------------------------------------------------------------------------
 
 
-def _is_tenhou_disp(disp: str) -> bool:
+def is_tenhou_disp(disp: str) -> bool:
     """Tenhou's lobby text names the length: 東 (east only) or 南 (hanchan)."""
     return "東" in disp or "南" in disp
 
 
-def _disp_rules(disp: str) -> tuple[bool, bool, bool, bool]:
+def disp_rules(disp: str) -> tuple[bool, bool, bool, bool]:
     """(sanma, east only, open tanyao, red fives) as ``rule.disp`` says them: Tenhou's 三, 東,
     喰, 赤. Another text (a converter's English, or none) means a hanchan with open tanyao and
     red fives unless it says "East"."""
-    if _is_tenhou_disp(disp):
+    if is_tenhou_disp(disp):
         return "三" in disp, "東" in disp, "喰" in disp, "赤" in disp
     return "三" in disp, "east" in disp.lower().split(), True, True
 
 
-def _room(go_type: str) -> tuple[str, bool]:
+def room_of(go_type: str) -> tuple[str, bool]:
     """The room's mark (般 上 特 鳳) and whether the game was fast, from an mjlog's GO type
     (bits 0x20 tokujou, 0x80 joukyuu, both houou; 0x40 fast); 般 when unknown."""
     bits = int(go_type) if go_type.isdigit() else 0

@@ -12,7 +12,7 @@ from engine.tiles import Tile
 # -- JSON values ----------------------------------------------------------------------------------
 
 
-def _kind(value: object) -> str:
+def kind_name(value: object) -> str:
     if isinstance(value, bool):
         return "a boolean"
     if isinstance(value, int | float):
@@ -24,58 +24,58 @@ def _kind(value: object) -> str:
     return "an array" if isinstance(value, list) else "null"
 
 
-def _int(value: Any, where: str) -> int:
+def as_int(value: Any, where: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, float) and value.is_integer():  # 25000.0; not NaN or infinity
         return int(value)
-    raise MalformedLogError(f"expected an integer, got {_kind(value)}", where)
+    raise MalformedLogError(f"expected an integer, got {kind_name(value)}", where)
 
 
-def _number(value: Any, where: str) -> float:
+def as_number(value: Any, where: str) -> float:
     if isinstance(value, int | float) and not isinstance(value, bool):
         try:
             number = float(value)
         except OverflowError:  # an integer of 400 digits
-            raise MalformedLogError(f"{_kind(value)} is out of range", where) from None
+            raise MalformedLogError(f"{kind_name(value)} is out of range", where) from None
         if math.isfinite(number):  # 1e999 reads as infinity, which no document can hold
             return number
-        raise MalformedLogError(f"{_kind(value)} is out of range", where)
-    raise MalformedLogError(f"expected a number, got {_kind(value)}", where)
+        raise MalformedLogError(f"{kind_name(value)} is out of range", where)
+    raise MalformedLogError(f"expected a number, got {kind_name(value)}", where)
 
 
-def _str(value: Any, where: str) -> str:
+def as_str(value: Any, where: str) -> str:
     if isinstance(value, str):
         return value
-    raise MalformedLogError(f"expected a string, got {_kind(value)}", where)
+    raise MalformedLogError(f"expected a string, got {kind_name(value)}", where)
 
 
-def _array(value: Any, where: str) -> list[Any]:
+def as_array(value: Any, where: str) -> list[Any]:
     if isinstance(value, list):
         return value
-    raise MalformedLogError(f"expected an array, got {_kind(value)}", where)
+    raise MalformedLogError(f"expected an array, got {kind_name(value)}", where)
 
 
-def _ints(value: Any, where: str) -> list[int]:
-    return [_int(item, f"{where}[{i}]") for i, item in enumerate(_array(value, where))]
+def as_ints(value: Any, where: str) -> list[int]:
+    return [as_int(item, f"{where}[{i}]") for i, item in enumerate(as_array(value, where))]
 
 
-def _tiles(value: Any, where: str) -> tuple[Tile, ...]:
-    items = _array(value, where)
+def as_tiles(value: Any, where: str) -> tuple[Tile, ...]:
+    items = as_array(value, where)
     try:
         return tuple([TILE_OF_CODE[code] for code in items])
     except (KeyError, TypeError):  # find the culprit only now: errors are rare
         for i, code in enumerate(items):
             if code.__class__ not in (int, float) or code not in TILE_OF_CODE:
                 raise MalformedLogError(
-                    f"{_kind(code)} is not a tile code", f"{where}[{i}]"
+                    f"{kind_name(code)} is not a tile code", f"{where}[{i}]"
                 ) from None
         raise
 
 
-def _per_seat(value: Any, players: int, where: str) -> tuple[int, ...]:
+def per_seat(value: Any, players: int, where: str) -> tuple[int, ...]:
     """One value per seat: a sanma array has a 4th entry, 0, for the empty North seat."""
-    values = _ints(value, where)
+    values = as_ints(value, where)
     if players == 3 and len(values) == 4 and values[3] == 0:
         values.pop()
     if len(values) != players:
@@ -83,8 +83,8 @@ def _per_seat(value: Any, players: int, where: str) -> tuple[int, ...]:
     return tuple(values)
 
 
-def _seat(value: Any, players: int, where: str) -> int:
-    seat = _int(value, where)
+def as_seat(value: Any, players: int, where: str) -> int:
+    seat = as_int(value, where)
     if not 0 <= seat < players:
         raise MalformedLogError(f"{seat} is not a seat of this {players}-player game", where)
     return seat

@@ -33,19 +33,19 @@ from engine.formats.tenhou6.calls import (
     DUMMY,
     TSUMOGIRI,
     CallString,
-    _code,
-    _tenhou_order,
-    _text,
     format_call,
+    tenhou_order,
+    tile_code,
+    tile_text,
 )
 from engine.formats.tenhou6.strings import (
-    _ABORT_LABELS,
-    _NAGASHI,
-    _WON,
-    _disp_rules,
-    _room,
+    ABORT_LABELS,
+    NAGASHI,
+    WON,
+    disp_rules,
     format_score,
     format_yaku,
+    room_of,
 )
 from engine.game_flow import final_points
 from engine.rules.majsoul import is_majsoul_record
@@ -58,7 +58,7 @@ from engine.tiles import Tile
 
 def game_to_json(game: Game) -> dict[str, Any]:
     """The tenhou.net/6 object of one game."""
-    refuse_variant(game, "tenhou.net/6")
+    refuse_variant(game, "tenhou6", "tenhou.net/6")
     header, players = game.header, game.players
     rules = _writable_rules(header, players)
     _, east_only, kuitan, red = rules
@@ -67,10 +67,10 @@ def game_to_json(game: Game) -> dict[str, Any]:
     majsoul = header.ruleset.startswith("majsoul-")
     if (
         disp is None
-        or _disp_rules(disp) != rules
+        or disp_rules(disp) != rules
         or majsoul != is_majsoul_record([disp], header.source.id)
     ):  # keep the source's text when it says the same
-        room, fast = _room(extra.get("go_type", ""))
+        room, fast = room_of(extra.get("go_type", ""))
         if majsoul:  # Mahjong Soul's name: the reader gives such a game Mahjong Soul's rules
             room, fast = "雀魂", False
         disp = ("三" if players == 3 else "") + room + ("東" if east_only else "南")
@@ -163,7 +163,7 @@ def _round_to_json(round_: Round, players: int, index: int) -> list[Any]:
         )
     takes: list[list[Any]] = [[] for _ in range(4)]
     discards: list[list[Any]] = [[] for _ in range(4)]
-    dora = [_code(tile) for tile in round_.dora_indicators]
+    dora = [tile_code(tile) for tile in round_.dora_indicators]
     last_draw: list[Tile | None] = [None] * players
     riichi = [False] * players
     pons: dict[tuple[int, int], str] = {}
@@ -172,7 +172,7 @@ def _round_to_json(round_: Round, players: int, index: int) -> list[Any]:
     for number, event in enumerate(round_.events):
         where = f"{place} events[{number}]"
         if isinstance(event, Draw):
-            takes[event.seat].append(_code(event.tile))
+            takes[event.seat].append(tile_code(event.tile))
             last_draw[event.seat] = event.tile
             continue
         if isinstance(
@@ -182,7 +182,7 @@ def _round_to_json(round_: Round, players: int, index: int) -> list[Any]:
             drawn, last_draw[event.seat] = last_draw[event.seat], None
         if isinstance(event, Discard):
             tsumogiri = event.tsumogiri and drawn == event.tile
-            code = TSUMOGIRI if tsumogiri else _code(event.tile)
+            code = TSUMOGIRI if tsumogiri else tile_code(event.tile)
             discards[event.seat].append(f"r{code}" if riichi[event.seat] else code)
             riichi[event.seat] = False
         elif isinstance(event, RiichiDeclared):
@@ -192,7 +192,7 @@ def _round_to_json(round_: Round, players: int, index: int) -> list[Any]:
             offset = (event.from_seat - event.seat) % 4
             if kind == "chi" and offset != 3:
                 raise MalformedLogError("a chi from another seat than the left one", where)
-            text = format_call(CallString(kind, event.tile, _tenhou_order(event.consumed), offset))
+            text = format_call(CallString(kind, event.tile, tenhou_order(event.consumed), offset))
             takes[event.seat].append(text)
             if kind == "pon":
                 pons[event.seat, event.tile.kind] = text
@@ -201,17 +201,17 @@ def _round_to_json(round_: Round, players: int, index: int) -> list[Any]:
         elif isinstance(event, ClosedKan):
             if len(event.tiles) != 4:
                 raise MalformedLogError(f"a closed kan of {len(event.tiles)} tiles", where)
-            quad = _tenhou_order(event.tiles)
+            quad = tenhou_order(event.tiles)
             discards[event.seat].append(format_call(CallString("closed_kan", quad[3], quad, 0)))
         elif isinstance(event, AddedKan):
             pon = pons.get((event.seat, event.tile.kind))
             if pon is None:
                 raise MalformedLogError(f"seat {event.seat} adds {event.tile} to no pon", where)
-            discards[event.seat].append(pon.replace("p", "k" + _text(event.tile), 1))
+            discards[event.seat].append(pon.replace("p", "k" + tile_text(event.tile), 1))
         elif isinstance(event, NorthExtraction):
-            discards[event.seat].append("f" + _text(event.tile))
+            discards[event.seat].append("f" + tile_text(event.tile))
         elif isinstance(event, DoraRevealed):
-            dora.append(_code(event.indicator))
+            dora.append(tile_code(event.indicator))
         elif isinstance(event, Win):
             wins.append(event)
         elif isinstance(event, ExhaustiveDraw | AbortiveDraw | NagashiMangan):
@@ -222,10 +222,12 @@ def _round_to_json(round_: Round, players: int, index: int) -> list[Any]:
         [4 * round_.wind + round_.number - 1, round_.honba, round_.sticks],
         _pad(list(round_.scores), 0),
         dora,
-        [_code(tile) for tile in round_.ura_indicators],
+        [tile_code(tile) for tile in round_.ura_indicators],
     ]
     for seat in range(4):
-        hand = [_code(tile) for tile in _tenhou_order(round_.hands[seat])] if seat < players else []
+        hand = (
+            [tile_code(tile) for tile in tenhou_order(round_.hands[seat])] if seat < players else []
+        )
         out += [hand, takes[seat], discards[seat]]
     return [*out, _result_to_json(round_, wins, end, players, place)]
 
@@ -234,7 +236,7 @@ def _result_to_json(
     round_: Round, wins: list[Win], end: Event | None, players: int, place: str
 ) -> list[Any]:
     if wins:
-        result: list[Any] = [_WON]
+        result: list[Any] = [WON]
         for win in wins:
             recorded = win.recorded or RecordedWin()
             liable = win.seat if recorded.liable is None else recorded.liable
@@ -248,10 +250,10 @@ def _result_to_json(
             result += [_pad(list(recorded.deltas or (0,) * players), 0), detail]
         return result
     if isinstance(end, NagashiMangan):
-        return [_NAGASHI, _pad(list(end.recorded_deltas or (0,) * players), 0)]
+        return [NAGASHI, _pad(list(end.recorded_deltas or (0,) * players), 0)]
     if isinstance(end, AbortiveDraw):
         paid = end.recorded_deltas if end.recorded_deltas and any(end.recorded_deltas) else None
-        return [_ABORT_LABELS[end.kind], *([_pad(list(paid), 0)] if paid else [])]
+        return [ABORT_LABELS[end.kind], *([_pad(list(paid), 0)] if paid else [])]
     if isinstance(end, ExhaustiveDraw):
         deltas = end.recorded_deltas
         if not (deltas and any(deltas)) and end.recorded_tenpai in ((), tuple(range(players))):

@@ -6,6 +6,8 @@ Modules, from the tiles up: :mod:`~.tiles` (kinds and UJMJ notation, the tile se
 decompositions, waits, a distance for bots), :mod:`~.scoring` (patterns, fan, points,
 payments), :mod:`~.events` (Ùzje's own record events), :mod:`~.state` (one game, event by event),
 :mod:`~.flow` (dealer rotation, sets, the match), :mod:`~.record` (JSON), :mod:`~.replay`
-(verification), :mod:`~.bots` and :mod:`~.selfplay`. ``docs/variants/uzje.md`` describes the
+(verification), :mod:`~.frames` (the viewer), :mod:`~.bots` and :mod:`~.selfplay`,
+:mod:`~.request` (a hand scored from text), and :mod:`~.family`, the family object the registry
+(:mod:`engine.families`) names. ``docs/variants/uzje.md`` describes the
 rules as implemented and every choice the document leaves open.
 """

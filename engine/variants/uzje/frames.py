@@ -1,6 +1,6 @@
 """Frames of an Ùzje round: the table after each event, for the step-by-step viewer.
 
-The frames have the shape of :mod:`engine.frames` (the contract between the frames API and the
+The frames have the shape of :mod:`engine.frame_types` (the contract between the frames API and the
 viewer, ``docs/replay.md`` "Frames") and reuse its types; what Ùzje adds is carried by small
 subclasses whose JSON is the standard JSON plus a few members:
 
@@ -32,7 +32,7 @@ The frames drive :class:`~engine.variants.uzje.state.UzjeState` through the roun
 :func:`engine.variants.uzje.replay.replay` does, and track what the state does not keep in the
 form the viewer needs: rivers with their called tiles (the state drops a claimed discard), who
 each meld was claimed from, and the tile just drawn. An event the rules refuse stops the frames
-(:attr:`~engine.frames.RoundFrames.stopped`).
+(:attr:`~engine.frame_types.RoundFrames.stopped`).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from engine.events import (
     Round,
     Win,
 )
-from engine.frames import (
+from engine.frame_types import (
     Action,
     Frame,
     MeldView,

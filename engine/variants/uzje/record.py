@@ -2,7 +2,8 @@
 
 An Ùzje document is a canonical document member for member, read and written by
 :mod:`engine.formats.canonical`, which picks this dialect when the header's ``ruleset`` names an
-Ùzje preset (:func:`~engine.variants.uzje.rules.is_uzje_preset`). What the dialect changes:
+Ùzje preset (the Ùzje family's :attr:`~engine.families.GameFamily.dialect`, see
+:mod:`engine.variants.uzje.family`). What the dialect changes:
 
 - tiles are UJMJ strings (``"1t"``, ``"fs"``, ``"Z"``, ``"E"``, ``"h"``), one per array entry;
 - the events are :data:`~engine.variants.uzje.events.UZJE_EVENT_TYPES`: the shared ``draw``,
@@ -23,7 +24,7 @@ What the members mean in an Ùzje game:
 
 from __future__ import annotations
 
-from engine.formats.canonical import Dialect
+from engine.dialect import Dialect
 from engine.tiles import Tile
 from engine.variants.uzje.events import UZJE_EVENT_TYPES
 from engine.variants.uzje.tiles import format_tiles, parse_tile

@@ -1,5 +1,5 @@
 """Replay an Ùzje game through the rules and compare what the record claims with what the rules
-give, in the same report as the riichi replayer (:class:`engine.replay.ReplayReport`).
+give, in the same report as the riichi replayer (:class:`engine.report.ReplayReport`).
 
 Every event goes through :meth:`UzjeState.apply`; the first one the rules refuse stops the replay
 with ``illegal_action``, naming the game, the event and the reason. Recorded figures (each win's
@@ -21,7 +21,7 @@ from typing import Any, cast
 from engine.errors import EngineError, IllegalActionError
 from engine.events import ExhaustiveDraw, Game, RecordedWin, Round, Win
 from engine.game_flow import RoundPosition
-from engine.replay import (
+from engine.report import (
     ReplayLedger,
     ReplayReport,
     RoundFact,

@@ -69,9 +69,11 @@ class UzjeRules:
     stutter_fan: float = 1.0
     archery_fan: float = 5.0
     seven_pairs_fan: float = 2.0
+    # Every limit hand of the list (lines 287-298) is "a fixed amount" (line 114): one limit.
+    # Fourteen orphans is "a better hand" (line 165) to aim for, not a bigger limit.
     thirteen_orphans_limits: int = 1
-    fourteen_orphans_limits: int = 2
-    globetrotter_limits: int = 2
+    fourteen_orphans_limits: int = 1
+    globetrotter_limits: int = 1
     journeyman_limits: int = 1
     honourable_limits: int = 1
     ultra_long_limits: int = 1

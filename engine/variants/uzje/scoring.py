@@ -213,14 +213,35 @@ def payments(
 # -- patterns -------------------------------------------------------------------------------------
 
 
-def _wind_kinds(wind: int | None, full_winds: bool) -> tuple[int, ...]:
-    """The tile(s) that are this wind: with compressed winds H is East and West, V South and
-    North."""
-    if wind is None:
-        return ()
-    if full_winds:
-        return (FULL_WINDS[wind],)
-    return (HORIZONTAL if wind % 2 == 0 else VERTICAL,)
+#: The winds a compressed wind tile stands for (line 16): H East and West, V South and North.
+COMPRESSED_STANDS_FOR: Final = {HORIZONTAL: (0, 2), VERTICAL: (1, 3)}
+
+
+def _wind_trips(
+    trips: Sequence[int], seat: int | None, round_: int, full_winds: bool
+) -> tuple[int, int]:
+    """How many of the trips are the seat wind and how many the round wind.
+
+    A compressed trip "will become the most useful one of the two" winds it stands for (line 16):
+    it is one wind, so it counts for both the seat and the round wind only when they are the
+    same wind (H in the East seat of the East set), and for one of them when they differ (H in
+    the East seat of the West set: 1 f, not 2)."""
+    seat_count = round_count = 0
+    for kind in trips:
+        if full_winds:
+            if kind in FULL_WINDS:
+                wind = FULL_WINDS.index(kind)
+                seat_count += wind == seat
+                round_count += wind == round_
+            continue
+        stands_for = COMPRESSED_STANDS_FOR.get(kind)
+        if stands_for is None:
+            continue
+        # The most useful wind: the one worth most, the seat wind on a tie.
+        wind = max(stands_for, key=lambda w: ((w == seat) + (w == round_), w == seat))
+        seat_count += wind == seat
+        round_count += wind == round_
+    return seat_count, round_count
 
 
 def _luck(
@@ -290,12 +311,11 @@ def _meld_patterns(
 ) -> None:
     """Patterns of the four melds (lines 249-257, 272-286)."""
     trips = [meld.kinds[0] for meld in melds if meld.shape in (Shape.TRIP, Shape.QUAD)]
-    for wind_name, wind in (
-        ("seat_wind", conditions.seat_wind),
-        ("round_wind", conditions.round_wind),
-    ):
-        for kind in _wind_kinds(wind, rules.full_winds):
-            tally.add(wind_name, HONOUR_TRIP * trips.count(kind))
+    seat_trips, round_trips = _wind_trips(
+        trips, conditions.seat_wind, conditions.round_wind, rules.full_winds
+    )
+    tally.add("seat_wind", HONOUR_TRIP * seat_trips)
+    tally.add("round_wind", HONOUR_TRIP * round_trips)
     arrow_trips = [kind for kind in trips if kind in ARROWS]
     tally.add("arrow", HONOUR_TRIP * len(arrow_trips))
     shapes = {meld.shape for meld in melds}

@@ -10,8 +10,10 @@
 must first expose every flower, one at a time, each followed by a replacement draw from the back
 of the wall (line 67); then they may win, declare a closed quad or add a tile to a claimed trip
 (each quad followed by a replacement draw from the back and a new bonus tile, line 79-82), and
-finally discard. A win on one's own turn needs the 14th tile to come from the wall (or the deal):
-after claiming a trip or an arith the player discards (the win should have been claimed instead).
+finally discard. A win or a quad on one's own turn needs the 14th tile to come from the wall (or
+the deal): after claiming a trip or an arith the player discards (the win should have been claimed
+instead; a quad is declared only "otherwise", line 70, when the tile did not come from someone
+else).
 
 **A discard** (lines 92-96) may be won on by any other player (several may win; the wins are
 recorded in turn order from the discarder), claimed for a trip or a quad by any other player, or
@@ -531,6 +533,14 @@ class UzjeState:
     def _quad_allowed(self, seat: int) -> None:
         if self.live_left == 0:
             raise IllegalActionError(f"seat {seat} cannot declare a quad: the wall is empty")
+        if self.source is None:
+            # The turn (lines 66-71): a tile got from someone else completes the claimed meld
+            # ("see 'claiming a tile'"); "Otherwise", a quad may be declared. After a claimed
+            # trip or arith the player discards.
+            raise IllegalActionError(
+                f"seat {seat} claimed its 14th tile and must discard; a quad is declared on a "
+                "turn whose tile came from the wall"
+            )
 
     def _after_quad(self, seat: int, kind: int, how: str) -> None:
         # A multi-quad draw: a closed quad declared right after a quad's replacement draw.
@@ -915,7 +925,7 @@ class UzjeState:
             event = Win(seat, seat, tile(kind))
             if self.why_illegal(event) is None:
                 out.append(event)
-        if self.live_left:
+        if self.live_left and self.source is not None:
             for kind in range(FIRST_FLOWER):
                 if data.counts[kind] == 4:
                     out.append(ClosedKan(seat, (tile(kind),) * 4))

@@ -50,7 +50,7 @@ from engine.formats.mjlog import (
 )
 from engine.rules.presets import PRESETS
 from engine.rules.tenhou import TenhouLobby, log_date, tenhou_game_rules
-from engine.scoring.yaku import DORA_NAMES, YAKU
+from engine.rules.yaku import DORA_NAMES, YAKU
 from engine.tiles import Tile, parse_tile, parse_tiles
 
 CORPUS = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus"

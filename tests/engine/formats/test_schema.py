@@ -42,9 +42,9 @@ from engine.events import (
 from engine.formats import canonical, read_games
 from engine.rules import PRESETS
 from engine.rules.modifiers import modifier_entries
+from engine.rules.yaku import YAKU
 from engine.scoring import score_request
 from engine.scoring.limits import base_points, yakuman_limit
-from engine.scoring.yaku import YAKU
 from engine.sim.bots import GreedyBot
 from engine.sim.selfplay import play_game
 from engine.tiles import KINDS, Tile, parse_tiles

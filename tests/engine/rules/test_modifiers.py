@@ -13,8 +13,8 @@ from engine.replay import Verdict, replay
 from engine.rules.modifiers import MODIFIERS, RuleModifier, get_modifiers, register
 from engine.rules.presets import as_preset, get_ruleset, with_overrides
 from engine.rules.ruleset import Ruleset
+from engine.rules.yaku import YAKU
 from engine.scoring.score import WinConditions, WinningHand, score_hand
-from engine.scoring.yaku import YAKU
 from engine.sim.bots import GreedyBot
 from engine.sim.selfplay import play_game
 from engine.tiles import parse_tile, parse_tiles

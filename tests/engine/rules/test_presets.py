@@ -238,7 +238,8 @@ def test_minigame_4p_rule_list() -> None:
     game = get_ruleset("minigame-4p")
     assert not game.nagashi_mangan  # "No Nagashi Mangan"
     assert not game.agari_yame  # "No auto-win if the last dealer is in first place"
-    assert game.multi_ron_sticks is StickWinner.NEAREST_DEALER
+    # "the player closest to the dealer (clockwise)": against turn order.
+    assert game.multi_ron_sticks is StickWinner.NEAREST_DEALER_CLOCKWISE
     assert game.double_yakuman == ALL_DOUBLES  # the four double yakuman forms
     assert game.stacked_yakuman  # "Multiple Yakuman allowed"
     assert game.kazoe is KazoeLimit.YAKUMAN  # "Counted Yakuman allowed"
@@ -266,7 +267,9 @@ def test_minigame_3p_rule_list() -> None:
     assert game.max_ron_winners == 2  # "Double Ron allowed"
     assert not game.suufon_renda and not game.suucha_riichi  # Nine Terminal / Four Kan only
     assert game.kyuushu_kyuuhai and game.suukaikan
-    assert game.multi_ron_sticks is StickWinner.NEAREST_DEALER
+    assert game.multi_ron_sticks is StickWinner.NEAREST_DEALER_CLOCKWISE
+    assert game.noten_payment_total == 3000  # the shared rule, unchanged for 3 players
+    assert not game.kita_pass_furiten  # "do not result in Furiten"
     assert not game.nagashi_mangan
     assert game.double_yakuman == ALL_DOUBLES
 

@@ -256,6 +256,22 @@ def test_two_pure_double_sequences_is_three_points() -> None:
 
 
 @pytest.mark.parametrize(
+    ("name", "hand"), [("small-4p", "222333444m678p55s"), ("small-4p-10", "222333444m55p")]
+)
+def test_three_identical_runs_are_two_pure_double_sequences(name: str, hand: str) -> None:
+    """seeds/004 line 120, among the 3-point conditions: "Two Pure Double Sequences"; the rules
+    are the original program's ("Repo: https://github.com/usumerican/smallmahjong", line 29).
+    The program sorts the melds and counts a repeat for each one equal to the next: 234m 234m
+    234m repeats twice, so it is Two Pure Double Sequences (3 points), not Pure Double
+    Sequences (1). Here with riichi, All Middles and All Sequences (23m waited on 1m or 4m):
+    1 + 1 + 1 + 3, over the reading 222m 333m 444m (the ron completes a triplet: no Three
+    Closed Triplets)."""
+    score = won(hand, "4m", ruleset=name)
+    assert conditions(score) == {"riichi": 1, "tanyao": 1, "pinfu": 1, "ryanpeikou": 3}
+    assert score.han == 6
+
+
+@pytest.mark.parametrize(
     "name, tiles, win, points",
     [
         ("small-4p-4", "123m55m", "3m", 3),

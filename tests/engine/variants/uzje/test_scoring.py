@@ -333,6 +333,29 @@ def test_compressed_winds() -> None:
     }
 
 
+def test_a_compressed_wind_trip_is_one_of_its_two_winds() -> None:
+    """Line 16: "When one uses compressed tiles, H stands for W and E and will become the most
+    useful one of the two to complete a hand, and similar for V with N and S." A trip of H is
+    East or West, one wind: in the East seat of the West set it is the seat wind or the round
+    wind (1 f), not both; it is both only when seat and round are the same wind."""
+    compressed = RULES.replace(name="c", full_winds=False)
+    hand = ("HHH 123s 789s 111m CC", "9s")
+    found = value(*hand, rules=compressed, seat_wind=0, round_wind=2, self_draw=True)
+    assert patterns(found) == {"self_draw": 10, "closed_hand": 26, "seat_wind": 10}
+    found = value(*hand, rules=compressed, seat_wind=3, round_wind=0, self_draw=True)
+    assert patterns(found) == {"self_draw": 10, "closed_hand": 26, "round_wind": 10}
+    found = value(*hand, rules=compressed, seat_wind=2, round_wind=2, self_draw=True)
+    assert patterns(found) == {
+        "self_draw": 10,
+        "closed_hand": 26,
+        "seat_wind": 10,
+        "round_wind": 10,
+    }
+    # The fifth seat has no seat wind: H is the round wind.
+    found = value(*hand, rules=compressed, seat_wind=None, round_wind=0, self_draw=True)
+    assert patterns(found) == {"self_draw": 10, "closed_hand": 26, "round_wind": 10}
+
+
 def test_arrows_and_archery_class() -> None:
     # lines 254-257 (CCC|FFF|PPP): 1 f per arrow trip; lines 285-286 (CCCFFFPP ...): trips of
     # two arrows and a pair of the last.
@@ -460,23 +483,34 @@ def test_fan_reaching_the_limit() -> None:
 
 
 def test_orphans_are_limits_and_ignore_fan() -> None:
-    # lines 288-290 (see 164-166): our values 1 and 2 limits; a limit pattern ignores fan.
+    # lines 288-290 (see 164-166): one limit each; a limit pattern ignores fan.
     thirteen = value("1ft1fs1fmNESWCFP P", "P", self_draw=True, bonus=(T.WHITE,))
     assert patterns(thirteen) == {"thirteen_orphans": 1}
     assert thirteen.points == 5000
+
+
+def test_every_limit_hand_is_one_limit() -> None:
+    """Line 114: "A limit hand is scored as a fixed amount, typically worth the equivalent of
+    13 f. Multiple limit hands are added together normally rather than continuing the
+    sequence." Lines 287-293 list "Thirteen Orphans", "Fourteen Orphans" and "Globetrotter" as
+    plain limit hands: one limit each (5,000 points), two only when two limit hands add up."""
     fourteen = value("1ft1fs1fmZNESWCFP", "Z")
-    assert patterns(fourteen) == {"fourteen_orphans": 2}
-    assert fourteen.points == 10_000
+    assert patterns(fourteen) == {"fourteen_orphans": 1}
+    assert fourteen.points == 5000
+    found = value("NNN EEE SSS WWW 1s1s", "1s")
+    assert patterns(found) == {"globetrotter": 1}
+    assert found.points == 5000
+    # The old values stay options.
+    house = RULES.replace(name="h", fourteen_orphans_limits=2, globetrotter_limits=2)
+    assert value("1ft1fs1fmZNESWCFP", "Z", rules=house).points == 10_000
 
 
 def test_globetrotter_and_honourable_add_up() -> None:
     # lines 291-293 (NNNEEESSSWWW): trips of all four winds; with an honour pair it is also
     # honourable (lines 296-298), and limits add up (line 114).
     found = value("NNN EEE SSS WWW CC", "C")
-    assert patterns(found) == {"globetrotter": 2, "honourable": 1}
-    assert found.points == 15_000
-    found = value("NNN EEE SSS WWW 1s1s", "1s")
-    assert patterns(found) == {"globetrotter": 2}
+    assert patterns(found) == {"globetrotter": 1, "honourable": 1}
+    assert found.points == 10_000
 
 
 def test_journeyman() -> None:

@@ -137,6 +137,36 @@ def test_trip_claimed_by_anyone_then_a_discard_not_a_win() -> None:
     refused(state, Draw(0, tile("1t")), "seat 3 draws next")
 
 
+def test_no_quad_right_after_a_claimed_trip() -> None:
+    """Lines 69-70, the turn: "If he got the tile from someone else, for which see 'claiming a
+    tile to complete a meld' section below. Otherwise, if he has four tiles all the same (a
+    quad), he may choose to reveal that he has a quad". After claiming a trip the player
+    discards: neither a closed quad nor a tile added to a claimed trip, until a turn whose tile
+    came from the wall."""
+    hands = (
+        "Z 1t ft 1m 2m 3m E E S S W W N N",
+        "1s 2s 6s 7s 5m 6m 7m 9m am bm C C C",
+        "4s 4s Z Z Z 8m 8m 8m 8m em F F P",
+        "3s 5s 9s xs as bs cs 1m 2m 3m N N F",
+    )
+    state, _ = table(hands)
+    play(state, Discard(0, tile("Z")), Pon(2, 0, tile("Z"), tiles("Z Z")))
+    # Seat 2 holds four 8m and the fourth Z, but claimed its 14th tile.
+    refused(state, ClosedKan(2, tiles("8m 8m 8m 8m")), "claimed its 14th tile and must discard")
+    refused(state, AddedKan(2, tile("Z")), "claimed its 14th tile and must discard")
+    actions = state.legal_actions()
+    assert not [event for event in actions if isinstance(event, ClosedKan | AddedKan)]
+    assert all(isinstance(event, Discard) for event in actions)
+    play(state, Discard(2, tile("P")))
+    play(state, Draw(3, tile("cm")), Discard(3, tile("cm"), tsumogiri=True))
+    play(state, Draw(0, tile("dm")), Discard(0, tile("dm"), tsumogiri=True))
+    play(state, Draw(1, tile("9s")), Discard(1, tile("9s"), tsumogiri=True))
+    play(state, Draw(2, tile("fm")))
+    # A tile from the wall: both quads may be declared now.
+    assert state.why_illegal(ClosedKan(2, tiles("8m 8m 8m 8m"))) is None
+    assert state.why_illegal(AddedKan(2, tile("Z"))) is None
+
+
 def test_claim_checks_the_discard() -> None:
     state, _ = table(CLAIMS)
     play(state, Discard(0, tile("4s")))

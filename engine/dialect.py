@@ -1,0 +1,36 @@
+"""Record dialects: how a game family writes its tiles and which events its rounds hold.
+
+Every game has the same canonical document shape (:mod:`engine.formats.canonical`); a family
+with its own tiles (Ùzje mahjong's 16 ranks, zero and flowers) writes them in its own notation
+and adds events of its own. Each family names its dialect (:attr:`engine.families.GameFamily.
+dialect`), and the canonical reader and writer take the dialect of the header's ``ruleset``.
+The type lives here, below the canonical format and every family, so that neither imports the
+other.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.events import EVENT_TYPES
+from engine.tiles import Tile, parse_tile
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class Dialect:
+    """How a game family writes its tiles and which events its rounds hold.
+
+    Dialects compare by identity: each is one module constant, and the reader caches what it
+    learns per dialect.
+    """
+
+    name: str
+    format_tile: Callable[[Tile], str]
+    parse_tile: Callable[[str], Tile]
+    event_types: Mapping[str, type[Any]]
+
+
+#: Riichi mahjong in all its rule sets (space and small mahjong included): MPSZ tiles.
+RIICHI = Dialect("riichi", str, parse_tile, EVENT_TYPES)

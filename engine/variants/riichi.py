@@ -1,0 +1,159 @@
+"""Riichi mahjong as a game family (:mod:`engine.families`): the engine's core, gathered into one
+family object.
+
+Every rule set of :mod:`engine.rules` is riichi: Tenhou and Mahjong Soul, the associations and
+leagues, and the variants that are options of riichi (space mahjong's shapes, small mahjong's
+table and scoring, rule modifiers). The core modules do the work (:mod:`engine.replay`,
+:mod:`engine.frames`, :mod:`engine.sim.selfplay`, :mod:`engine.scoring.request`); this module
+only answers the registry's questions with them, importing each part when it is first asked for
+(finding a game's family, or listing the presets, loads no replayer). The riichi-only formats
+hold riichi games, except those whose rule set :attr:`~engine.rules.ruleset.Ruleset.variant`
+names (shapes, values or modifiers those formats cannot say).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
+
+from engine.dialect import RIICHI, Dialect
+from engine.errors import EngineError
+from engine.events import Game
+from engine.families import GameFamily, Unit
+from engine.frame_types import RoundFrames, RoundInfo
+from engine.report import ReplayReport
+from engine.rules import PRESETS
+from engine.rules.presets import with_overrides
+from engine.rules.ruleset import Scoring
+
+
+class RiichiFamily(GameFamily):
+    """Riichi mahjong in all the rule sets of :mod:`engine.rules`."""
+
+    name = "riichi"
+    title = "riichi mahjong"
+    riichi_formats = frozenset({"tenhou6", "mjai", "mjlog"})
+
+    @property
+    def dialect(self) -> Dialect:
+        return RIICHI
+
+    def preset_names(self) -> Collection[str]:
+        return PRESETS.keys()
+
+    def value_unit(self, ruleset: str) -> Unit:
+        preset = PRESETS.get(ruleset)
+        if preset is not None and preset.scoring is Scoring.SMALL:
+            return Unit.POINTS
+        return Unit.HAN
+
+    def variant(self, game: Game) -> str | None:
+        """The rule set's :attr:`~engine.rules.ruleset.Ruleset.variant`; ``None`` for a rule
+        set the engine does not know (left to the writer's own checks)."""
+        try:
+            ruleset = with_overrides(game.header.ruleset, game.header.rule_overrides)
+        except EngineError:
+            return None
+        return ruleset.variant
+
+    def replay(self, game: Game, *, stop_at_first: bool = False) -> ReplayReport:
+        from engine.replay import replay_riichi
+
+        return replay_riichi(game, stop_at_first=stop_at_first)
+
+    def round_frames(self, game: Game, round_index: int, first_dealer: int | None) -> RoundFrames:
+        from engine.frames import riichi_round_frames
+
+        return riichi_round_frames(game, round_index, first_dealer=first_dealer)
+
+    def round_list(self, game: Game) -> list[RoundInfo]:
+        from engine.frames import riichi_round_list
+
+        return riichi_round_list(game)
+
+    def round_list_after_replay(self, game: Game, report: ReplayReport) -> list[RoundInfo]:
+        from engine.frames import riichi_round_list_after_replay
+
+        return riichi_round_list_after_replay(game, report)
+
+    def simulate(self, ruleset: str, games: int, seed: int) -> Iterable[Game]:
+        from engine.sim.selfplay import simulate
+
+        return simulate(ruleset, games, seed)
+
+    def score_text(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """A riichi hand in MPSZ: the request of ``docs/scoring.md`` built from the options
+        (the winning tile defaults to the last tile written)."""
+        from engine.scoring.request import FLAGS, score_request
+
+        request: dict[str, Any] = {
+            "ruleset": options["ruleset"],
+            "hand": options["hand"],
+            "win": options.get("win"),
+            "melds": [],
+            "dora": options.get("dora") or "",
+            "ura": options.get("ura") or "",
+            "seat_wind": options.get("seat_wind") or "E",
+            "round_wind": options.get("round_wind") or "E",
+        }
+        for counter in ("honba", "sticks", "kita"):
+            request[counter] = options.get(counter) or 0
+        if request["win"] is None:
+            request["win"] = last_tile(options["hand"])
+        for meld in options.get("meld") or ():
+            meld_type, _, tiles = meld.partition(":")
+            request["melds"].append({"type": meld_type, "tiles": tiles})
+        for flag in FLAGS:
+            if options.get(flag):
+                request[flag] = True
+        for seat in ("discarder", "pao"):
+            if options.get(seat):
+                request[seat] = options[seat]
+        return score_request(request)
+
+    def describe_score(self, ruleset: str, result: Mapping[str, Any]) -> str:
+        preset = PRESETS.get(ruleset)
+        if preset is not None and preset.scoring is Scoring.SMALL:
+            return _describe_small(result)
+        return _describe(result)
+
+
+def last_tile(hand: str) -> str:
+    """The last tile written in an MPSZ string (the usual place of the winning tile)."""
+    suit = hand.rstrip()[-1:]
+    digits = hand.rstrip()[:-1]
+    return f"{digits[-1:]}{suit}"
+
+
+def _payment_lines(result: Mapping[str, Any]) -> list[str]:
+    lines = ["paid: " + ", ".join(f"{p['payer']} {p['amount']}" for p in result["payments"])]
+    if result["sticks"]:
+        lines.append(f"riichi sticks: {result['sticks']}")
+    lines.append(f"total: {result['total']}")
+    return lines
+
+
+def _points(count: int) -> str:
+    return f"{count} point" if count == 1 else f"{count} points"
+
+
+def _describe_small(result: Mapping[str, Any]) -> str:
+    """Small mahjong has no han, fu or limits: the conditions' points add up (the result's
+    ``han`` member carries that sum, so the JSON stays one shape)."""
+    lines = [_points(result["han"])]
+    lines += [f"  {item['name']:<18} {_points(item['han']):>9}" for item in result["yaku"]]
+    return "\n".join(lines + _payment_lines(result))
+
+
+def _describe(result: Mapping[str, Any]) -> str:
+    lines = [
+        f"{result['han']} han {result['fu']} fu"
+        + (f" ({result['limit'].replace('_', ' ')})" if result["limit"] else "")
+    ]
+    lines += [f"  {yaku['name']:<18} {yaku['han']:>2} han" for yaku in result["yaku"]]
+    lines.append("fu: " + ", ".join(f"{item['name']} {item['fu']}" for item in result["fu_items"]))
+    return "\n".join(lines + _payment_lines(result))
+
+
+#: The family object :data:`engine.families.FAMILIES` names.
+FAMILY = RiichiFamily()
