@@ -37,7 +37,11 @@ def page(browser: object) -> Iterator[object]:
 
 
 def screenshot(page: object, name: str) -> Path:
-    """Save a full-page screenshot as a test artifact and return its path."""
+    """Save a full-page screenshot as a test artifact and return its path, once every picture
+    on the page (the viewer's tile faces) has loaded."""
+    page.wait_for_function(  # type: ignore[attr-defined]
+        "Array.from(document.images).every((image) => image.complete)"
+    )
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]

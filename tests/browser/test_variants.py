@@ -56,9 +56,11 @@ READ_TABLE = """() => {
     wall: document.getElementById("wall").textContent,
     doraLabel: document.querySelector("#center .dora-line .label").textContent,
     dora: codes(document.querySelectorAll('#center [data-part="dora"] .tile')),
-    labels: Array.from(document.querySelectorAll("#table .tile:not(.back)")).map(
-      (tile) => [tile.dataset.tile, tile.getAttribute("aria-label"),
-                 (tile.querySelector(".rank, .glyph, .flower-seat") || {}).textContent || ""]),
+    labels: Array.from(document.querySelectorAll("#table .tile:not(.back)")).map((tile) => {
+      const face = tile.querySelector("img.pic");
+      return [tile.dataset.tile, tile.getAttribute("aria-label"), tile.dataset.face,
+              !!face && face.complete && face.naturalWidth > 0];
+    }),
     resultShown: !document.getElementById("result").hidden,
     seats: seats,
   };
@@ -114,16 +116,49 @@ def assert_shows(shown: dict[str, Any], frame: dict[str, Any], players: int) -> 
             assert seat["wind"] == (view["wind"] or "\N{MIDDLE DOT}")
 
 
+#: The face (replay/static/replay/tiles/) each tile is drawn with: the vendored riichi set's, and
+#: for Ùzje (whose tongs, socks and mans are the set's circles, bamboos and characters) the
+#: faces tiles/make_faces.py draws for ranks 10-16, the zero, H, V and the flowers.
+MPSZ_SUITS = {"m": "Man", "p": "Pin", "s": "Sou"}
+MPSZ_HONOURS = ("Ton", "Nan", "Shaa", "Pei", "Haku", "Hatsu", "Chun")
+UZJE_SUITS = {"t": "Pin", "s": "Sou", "m": "Man"}
+UZJE_OTHERS = {
+    "Z": "Zero", "E": "Ton", "S": "Nan", "W": "Shaa", "N": "Pei", "H": "EastWest",
+    "V": "SouthNorth", "C": "Chun", "F": "Hatsu", "P": "Haku", "h": "Spring", "i": "Summer",
+    "j": "Autumn", "k": "Winter", "o": "Plum", "p": "Orchid", "q": "Chrysanthemum", "r": "Bamboo",
+}  # fmt: skip
+
+
+def face_of(code: str, uzje: bool) -> str:
+    """The file of the face a tile is drawn with."""
+    if uzje and len(code) == 2 and code[1] in UZJE_SUITS:
+        rank = "0123456789xabcdef".index(code[0])
+        return "Zero.svg" if rank == 0 else f"{UZJE_SUITS[code[1]]}{rank}.svg"
+    if uzje:
+        return f"{UZJE_OTHERS[code]}.svg"
+    if code[1] == "z":
+        return f"{MPSZ_HONOURS[int(code[0]) - 1]}.svg"
+    return MPSZ_SUITS[code[1]] + ("5-Dora" if code[0] == "0" else code[0]) + ".svg"
+
+
+def wait_for_faces(page: Any) -> None:
+    """Until every face on the table has loaded (or failed to: then it has no size)."""
+    page.wait_for_function(
+        "Array.from(document.querySelectorAll('#table img.pic')).every((img) => img.complete)"
+    )
+
+
 def assert_tiles_are_readable(shown: dict[str, Any], uzje: bool) -> None:
-    """Every face-up tile is drawn with words and a face: Ùzje ranks 1-16 written out."""
+    """Every face-up tile is drawn with words and its face (loaded): Ùzje ranks 1-16 named."""
     assert shown["labels"]
-    for code, label, face in shown["labels"]:
+    for code, label, face, loaded in shown["labels"]:
         assert label and not label.startswith("unknown"), (code, label)
+        assert face == face_of(code, uzje) and loaded, (code, face, loaded)
         if uzje and len(code) == 2 and code[1] in "tsm":
             rank = "0123456789xabcdef".index(code[0])
-            assert face == str(rank) and label.startswith(f"{rank} "), (code, label, face)
+            assert label.startswith(f"{rank} "), (code, label)
         elif uzje and code == "Z":
-            assert face == "0"
+            assert label == "Zero"
 
 
 def assert_result_panel(page: Any, frame: dict[str, Any], names: list[str]) -> None:
@@ -190,6 +225,7 @@ def test_a_self_played_game_of_each_variant_steps_to_a_win(
 
     page.goto(f"{live_server.url}/replay/{stored.pk}/?round={index}&step={first}")
     wait_step(page, index, first)
+    wait_for_faces(page)
     shown = page.evaluate(READ_TABLE)
     assert shown["last"] == last
     assert_shows(shown, frames[first], players)
@@ -242,6 +278,7 @@ def test_ujmj_tiles_flowers_and_bonus_tiles_are_drawn(
     index, frame = found
     page.goto(f"{live_server.url}/replay/{stored.pk}/?round={index}&step={frame['step']}")
     wait_step(page, index, frame["step"])
+    wait_for_faces(page)
     shown = page.evaluate(READ_TABLE)
     assert_shows(shown, frame, 4)
     assert_tiles_are_readable(shown, True)

@@ -618,9 +618,15 @@ def test_a_375_pixel_phone_shows_a_whole_hand_on_one_line(
     assert len({top for top, _, _ in boxes}) == 1
     assert min(width for _, width, _ in boxes) >= 20
     assert max(right for _, _, right in boxes) <= 375
-    # The rank on a tile is at least 12 CSS pixels high.
-    size = page.evaluate(
-        "parseFloat(getComputedStyle(document.querySelector("
-        "'section.seat[data-pos=\"bottom\"] .tile .rank')).fontSize)"
+    # Each tile's face (its picture: rank and suit) is drawn at least 24 CSS pixels high, as a
+    # 12-pixel rank over its suit mark was, and has loaded.
+    page.wait_for_function(
+        "Array.from(document.querySelectorAll('#table img.pic')).every((img) => img.complete)"
     )
-    assert size >= 12
+    faces = page.evaluate(
+        "Array.from(document.querySelectorAll("
+        '\'section.seat[data-pos="bottom"] [data-part="hand"] .tile .pic\')).map((img) =>'
+        " [img.getBoundingClientRect().height, img.complete && img.naturalWidth > 0])"
+    )
+    assert len(faces) == 14
+    assert all(height >= 24 and loaded for height, loaded in faces), faces

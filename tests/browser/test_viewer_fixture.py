@@ -151,6 +151,16 @@ def test_a_double_ron_shows_both_wins_and_the_ura_dora(
     assert page.locator('#center [data-part="ura"] .tile').count() == 1
     rows = panel.locator("table.scores-after tbody tr")
     assert rows.nth(1).locator("td").all_inner_texts() == [who[1], "\N{MINUS SIGN}11,000", "13,000"]
+    # Seat 0's four melds and its tile lie in one line on the table (its tiles get smaller).
+    table_box = page.locator("#table").bounding_box()
+    row = page.locator('section.seat[data-seat="0"] .hand-row .tile:not(.added-tile)').evaluate_all(
+        "(tiles) => tiles.map((t) => { const r = t.getBoundingClientRect();"
+        " return [r.left, r.right, r.bottom]; })"
+    )
+    assert len(row) == 15  # one concealed tile, a chi and three kans (the added tile apart)
+    assert min(left for left, _, _ in row) >= table_box["x"]
+    assert max(right for _, right, _ in row) <= table_box["x"] + table_box["width"]
+    assert max(bottom for _, _, bottom in row) - min(bottom for _, _, bottom in row) < 1
     screenshot(page, "viewer-fixture-double-ron")
     # Escape hides the panel; it comes back at the next result.
     page.keyboard.press("Escape")

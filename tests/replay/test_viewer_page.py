@@ -65,6 +65,9 @@ def test_the_url_is_named_and_the_page_embeds_the_game(client: Client, store: St
     page = response.content.decode()
     assert "replay/viewer.js" in page
     assert "replay/viewer.css" in page
+    # An ES module (no inline script: the site's CSP forbids it), told where the tile faces are.
+    assert '<script type="module" src="/static/replay/viewer.js"></script>' in page
+    assert 'data-tiles="/static/replay/tiles/"' in page
     assert 'id="table"' in page
     assert 'id="help"' in page
 

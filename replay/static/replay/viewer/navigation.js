@@ -1,0 +1,436 @@
+/* Moving through a game: the current moment (hand, step, seat, hands shown), loading each
+   hand's frames once, the address (?round=R&step=N&seat=S[&hands=hidden]: each move pushes a
+   history entry, autoplay replaces it, so a link opens that moment and the browser's back and
+   forward walk the moves), autoplay and the keys. The pure parts are exported for the tests. */
+
+import { clamp } from "./format.js";
+import { t } from "./strings.js";
+
+const BASE_DELAY = 900;
+
+/** The steps where ``seat`` has to choose a discard: after its draw or its chi/pon (an Ùzje
+    chow: a claimed arith). */
+export function turnSteps(frames, seat) {
+  const steps = [];
+  let before = false;
+  frames.forEach((frame, index) => {
+    const action = frame.action;
+    const now =
+      !!action &&
+      action.seat === seat &&
+      (!!frame.seats[seat].drawn || /chi|pon|chow/.test(String(action.type)));
+    if (now && !before) {
+      steps.push(index);
+    }
+    before = now;
+  });
+  return steps;
+}
+
+/** A step of a hand with ``last`` + 1 frames: negative counts from the end. */
+export function resolveStep(step, last) {
+  if (step === null || step === undefined) {
+    return 0;
+  }
+  return step < 0 ? clamp(last + 1 + step, 0, last) : clamp(step, 0, last);
+}
+
+/** The address of a moment, keeping the query's other parameters. */
+export function addressOf(moment, search) {
+  const params = new URLSearchParams(search || "");
+  params.set("round", String(moment.round));
+  params.set("step", String(moment.step));
+  params.set("seat", String(moment.seat));
+  if (moment.hands) {
+    params.delete("hands");
+  } else {
+    params.set("hands", "hidden");
+  }
+  return "?" + params.toString();
+}
+
+/** The moment an address names. */
+export function momentOf(search) {
+  const params = new URLSearchParams(search || "");
+  return {
+    round: parseInt(params.get("round") || "0", 10) || 0,
+    step: parseInt(params.get("step") || "0", 10) || 0,
+    seat: parseInt(params.get("seat") || "0", 10) || 0,
+    hands: params.get("hands") !== "hidden"
+  };
+}
+
+/**
+ * The viewer's state and its moves. ``options``: ``data`` (the page's #viewer-data), ``count``,
+ * ``root`` (#viewer), ``render()`` (draws the current moment), ``onRounds(rounds)`` (the
+ * engine's hand list, once known), ``onError(error)``, ``onLoaded()``.
+ */
+export class Navigator {
+  constructor(options) {
+    this.data = options.data;
+    this.count = options.count;
+    this.root = options.root;
+    this.rounds = options.data.rounds || [];
+    this.render = options.render;
+    this.onRounds = options.onRounds;
+    this.onError = options.onError;
+    this.onLoaded = options.onLoaded;
+    this.state = {
+      round: null,
+      step: 0,
+      seat: options.data.start.seat || 0,
+      hands: options.data.start.hands !== "hidden",
+      current: null, // the round's frames response
+      resultHidden: null // "round:step" whose result panel the user closed
+    };
+    this.cache = {};
+    this.token = 0;
+    this.timer = null;
+    this.roundsRefreshed = false;
+    this.playing = false;
+    this.speed = 1;
+    this.onPlaying = () => {};
+  }
+
+  ready() {
+    return this.state.current !== null;
+  }
+
+  frames() {
+    return this.state.current.frames;
+  }
+
+  lastStep() {
+    return this.state.current.frames.length - 1;
+  }
+
+  load(round) {
+    if (!this.cache[round]) {
+      this.cache[round] = fetch(this.data.frames_url + round + "/frames/", {
+        credentials: "same-origin",
+        headers: { Accept: "application/json" }
+      })
+        .then((response) => {
+          if (!response.ok) {
+            throw new Error(t("framesFailed", { hand: round + 1, status: response.status }));
+          }
+          return response.json();
+        })
+        .then((body) => {
+          this.refreshRounds(body.rounds);
+          const found = body.discrepancy;
+          if (found && this.data.discrepancy && found.round === round && typeof found.step === "number") {
+            this.data.discrepancy.step = found.step;
+          }
+          return body;
+        });
+      this.cache[round].catch(() => {
+        delete this.cache[round];
+      });
+    }
+    return this.cache[round];
+  }
+
+  /** The hand selector's results as the engine replays each hand (the frames API's
+      ``rounds``), once known. */
+  refreshRounds(engineRounds) {
+    if (this.roundsRefreshed || !engineRounds || engineRounds.length !== this.rounds.length) {
+      return;
+    }
+    this.roundsRefreshed = true;
+    engineRounds.forEach((round, index) => {
+      this.rounds[index].result = round.result;
+    });
+    this.onRounds(engineRounds);
+  }
+
+  remember(replace) {
+    const state = this.state;
+    const entry = { round: state.round, step: state.step, seat: state.seat, hands: state.hands };
+    const url = addressOf(entry, window.location.search);
+    if (!replace && url === window.location.search) {
+      replace = true;
+    }
+    if (replace) {
+      window.history.replaceState(entry, "", url);
+    } else {
+      window.history.pushState(entry, "", url);
+    }
+  }
+
+  /** Show the round's step (negative: from its end; "discrepancy": the first discrepancy's
+      step). Options: ``replace`` (replace the history entry instead of adding one),
+      ``noHistory`` (leave the address alone: a popstate). */
+  go(round, step, options) {
+    options = options || {};
+    if (!this.rounds.length) {
+      return Promise.resolve();
+    }
+    round = clamp(round, 0, this.rounds.length - 1);
+    const token = (this.token += 1);
+    this.root.classList.add("loading");
+    return this.load(round).then(
+      (body) => {
+        if (token !== this.token) {
+          return;
+        }
+        this.root.classList.remove("loading");
+        this.onLoaded();
+        this.state.current = body;
+        this.state.round = round;
+        if (step === "discrepancy") {
+          step = this.data.discrepancy ? this.data.discrepancy.step : 0;
+        }
+        this.state.step = resolveStep(step, body.frames.length - 1);
+        this.render();
+        if (!options.noHistory) {
+          this.remember(options.replace);
+        }
+        if (round + 1 < this.rounds.length) {
+          this.load(round + 1).catch(() => {});
+        }
+      },
+      (error) => {
+        if (token === this.token) {
+          this.root.classList.remove("loading");
+          this.onError(error);
+        }
+      }
+    );
+  }
+
+  forward(options) {
+    if (!this.ready()) {
+      return Promise.resolve();
+    }
+    const state = this.state;
+    if (state.step < this.lastStep()) {
+      return this.go(state.round, state.step + 1, options);
+    }
+    if (state.round + 1 < this.rounds.length) {
+      return this.go(state.round + 1, 0, options);
+    }
+    return Promise.resolve();
+  }
+
+  back() {
+    if (!this.ready()) {
+      return;
+    }
+    const state = this.state;
+    if (state.step > 0) {
+      this.go(state.round, state.step - 1);
+    } else if (state.round > 0) {
+      this.go(state.round - 1, -1);
+    }
+  }
+
+  turns(seat) {
+    const round = this.state.current;
+    round.turns = round.turns || {};
+    if (!round.turns[seat]) {
+      round.turns[seat] = turnSteps(round.frames, seat);
+    }
+    return round.turns[seat];
+  }
+
+  nextTurn() {
+    if (!this.ready()) {
+      return;
+    }
+    const state = this.state;
+    const following = this.turns(state.seat).find((step) => step > state.step);
+    if (following !== undefined) {
+      this.go(state.round, following);
+    } else if (state.step < this.lastStep()) {
+      this.go(state.round, -1);
+    } else if (state.round + 1 < this.rounds.length) {
+      this.go(state.round + 1, 0);
+    }
+  }
+
+  previousTurn() {
+    if (!this.ready()) {
+      return;
+    }
+    const state = this.state;
+    const earlier = this.turns(state.seat).filter((step) => step < state.step);
+    if (earlier.length) {
+      this.go(state.round, earlier[earlier.length - 1]);
+    } else if (state.step > 0) {
+      this.go(state.round, 0);
+    } else if (state.round > 0) {
+      this.go(state.round - 1, -1);
+    }
+  }
+
+  changeRound(by) {
+    if (!this.ready()) {
+      return;
+    }
+    const round = this.state.round + by;
+    if (round >= 0 && round < this.rounds.length) {
+      this.go(round, 0);
+    }
+  }
+
+  start() {
+    if (this.ready()) {
+      this.go(this.state.round, 0);
+    }
+  }
+
+  end() {
+    if (this.ready()) {
+      this.go(this.state.round, -1);
+    }
+  }
+
+  setSeat(seat) {
+    this.state.seat = ((seat % this.count) + this.count) % this.count;
+    if (this.ready()) {
+      this.render();
+      this.remember(false);
+    }
+  }
+
+  toggleHands() {
+    this.state.hands = !this.state.hands;
+    if (this.ready()) {
+      this.render();
+      this.remember(true);
+    }
+  }
+
+  goDiscrepancy() {
+    if (this.data.discrepancy) {
+      this.go(this.data.discrepancy.round, "discrepancy");
+    }
+  }
+
+  /** The browser went back or forward to ``entry`` (a history state, else the address's). */
+  restore(entry) {
+    entry = entry || momentOf(window.location.search);
+    this.state.seat = clamp(entry.seat || 0, 0, this.count - 1);
+    this.state.hands = entry.hands !== false && entry.hands !== "hidden";
+    this.go(entry.round || 0, entry.step || 0, { noHistory: true });
+  }
+
+  // -- Autoplay ---------------------------------------------------------------------------------
+
+  delay() {
+    const frame = this.ready() ? this.state.current.frames[this.state.step] : null;
+    return (BASE_DELAY / (this.speed || 1)) * (frame && frame.result ? 4 : 1);
+  }
+
+  stop() {
+    if (this.timer !== null) {
+      window.clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.playing = false;
+    this.onPlaying(false);
+  }
+
+  tick() {
+    this.timer = null;
+    const state = this.state;
+    if (!this.ready() || (state.step >= this.lastStep() && state.round + 1 >= this.rounds.length)) {
+      this.stop();
+      this.remember(false);
+      return;
+    }
+    this.forward({ replace: true }).then(() => {
+      if (this.playing) {
+        this.timer = window.setTimeout(() => this.tick(), this.delay());
+      }
+    });
+  }
+
+  togglePlay() {
+    if (this.playing) {
+      this.stop();
+      if (this.ready()) {
+        this.remember(false);
+      }
+      return;
+    }
+    this.playing = true;
+    this.onPlaying(true);
+    this.timer = window.setTimeout(() => this.tick(), this.delay());
+  }
+}
+
+/**
+ * The keyboard: what each key does (docs/viewer.md "Keys"). ``actions`` maps names to
+ * functions; ``help`` is the help dialog (keys other than ``?`` are ignored while it is open).
+ */
+export function bindKeys(nav, actions, help) {
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) {
+      return;
+    }
+    const target = event.target;
+    const tag = target && target.tagName;
+    const slider = tag === "INPUT" && target.type === "range";
+    if (slider && /^(Arrow|Page|Home$|End$)/.test(event.key)) {
+      return; // the step slider moves itself (and the table with it)
+    }
+    if ((tag === "INPUT" && !slider) || tag === "SELECT" || tag === "TEXTAREA" || (target && target.isContentEditable)) {
+      return;
+    }
+    if (help.open) {
+      if (event.key === "?") {
+        help.close();
+        event.preventDefault();
+      }
+      return;
+    }
+    const key = event.key;
+    const count = nav.count;
+    let handled = true;
+    if (key === "ArrowRight") {
+      nav.forward();
+    } else if (key === "ArrowLeft") {
+      nav.back();
+    } else if (key === "ArrowDown") {
+      nav.nextTurn();
+    } else if (key === "ArrowUp") {
+      nav.previousTurn();
+    } else if (key === "Home") {
+      nav.start();
+    } else if (key === "End") {
+      nav.end();
+    } else if (key === "PageUp" || key === "[") {
+      nav.changeRound(-1);
+    } else if (key === "PageDown" || key === "]") {
+      nav.changeRound(1);
+    } else if (key === " " || key === "Spacebar") {
+      nav.togglePlay();
+    } else if (key === "+" || key === "=") {
+      actions.speed(1);
+    } else if (key === "-" || key === "_") {
+      actions.speed(-1);
+    } else if (key === "h" || key === "H") {
+      nav.toggleHands();
+    } else if (key === "r") {
+      nav.setSeat(nav.state.seat + 1);
+    } else if (key === "R") {
+      nav.setSeat(nav.state.seat - 1);
+    } else if (key === "d" || key === "D") {
+      nav.goDiscrepancy();
+    } else if (key === "?") {
+      actions.help();
+    } else if (key === "Escape") {
+      actions.hideResult();
+      handled = false;
+    } else if (/^[1-6]$/.test(key) && parseInt(key, 10) <= count) {
+      nav.setSeat(parseInt(key, 10) - 1);
+    } else {
+      handled = false;
+    }
+    if (handled) {
+      event.preventDefault();
+    }
+  });
+}

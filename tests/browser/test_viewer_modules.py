@@ -1,0 +1,320 @@
+"""Unit tests of the viewer's pure modules (replay/static/replay/viewer/*.js), run in the browser
+tests' page: the page imports each module (``import()`` in ``page.evaluate``) from the live
+server's static files, as the viewer does, and the functions' answers are checked here.
+
+Notation per family (tile names and faces, a win's value), numbers and strings, the table's
+layout maths (positions, where called tiles come from, the blocks of every seat for 2 to 6
+players in both arrangements) and the navigation's pure parts (turns, steps, addresses)."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+STATIC = Path(__file__).resolve().parents[2] / "replay" / "static" / "replay"
+MODULES = "/static/replay/viewer/"
+
+
+@pytest.fixture
+def js(page: Any, live_server: Any) -> Any:
+    """``js(module, body, arg)``: run ``body`` (an expression of ``m``, the imported module, and
+    ``arg``) in the page and return its value."""
+    page.goto(f"{live_server.url}/")
+
+    def run(module: str, body: str, arg: Any = None) -> Any:
+        return page.evaluate(
+            f"async ([url, arg]) => {{ const m = await import(url); return ({body}); }}",
+            [f"{live_server.url}{MODULES}{module}", arg],
+        )
+
+    return run
+
+
+# -- notation -------------------------------------------------------------------------------------
+
+MPSZ = [f"{rank}{suit}" for suit in "mps" for rank in range(10)] + [f"{r}z" for r in range(1, 8)]
+
+
+def test_every_mpsz_tile_has_its_name_and_a_vendored_face(js: Any) -> None:
+    shown = js(
+        "notation/mpsz.js",
+        "arg.map((code) => [m.default.label(code), m.default.face(code), m.default.red(code)])",
+        MPSZ,
+    )
+    named = dict(zip(MPSZ, shown, strict=True))
+    assert named["1m"] == ["1 man", "Man1.svg", False]
+    assert named["9p"] == ["9 pin", "Pin9.svg", False]
+    assert named["0s"] == ["red 5 sou", "Sou5-Dora.svg", True]
+    assert named["5s"] == ["5 sou", "Sou5.svg", False]
+    assert [named[f"{r}z"][:2] for r in range(1, 8)] == [
+        ["East wind", "Ton.svg"],
+        ["South wind", "Nan.svg"],
+        ["West wind", "Shaa.svg"],
+        ["North wind", "Pei.svg"],
+        ["White dragon", "Haku.svg"],
+        ["Green dragon", "Hatsu.svg"],
+        ["Red dragon", "Chun.svg"],
+    ]
+    for code, (_, face, _) in named.items():
+        assert (STATIC / "tiles" / face).is_file(), code
+    assert js("notation/mpsz.js", "[m.default.label('8z'), m.default.face('x')]") == [None, None]
+
+
+UZJE_NUMBERS = [f"{rank}{suit}" for suit in "tsm" for rank in "0123456789xabcdef"]
+UZJE_OTHERS = list("ZESWNHVCFP") + list("hijkopqr")
+
+
+def test_every_uzje_tile_has_its_name_and_a_face_in_the_same_style(js: Any) -> None:
+    codes = UZJE_NUMBERS + UZJE_OTHERS
+    shown = js("notation/uzje.js", "arg.map((c) => [m.default.label(c), m.default.face(c)])", codes)
+    named = dict(zip(codes, shown, strict=True))
+    # Tongs, socks and mans are the set's circles, bamboos and characters; ranks 10-16 and the
+    # zero are drawn by tiles/make_faces.py.
+    assert named["1t"] == ["1 tongs", "Pin1.svg"]
+    assert named["9s"] == ["9 socks", "Sou9.svg"]
+    assert named["xm"] == ["10 mans", "Man10.svg"]
+    assert named["ct"] == ["13 tongs", "Pin13.svg"]
+    assert named["fs"] == ["16 socks", "Sou16.svg"]
+    assert named["0s"] == ["0 socks", "Zero.svg"]
+    assert named["Z"] == ["Zero", "Zero.svg"]
+    assert named["H"] == ["Horizontal wind (East and West)", "EastWest.svg"]
+    assert named["V"] == ["Vertical wind (South and North)", "SouthNorth.svg"]
+    assert named["C"] == ["Red arrow", "Chun.svg"]
+    assert named["P"] == ["White arrow", "Haku.svg"]
+    assert named["h"] == ["Spring flower (East)", "Spring.svg"]
+    assert named["k"] == ["Winter flower (North)", "Winter.svg"]
+    assert named["o"] == ["One flower (plum, East)", "Plum.svg"]
+    assert named["r"] == ["Four flower (bamboo, North)", "Bamboo.svg"]
+    for code, (label, face) in named.items():
+        assert label, code
+        assert (STATIC / "tiles" / face).is_file(), code
+    assert js("notation/uzje.js", "[m.default.label('5z'), m.default.face('y')]") == [None, None]
+
+
+def test_a_wins_value_reads_as_the_games_write_it(js: Any) -> None:
+    wins = [
+        {"han": 5, "fu": 40, "limit": "mangan", "yaku": [["toitoi", 2]]},
+        {"han": 2, "fu": 30, "limit": None, "yaku": [["pinfu", 1]]},
+        {"han": 13, "fu": 80, "limit": "yakuman", "yaku": [["suukantsu", 13]]},
+        {"han": 26, "fu": 30, "limit": "double_yakuman", "yaku": [["kokushi_13", 26]]},
+        {"han": 13, "fu": 40, "limit": "kazoe_yakuman", "yaku": [["riichi", 1]]},
+    ]
+    shown = js(
+        "notation/mpsz.js",
+        "arg.map((w) => [m.default.value(w), m.default.yakuWorth(w, w.yaku[0][1])])",
+        wins,
+    )
+    assert shown == [
+        [{"text": "5 han 40 fu", "limit": "Mangan", "yakuman": False}, "2 han"],
+        [{"text": "2 han 30 fu", "limit": None, "yakuman": False}, "1 han"],
+        [{"text": "", "limit": "Yakuman", "yakuman": True}, "Yakuman"],
+        [{"text": "", "limit": "Double yakuman", "yakuman": True}, "Double yakuman"],
+        [{"text": "13 han 40 fu", "limit": "Kazoe yakuman", "yakuman": False}, "1 han"],
+    ]
+    uzje = [
+        {"han": 36, "fu": 0, "limit": None, "limit_patterns": False, "yaku": [["closed_hand", 26]]},
+        {"han": 0, "fu": 0, "limit": "2", "limit_patterns": True, "yaku": [["globetrotter", 1]]},
+    ]
+    shown = js(
+        "notation/uzje.js",
+        "arg.map((w) => [m.default.value(w), m.default.yakuWorth(w, w.yaku[0][1])])",
+        uzje,
+    )
+    assert shown == [
+        [{"text": "3.6 f", "limit": None, "yakuman": False}, "2.6 f"],
+        [{"text": "", "limit": "2 limits", "yakuman": False}, "1 limit"],
+    ]
+    assert js(
+        "notation/index.js",
+        "[m.notationOf({notation: 'uzje'}).name, m.notationOf({frames: [{notation: 'uzje'}]}).name,"
+        " m.notationOf({frames: [{}]}).name, m.notationOf(null).name]",
+    ) == ["uzje", "uzje", "mpsz", "mpsz"]
+
+
+def test_numbers_and_strings(js: Any) -> None:
+    assert js(
+        "format.js",
+        "[m.points(-25000), m.scoreText(-1200), m.signed(1000), m.signed(-300), m.signed(0),"
+        " m.words('seat_wind_south'), m.clamp(9, 0, 5)]",
+    ) == ["25,000", "\N{MINUS SIGN}1,200", "+1,000", "\N{MINUS SIGN}300", "0", "Seat wind south", 5]
+    assert js(
+        "strings.js",
+        "[m.t('winsByRon', {name: 'Ann', from: 'Ben'}), m.t('step', {step: 3, last: 9}),"
+        " m.roundWords('S3'), m.roundWords('X1'), m.t('no such key')]",
+    ) == ["Ann wins by ron from Ben", "Step 3 / 9", "South 3", "X1", "no such key"]
+
+
+# -- layout ---------------------------------------------------------------------------------------
+
+
+def test_seats_sit_in_turn_order_counter_clockwise(js: Any) -> None:
+    order = js(
+        "layout.js",
+        "[2, 3, 4, 5, 6].map((n) => Array.from({length: n}, (_, s) => m.positionOf(s, 0, n)))",
+    )
+    assert order == [
+        ["bottom", "top"],
+        ["bottom", "right", "left"],
+        ["bottom", "right", "top", "left"],
+        ["bottom", "right", "top-right", "top-left", "left"],
+        ["bottom", "right", "top-right", "top", "top-left", "left"],
+    ]
+    # Seen from seat 2 of four, seat 2 is at the bottom and seat 1 on the left.
+    assert js("layout.js", "[0, 1, 2, 3].map((s) => m.positionOf(s, 2, 4))") == [
+        "top",
+        "left",
+        "bottom",
+        "right",
+    ]
+    # A called tile lies toward whom it came from: the player before is on the left.
+    relations = js(
+        "layout.js",
+        "[[3, 0, 4], [1, 0, 4], [2, 0, 4], [2, 0, 3], [1, 0, 3], [5, 0, 6], [3, 0, 6], [1, 0, 2]]"
+        ".map(([from, owner, n]) => m.relation(from, owner, n))",
+    )
+    assert relations == ["left", "right", "across", "left", "right", "left", "across", "across"]
+
+
+def test_rivers_lie_in_rows_of_six_and_hands_take_their_tiles_width(js: Any) -> None:
+    assert js("layout.js", "m.riverRows([...'abcdefghijklm']).map((row) => row.join(''))") == [
+        "abcdef",
+        "ghijkl",
+        "m",
+    ]
+    assert js("layout.js", "m.riverRows([])") == []
+    # 13 tiles and a drawn one (each with its 0.03 gap, the drawn one 0.4 apart); a pon: two
+    # tiles upright, one sideways (1.34 wide), a gap of 0.35 before it.
+    units = js(
+        "layout.js", "[m.handUnits(13, true, []), m.handUnits(10, false, [{tiles: 2, turned: 1}])]"
+    )
+    assert units == pytest.approx([14 * 1.03 + 0.4, 10 * 1.03 + 2 + 1.34 + 0.35])
+    assert js("layout.js", "[m.tileToFit(10, 300, 40), m.tileToFit(10, 500, 40)]") == [30, 40]
+    assert js(
+        "layout.js", "[m.riverTile(4, 30, 4), m.riverTile(5, 30, 4), m.riverTile(4, 30, 3)]"
+    ) == [
+        30,
+        24,
+        22.5,
+    ]
+
+
+GEOMETRY_CASES = [
+    (count, mode, width)
+    for count, (mode, width) in itertools.product(
+        (2, 3, 4, 5, 6), (("square", 748), ("square", 560), ("tall", 374), ("tall", 359))
+    )
+]
+
+
+@pytest.mark.parametrize(("count", "mode", "width"), GEOMETRY_CASES)
+def test_every_seat_has_its_own_part_of_the_table(
+    js: Any, count: int, mode: str, width: int
+) -> None:
+    geometry = js(
+        "layout.js",
+        "(() => { const g = m.tableGeometry(arg);"
+        " return {g: g, boxes: Object.fromEntries(Object.entries(g.seats)"
+        ".map(([p, b]) => [p, m.blockBox(b)]))}; })()",
+        {"count": count, "width": width, "height": width, "mode": mode},
+    )
+    table, boxes = geometry["g"], geometry["boxes"]
+    assert table["width"] == pytest.approx(width)
+    if mode == "square":
+        assert table["height"] == pytest.approx(width)
+    centre = table["centre"]
+    centre_box = {
+        "left": centre["left"],
+        "top": centre["top"],
+        "right": centre["left"] + centre["width"],
+        "bottom": centre["top"] + centre["height"],
+    }
+    assert len(boxes) == count
+    for position, box in boxes.items():
+        block = table["seats"][position]
+        # On the table, clear of the centre box and of every other seat.
+        assert box["left"] >= -0.01 and box["top"] >= -0.01, (position, box)
+        assert box["right"] <= table["width"] + 0.01, (position, box)
+        assert box["bottom"] <= table["height"] + 0.01, (position, box)
+        assert overlap(box, centre_box) < 0.01, position
+        for other, other_box in boxes.items():
+            if other != position:
+                assert overlap(box, other_box) < 0.01, (position, other)
+        # The river (rows of six) lies inside the block; a 14-tile hand fits its length at the
+        # block's largest tile or, on a narrow screen, at the smallest allowed.
+        assert 0 <= block["riverOffset"] <= block["length"] - block["riverWidth"] + 0.01
+        fourteen = 14 * 1.03 + 0.4
+        largest = min(block["hand"], block["handLength"] / fourteen)
+        assert largest >= block["smallest"] - 0.01, position
+        assert block["facing"][0] >= -0.01 and block["facing"][1] <= block["length"] + 0.01
+        # Turned to face its side.
+        assert block["angle"] == {"bottom": 0, "right": -90, "top": 180, "left": 90}[block["side"]]
+    if mode == "tall" and count <= 4:
+        # The viewed seat's 14 tiles stay 20 CSS pixels wide (tests/browser/test_viewer.py).
+        bottom = table["seats"]["bottom"]
+        assert bottom["handLength"] / (14 * 1.03 + 0.4) >= 20
+    # The centre box holds the round, counters and dora between the name strips.
+    assert table["inner"]["width"] >= 80 and table["inner"]["height"] >= 80
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> float:
+    width = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    height = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return max(0.0, width) * max(0.0, height)
+
+
+# -- navigation -----------------------------------------------------------------------------------
+
+
+def frame(
+    seat: int | None, kind: str | None, drawn: dict[int, str] | None = None
+) -> dict[str, Any]:
+    drawn = drawn or {}
+    return {
+        "action": None if kind is None else {"seat": seat, "type": kind},
+        "seats": [{"drawn": drawn.get(index)} for index in range(4)],
+    }
+
+
+def test_turns_steps_and_addresses(js: Any) -> None:
+    frames = [
+        frame(None, None),
+        frame(0, "draw", {0: "1m"}),
+        frame(0, "discard"),
+        frame(1, "draw", {1: "2m"}),
+        frame(1, "discard"),
+        frame(0, "pon"),
+        frame(0, "discard"),
+        frame(2, "draw", {2: "3m"}),
+        frame(2, "closed_kan"),
+        frame(2, "draw", {2: "4m"}),
+    ]
+    assert js("navigation.js", "[0, 1, 2].map((seat) => m.turnSteps(arg, seat))", frames) == [
+        [1, 5],
+        [3],
+        [7, 9],
+    ]
+    assert js(
+        "navigation.js",
+        "[m.resolveStep(-1, 9), m.resolveStep(-3, 9), m.resolveStep(50, 9), m.resolveStep(null, 9),"
+        " m.resolveStep(4, 9)]",
+    ) == [9, 7, 9, 0, 4]
+    moment = {"round": 2, "step": 13, "seat": 1, "hands": False}
+    address = js("navigation.js", "m.addressOf(arg, '?x=1&round=0')", moment)
+    assert address == "?x=1&round=2&step=13&seat=1&hands=hidden"
+    assert js("navigation.js", "m.momentOf(arg)", address) == moment
+    assert js("navigation.js", "m.momentOf('?round=a')") == {
+        "round": 0,
+        "step": 0,
+        "seat": 0,
+        "hands": True,
+    }
+
+
+def test_the_analysis_module_is_there_for_the_study_aids(js: Any) -> None:
+    # Nothing is computed yet (issue 24's acceptance figures come next).
+    assert js("analysis.js", "m.discardChoices({seats: []}, 0)") is None
