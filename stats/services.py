@@ -18,6 +18,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.utils import timezone
 
+from config.rows import insert_rows
 from engine.replay import RoundFact as EngineFact
 from mjlogs.models import Game, GameSeat, Player
 from stats.models import PlayerSummary, RatingChange, RoundFact
@@ -44,7 +45,7 @@ def game_facts_replace(game_id: int, facts: Sequence[EngineFact] | None) -> int:
             return 0
         players = dict(GameSeat.objects.filter(game_id=game_id).values_list("seat", "player_id"))
         rows = [_row(game_id, players[fact.seat], fact) for fact in facts]
-        RoundFact.objects.bulk_create(rows)
+        insert_rows(RoundFact, rows)
     return len(rows)
 
 
