@@ -1,7 +1,7 @@
 """The base class of the state machine's parts: the attributes, shared helpers and words.
 
 :class:`~engine.state.GameState` is put together from mixins, one per concept (see
-:mod:`engine.state`), all over :class:`_StateBase`. Its ``__init__`` declares every attribute,
+:mod:`engine.state`), all over :class:`StateBase`. Its ``__init__`` declares every attribute,
 so mypy knows them in each part. It also holds the helpers several parts use (seat winds, tiles
 coming into view, waits and furiten, passing on a discard, kan and dora limits, the wall's next
 tile) and the phase in words for the reasons of refusals.
@@ -17,15 +17,15 @@ from engine.game_flow import RoundPosition
 from engine.hand.shapes import shapes_for
 from engine.rules.ruleset import Ruleset
 from engine.state.results import HandResult, Phase, WinResult
-from engine.state.seat import _Seat
+from engine.state.seat import SeatState
 from engine.tiles import DRAGONS, EAST, SANMA_MISSING, WIND_LETTERS, WINDS, YAOCHUU, Tile
 
-_YAOCHUU = frozenset(YAOCHUU)
-_DRAGONS = frozenset(DRAGONS)
-_WINDS = frozenset(WINDS)
+YAOCHUU_SET = frozenset(YAOCHUU)
+DRAGON_SET = frozenset(DRAGONS)
+WIND_SET = frozenset(WINDS)
 
 
-class _StateBase:
+class StateBase:
     """What every part of :class:`~engine.state.GameState` shares.
 
     ``__init__`` declares every attribute of the state, so that each part (a mixin over this
@@ -57,7 +57,7 @@ class _StateBase:
         self.dealer: int
         self.round_wind: int
         self.sticks: int
-        self.seats: list[_Seat]
+        self.seats: list[SeatState]
         self.seen: list[int]
         self.seen_red: list[int]
         self.dora_indicators: list[Tile]
@@ -183,7 +183,7 @@ class _StateBase:
         seats = self.seats
         skipped = seats[skip] if 0 <= skip < len(seats) else None  # (by identity: no enumerate)
         # Runs after every discard: noted, and settled only when furiten is asked or the hand
-        # changes (_Seat.settle_furiten), since most hands wait on nothing.
+        # changes (SeatState.settle_furiten), since most hands wait on nothing.
         for data in seats:
             if data is not skipped:
                 data.passed |= bit

@@ -10,13 +10,13 @@ from __future__ import annotations
 from engine.events import AddedKan, Chi, ClosedKan, NorthExtraction, OpenKan, Pon
 from engine.hand.melds import Meld, MeldType
 from engine.rules.ruleset import KanDoraTiming
-from engine.state.base import _DRAGONS, _WINDS, _StateBase
+from engine.state.base import DRAGON_SET, WIND_SET, StateBase
 from engine.state.results import Phase
-from engine.state.seat import _can_hold
+from engine.state.seat import can_hold
 from engine.tiles import NORTH, Tile
 
 
-class _Calls(_StateBase):
+class CallRules(StateBase):
     """Calls, kans and kita (a part of :class:`~engine.state.GameState`)."""
 
     # -- calls -----------------------------------------------------------------------------------
@@ -48,7 +48,7 @@ class _Calls(_StateBase):
                 return "chi is only allowed on the discard of the player to the left"
         if data.riichi:
             return f"seat {seat} is in riichi and cannot call"
-        if not _can_hold(data, consumed):
+        if not can_hold(data, consumed):
             return f"seat {seat} does not hold {' '.join(map(str, consumed))}"
         if isinstance(event, Chi):
             # A run of the rule set's shapes (space mahjong: wrap-around and honour runs too).
@@ -126,8 +126,8 @@ class _Calls(_StateBase):
         pao = self.ruleset.pao
         sets = {meld.kind for meld in data.melds if meld.type is not MeldType.CHI}
         if (
-            (kind in _DRAGONS and "daisangen" in pao and sets >= _DRAGONS)
-            or (kind in _WINDS and "daisuushii" in pao and sets >= _WINDS)
+            (kind in DRAGON_SET and "daisangen" in pao and sets >= DRAGON_SET)
+            or (kind in WIND_SET and "daisuushii" in pao and sets >= WIND_SET)
             or ("suukantsu" in pao and sum(meld.is_kan for meld in data.melds) == 4)
         ):
             data.liable = discarder
@@ -191,7 +191,7 @@ class _Calls(_StateBase):
         if len(tiles) != 4 or any(tile.kind != tiles[0].kind for tile in tiles):
             return f"a closed kan is four tiles of one kind, not {' '.join(map(str, tiles))}"
         data = self.seats[event.seat]
-        if not _can_hold(data, tiles):
+        if not can_hold(data, tiles):
             return f"seat {event.seat} does not hold {' '.join(map(str, tiles))}"
         if data.riichi and not self._riichi_waits_kept(event.seat, list(tiles)):
             return "in riichi a closed kan must use the drawn tile and keep the waits"

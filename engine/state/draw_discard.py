@@ -9,12 +9,12 @@ draws after a kan or a robbing chance, riichi discards, swap calls and the first
 from __future__ import annotations
 
 from engine.events import AbortKind, Discard, Draw
-from engine.state.base import _WINDS, _StateBase
+from engine.state.base import WIND_SET, StateBase
 from engine.state.results import Phase
 from engine.tiles import Tile
 
 
-class _DrawDiscard(_StateBase):
+class DrawDiscardRules(StateBase):
     """Draws and discards (a part of :class:`~engine.state.GameState`)."""
 
     # -- draw ------------------------------------------------------------------------------------
@@ -149,7 +149,7 @@ class _DrawDiscard(_StateBase):
             self.discards_made == 4
             and self.players == 4
             and self.ruleset.suufon_renda
-            and tile.kind in _WINDS
+            and tile.kind in WIND_SET
             and all(first.kind == tile.kind for first in self.first_discards)
         ):
             self.forced_abort = AbortKind.FOUR_WINDS

@@ -38,14 +38,14 @@ from engine.events import (
 )
 from engine.game_flow import HandOutcome, RoundPosition, next_position
 from engine.rules.ruleset import Ruleset
-from engine.state.calls import _Calls
-from engine.state.draw_discard import _DrawDiscard
-from engine.state.hand_ends import _HandEnds
-from engine.state.legal import _LegalActions
+from engine.state.calls import CallRules
+from engine.state.draw_discard import DrawDiscardRules
+from engine.state.hand_ends import HandEndRules
+from engine.state.legal import LegalActionRules
 from engine.state.results import PHASE_ACT, PHASE_CLAIM, HandResult, Phase
-from engine.state.riichi import _Riichi
-from engine.state.seat import _Seat
-from engine.state.wins import _Wins
+from engine.state.riichi import RiichiRules
+from engine.state.seat import SeatState
+from engine.state.wins import WinRules
 from engine.tiles import (
     EAST,
     FOREIGN_SHIFT,
@@ -63,7 +63,7 @@ _NO_KINDS: frozenset[int] = frozenset()
 _KIND_BYTES = (1 << 8 * KINDS) - 1
 
 
-class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
+class GameState(DrawDiscardRules, CallRules, RiichiRules, WinRules, HandEndRules, LegalActionRules):
     """One game's state, hand by hand.
 
     Start each hand with :meth:`start_round`; feed it the hand's events with :meth:`apply`; read
@@ -203,7 +203,7 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
         """Deal the hands and show the indicators tile by tile, refusing the first tile that
         breaks a limit (see :meth:`_tile_problem`)."""
         shapes = self.shapes
-        self.seats = [_Seat([0] * KINDS, [0, 0, 0], shapes=shapes) for _ in range(self.players)]
+        self.seats = [SeatState([0] * KINDS, [0, 0, 0], shapes=shapes) for _ in range(self.players)]
         # Tiles seen in this hand (hands, indicators, draws), to refuse a fifth copy.
         self.seen = [0] * KINDS
         self.seen_red = [0, 0, 0]
@@ -272,7 +272,9 @@ class GameState(_DrawDiscard, _Calls, _Riichi, _Wins, _HandEnds, _LegalActions):
             counts = packed.to_bytes(PACKED_BYTES, "little")
             key = packed & _KIND_BYTES  # the kind bytes: the seat's key
             self.seats.append(
-                _Seat(list(counts[:KINDS]), list(counts[RED_BYTE:]), key=key, shapes=self.shapes)
+                SeatState(
+                    list(counts[:KINDS]), list(counts[RED_BYTE:]), key=key, shapes=self.shapes
+                )
             )
         return True
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from engine.events import AbortiveDraw, AbortKind, ExhaustiveDraw, NagashiMangan, ScoreChange
 from engine.scoring.payments import tsumo_payments
-from engine.state.base import _YAOCHUU, _StateBase
+from engine.state.base import YAOCHUU_SET, StateBase
 from engine.state.results import HandResult, Phase
 
 _MANGAN_BASE = 2000
 
 
-class _HandEnds(_StateBase):
+class HandEndRules(StateBase):
     """Hand ends without a win (a part of :class:`~engine.state.GameState`)."""
 
     # -- hand ends without a win -----------------------------------------------------------------
@@ -42,7 +42,7 @@ class _HandEnds(_StateBase):
             for seat, data in enumerate(self.seats)
             if data.river
             and not any(data.river_called)
-            and all(tile.kind in _YAOCHUU for tile in data.river)
+            and all(tile.kind in YAOCHUU_SET for tile in data.river)
         )
 
     def _check_exhaustive(self, event: ExhaustiveDraw) -> str | None:
@@ -111,7 +111,7 @@ class _HandEnds(_StateBase):
             data = self.seats[seat]
             if not (self.first_turn and data.draws == 1):
                 return "nine terminals can only be declared on an uninterrupted first draw"
-            distinct = sum(1 for kind_ in _YAOCHUU if data.counts[kind_])
+            distinct = sum(1 for kind_ in YAOCHUU_SET if data.counts[kind_])
             if distinct < 9:
                 return f"seat {seat} holds {distinct} kinds of terminals and honours, not 9"
             return None

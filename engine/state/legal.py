@@ -26,13 +26,13 @@ from engine.events import (
     Win,
 )
 from engine.hand.melds import MeldType
-from engine.state.base import _StateBase
+from engine.state.base import StateBase
 from engine.state.results import Phase
-from engine.state.seat import _PLAIN_TILES, _copies
+from engine.state.seat import PLAIN_TILES, tile_copies
 from engine.tiles import NORTH, Tile
 
 
-class _LegalActions(_StateBase):
+class LegalActionRules(StateBase):
     """The legal events now (a part of :class:`~engine.state.GameState`)."""
 
     def legal_actions(self) -> list[Event]:
@@ -113,7 +113,7 @@ class _LegalActions(_StateBase):
             if data.riichi or data.counts[kind] < 2:
                 pass
             else:
-                same = _copies(data, kind)
+                same = tile_copies(data, kind)
                 out.append(Pon(seat, discarder, tile, tuple(same[:2])))
                 if len(same) >= 3:
                     out.append(OpenKan(seat, discarder, tile, tuple(same[:3])))
@@ -125,7 +125,7 @@ class _LegalActions(_StateBase):
                     assert run is not None
                     others = [k for k in run if k != kind]
                     if all(data.counts[k] for k in others):
-                        consumed = tuple(_copies(data, k)[0] for k in others)
+                        consumed = tuple(tile_copies(data, k)[0] for k in others)
                         out.append(Chi(seat, discarder, tile, consumed))
         return out
 
@@ -163,10 +163,10 @@ class _LegalActions(_StateBase):
             if self.ruleset.kans:
                 for kind in range(len(counts)):
                     if counts[kind] == 4:
-                        out.append(ClosedKan(seat, tuple(_copies(data, kind))))
+                        out.append(ClosedKan(seat, tuple(tile_copies(data, kind))))
                 for meld in data.melds:
                     if meld.type is MeldType.PON and counts[meld.kind]:
-                        out.append(AddedKan(seat, _copies(data, meld.kind)[0]))
+                        out.append(AddedKan(seat, tile_copies(data, meld.kind)[0]))
             if self.ruleset.kita and data.counts[NORTH]:
-                out.append(NorthExtraction(seat, _PLAIN_TILES[NORTH]))
+                out.append(NorthExtraction(seat, PLAIN_TILES[NORTH]))
         return out

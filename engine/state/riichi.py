@@ -7,11 +7,11 @@ new dora indicator due are in :mod:`engine.state.calls`.
 from __future__ import annotations
 
 from engine.events import AbortKind, DoraRevealed, RiichiAccepted, RiichiDeclared
-from engine.state.base import _StateBase
+from engine.state.base import StateBase
 from engine.state.results import Phase
 
 
-class _Riichi(_StateBase):
+class RiichiRules(StateBase):
     """Riichi and kan dora (a part of :class:`~engine.state.GameState`)."""
 
     # -- riichi and dora -------------------------------------------------------------------------

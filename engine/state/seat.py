@@ -1,13 +1,13 @@
-"""One player's part of a hand (:class:`_Seat`) and what is asked of a seat's tiles.
+"""One player's part of a hand (:class:`SeatState`) and what is asked of a seat's tiles.
 
 A seat keeps its concealed tiles as counts by kind (red fives counted apart), with its melds,
 river and riichi flags. The functions here read such counts, not the game: whether a seat holds
-some tiles at once (:func:`_can_hold`), its copies of one kind (:func:`_copies`) and the waits of
+some tiles at once (:func:`can_hold`), its copies of one kind (:func:`tile_copies`) and the waits of
 a hand (:func:`hand_waits`, memoized for the whole process because hands repeat so often).
 
-A seat also keeps its counts packed in one integer (:attr:`_Seat.key`, a byte per kind), updated
-with ``counts`` by :meth:`_Seat.add` and :meth:`_Seat.remove`: the memo key of its waits, which
-costs one look-up instead of turning 34 counts into bytes after every discard.
+A seat also keeps its counts packed in one integer (:attr:`SeatState.key`, a byte per kind),
+updated with ``counts`` by :meth:`SeatState.add` and :meth:`SeatState.remove`: the memo key of
+its waits, which costs one look-up instead of turning 34 counts into bytes after every discard.
 
 The waits depend on the rule set's hand shapes (:mod:`engine.hand.shapes`), so a seat knows
 them, and above its counts its key carries the shapes' mark (0 for the standard shapes: their
@@ -26,13 +26,13 @@ from engine.hand.shanten import shanten
 from engine.hand.shapes import STANDARD, HandShapes, shapes_by_mark
 from engine.tiles import EAST, KINDS, Tile, kinds_mask
 
-_PLAIN_TILES = tuple(Tile.from_kind(kind) for kind in range(KINDS))
+PLAIN_TILES = tuple(Tile.from_kind(kind) for kind in range(KINDS))
 _RED_TILES = tuple(Tile.from_kind(9 * suit + 4, red=True) for suit in range(3))
-#: One tile of each kind in :attr:`_Seat.key`: byte ``kind``. Indexed exactly like ``counts``
+#: One tile of each kind in :attr:`SeatState.key`: byte ``kind``. Indexed exactly like ``counts``
 #: (by ``tile.kind``), so the key always moves with the counts.
 _KEY_UNIT = tuple(1 << 8 * kind for kind in range(KINDS))
-#: Above the counts in :attr:`_Seat.key`: the shapes' mark (a byte), then the counts of the tiles
-#: called in honour runs (34 bytes), then a flag: a meld that is not an honour run was called
+#: Above the counts in :attr:`SeatState.key`: the shapes' mark (a byte), then the counts of the
+#: tiles called in honour runs (34 bytes), then a flag: a meld that is not an honour run was called
 #: (no open thirteen orphans). The last two only where the shapes have open thirteen orphans.
 _MARK_SHIFT = 8 * KINDS
 _CALLED_SHIFT = 8 * (KINDS + 1)
@@ -41,7 +41,7 @@ _KINDS_MASK = kinds_mask(range(KINDS))
 
 
 @dataclass(slots=True)
-class _Seat:
+class SeatState:
     """One player's part of a hand."""
 
     #: Concealed tiles by kind (red fives included in their kind) and red fives by suit.
@@ -198,11 +198,11 @@ class _Seat:
             red = self.reds[kind // 9] if kind < EAST and kind % 9 == 4 else 0
             if red:
                 out.extend([_RED_TILES[kind // 9]] * red)
-            out.extend([_PLAIN_TILES[kind]] * (count - red))
+            out.extend([PLAIN_TILES[kind]] * (count - red))
         return out
 
 
-def _can_hold(seat: _Seat, tiles: Iterable[Tile]) -> bool:
+def can_hold(seat: SeatState, tiles: Iterable[Tile]) -> bool:
     """Whether the seat holds all these tiles at once."""
     needed: dict[Tile, int] = {}
     for tile in tiles:
@@ -221,7 +221,7 @@ def _can_hold(seat: _Seat, tiles: Iterable[Tile]) -> bool:
     return True
 
 
-#: Waits by hand (34 counts packed as in :attr:`_Seat.key`). Hands repeat a lot (a tsumogiri
+#: Waits by hand (34 counts packed as in :attr:`SeatState.key`). Hands repeat a lot (a tsumogiri
 #: leaves the hand as it was), so a game asks each distinct hand once. Cleared when it grows past
 #: the bound.
 _WAITS_MEMO: dict[int, tuple[bool, frozenset[int]]] = {}
@@ -237,7 +237,7 @@ def hand_waits(
     hand can be one tile from complete yet wait on nothing. ``melds`` matter only to space
     mahjong's open thirteen orphans."""
     key = int.from_bytes(bytes(counts), "little")
-    seat = _Seat(list(counts), [0, 0, 0], key=key, shapes=shapes)
+    seat = SeatState(list(counts), [0, 0, 0], key=key, shapes=shapes)
     for meld in melds:
         seat.note_meld(meld)
     return _waits(seat.key, seat.counts)
@@ -294,9 +294,9 @@ def _remember(key: int, near: bool, waits: frozenset[int]) -> tuple[bool, frozen
     return found
 
 
-def _copies(data: _Seat, kind: int) -> list[Tile]:
+def tile_copies(data: SeatState, kind: int) -> list[Tile]:
     """The seat's tiles of one kind, plain ones first (calls keep red fives when they can)."""
     count = data.counts[kind]
     red = data.reds[kind // 9] if kind < EAST and kind % 9 == 4 else 0
-    plain = [_PLAIN_TILES[kind]] * (count - red)
+    plain = [PLAIN_TILES[kind]] * (count - red)
     return plain + [_RED_TILES[kind // 9]] * red if red else plain

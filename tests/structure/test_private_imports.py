@@ -1,42 +1,16 @@
 """No ``_private`` name is imported across modules (issue 23): shared internals get public names.
 
-The checker is ``tests/structure/private_imports.py`` (also a script). The state machine's
-mixins in ``engine/state/`` still share private names; they are listed here until that package
-gives them public names (it was being changed by another piece of work when the checker came),
-and the list may only shrink: a new private import anywhere fails, and so does a listed one
-that is gone.
+The checker is ``tests/structure/private_imports.py`` (also a script): a private import
+anywhere fails, and so does a name listed in ``KNOWN`` that is gone.
 """
 
 from __future__ import annotations
 
 from tests.structure.private_imports import check_source, files, private_imports
 
-#: Private imports that remain, by file and name (engine/state/ only).
-KNOWN: frozenset[str] = frozenset(
-    {
-        "engine/state/base.py: from engine.state.seat import _Seat",
-        "engine/state/calls.py: from engine.state.base import _DRAGONS",
-        "engine/state/calls.py: from engine.state.base import _WINDS",
-        "engine/state/calls.py: from engine.state.base import _StateBase",
-        "engine/state/calls.py: from engine.state.seat import _can_hold",
-        "engine/state/draw_discard.py: from engine.state.base import _WINDS",
-        "engine/state/draw_discard.py: from engine.state.base import _StateBase",
-        "engine/state/game.py: from engine.state.calls import _Calls",
-        "engine/state/game.py: from engine.state.draw_discard import _DrawDiscard",
-        "engine/state/game.py: from engine.state.hand_ends import _HandEnds",
-        "engine/state/game.py: from engine.state.legal import _LegalActions",
-        "engine/state/game.py: from engine.state.riichi import _Riichi",
-        "engine/state/game.py: from engine.state.seat import _Seat",
-        "engine/state/game.py: from engine.state.wins import _Wins",
-        "engine/state/hand_ends.py: from engine.state.base import _YAOCHUU",
-        "engine/state/hand_ends.py: from engine.state.base import _StateBase",
-        "engine/state/legal.py: from engine.state.base import _StateBase",
-        "engine/state/legal.py: from engine.state.seat import _PLAIN_TILES",
-        "engine/state/legal.py: from engine.state.seat import _copies",
-        "engine/state/riichi.py: from engine.state.base import _StateBase",
-        "engine/state/wins.py: from engine.state.base import _StateBase",
-    }
-)
+#: Private imports that remain, by file and name: none (the state machine's mixins got public
+#: names too). A name may only be added here with a reason beside it.
+KNOWN: frozenset[str] = frozenset()
 
 
 def _without_line(found: str) -> str:

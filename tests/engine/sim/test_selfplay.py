@@ -498,7 +498,7 @@ def bug_state() -> GameState:
 
 
 def test_an_honour_pon_is_listed() -> None:
-    # Was an IndexError in engine.state._copies (red-five table indexed for honours).
+    # Was an IndexError in engine.state.seat.tile_copies (red-five table indexed for honours).
     state = bug_state()
     state.apply(Draw(0, parse_tile("4z")))
     state.apply(Discard(0, parse_tile("7z")))
