@@ -169,6 +169,22 @@ EXPLAINED: tuple[Explained, ...] = (
             '("Only the Pao-triggering Yakuman portion is split 50/50")'
         ),
     ),
+    Explained(
+        peer="jansou (mjai)",
+        what="waiting kan indicator turned before a chankan left unplayed",
+        rulesets=frozenset({"majsoul-4p", "majsoul-3p"}),
+        reason=(
+            "an added kan declared on an open or added kan's replacement tile turns the earlier "
+            "kan's waiting indicator at its declaration, before anyone may rob it; jansou turns "
+            "it later, so a chankan ends its replay with the indicator unplayed"
+        ),
+        evidence=(
+            "RiichiEnv (smly/RiichiEnv, checked against Mahjong Soul records), "
+            "riichienv-core/src/state_3p/mod.rs and state/mod.rs, the kakan step: the kakan "
+            'event, then "Reveal any pending kan doras from previous kans", then the chankan '
+            "ronners are looked for; RiichiEnv's replay accepts majsoul-3p seed 19334"
+        ),
+    ),
 )
 
 

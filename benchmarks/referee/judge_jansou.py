@@ -70,6 +70,8 @@ SANMA_NOTEN = "sanma noten payments from a 3,000 pool"
 COMPOSITE_PAO = "pao over the whole of a composite yakuman"
 #: jansou counts a hand noten when its every wait is a kind its own kans hold four of.
 KAN_KARATEN = "tenpai on a kind held four times in own kans counted noten"
+#: jansou turns a waiting kan indicator after an added kan's robbing window, not before it.
+CHANKAN_DORA = "waiting kan indicator turned before a chankan left unplayed"
 _AGARI = Agari()
 #: The canonical events that jansou's parsed rounds hold, in the same order (riichi is a flag
 #: of its discard; acceptance, wins and draws of the hand are the outcome).
@@ -145,7 +147,9 @@ def _replay(
         message = str(error).split(": ", 1)[-1]
         verdicts.add(
             peer,
-            f"replay stops: {_pattern(message)}",
+            CHANKAN_DORA
+            if _indicator_before_chankan(round_, message)
+            else f"replay stops: {_pattern(message)}",
             label,
             _canonical_index(round_, error.event_index),
             "legal",
@@ -153,6 +157,22 @@ def _replay(
         )
         return None
     return settlements
+
+
+def _indicator_before_chankan(round_: object, message: str) -> bool:
+    """Whether jansou stopped on an indicator our record turns between an added kan and a ron
+    robbing it (the waiting indicator of an earlier open or added kan, turned at the added
+    kan's declaration), left unplayed by jansou."""
+    events = round_.events  # type: ignore[attr-defined]
+    return (
+        "DoraReveal" in message
+        and "unplayed" in message
+        and len(events) >= 3
+        and isinstance(events[-3], AddedKan)
+        and isinstance(events[-2], DoraRevealed)
+        and isinstance(events[-1], Win)
+        and not events[-1].tsumo
+    )
 
 
 def _settle(

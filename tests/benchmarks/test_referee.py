@@ -249,3 +249,17 @@ def test_the_parts_table_counts_each_parts_classes_by_todays_explanations(tmp_pa
     assert text.endswith(
         "3 parts: 30 games, 12.0 s of worker time (2.50 games/s per core), 2 unexplained"
     )
+
+
+def test_a_waiting_indicator_turned_before_a_chankan_is_its_own_explained_class() -> None:
+    """majsoul-3p seed 19334: an open kan, an added kan on its replacement tile, robbed. Our
+    record turns the open kan's waiting indicator at the added kan (as RiichiEnv's kakan step
+    does, before it looks for robbers); jansou's replay ends with it unplayed."""
+    from benchmarks.referee.explained import explanation
+
+    found = _findings(_game("majsoul-3p", 19334))
+    stops = [(what, where) for peer, what, where, _ in found if peer == "jansou (mjai)"]
+    assert ("waiting kan indicator turned before a chankan left unplayed", "4 (S1)") in stops
+    assert not [what for what, _ in stops if what.startswith("replay stops")]
+    for what, _ in stops:
+        assert explanation("jansou (mjai)", what, "majsoul-3p") is not None, what
