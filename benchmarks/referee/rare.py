@@ -70,7 +70,9 @@ _PAO = {"daisangen": "pao daisangen", "daisuushii": "pao daisuushii", "suukantsu
 def count(game: Game) -> Counter[str]:
     """How often each situation of :data:`SITUATIONS` happened in the game."""
     seen: Counter[str] = Counter()
-    live_wall = get_ruleset(game.header.ruleset).live_wall
+    ruleset = get_ruleset(game.header.ruleset)
+    live_wall = ruleset.live_wall
+    pao = ruleset.pao
     for round_ in game.rounds:
         events = round_.events
         draws = 0
@@ -98,7 +100,7 @@ def count(game: Game) -> Counter[str]:
             elif isinstance(event, NagashiMangan):
                 seen["nagashi mangan"] += 1
             elif isinstance(event, Win):
-                _win(event, last_action, drawn_by, called, replacement_last, seen)
+                _win(event, last_action, drawn_by, called, replacement_last, pao, seen)
             if not isinstance(event, Win):
                 last_action = event
         rons = [e for e in events if isinstance(e, Win) and not e.tsumo]
@@ -115,6 +117,7 @@ def _win(
     drawn_by: set[int],
     called: bool,
     replacement_last: bool,
+    pao: frozenset[str],
     seen: Counter[str],
 ) -> None:
     yaku = dict(event.recorded.yaku or ()) if event.recorded else {}
@@ -144,6 +147,8 @@ def _win(
         seen["double yakuman or more"] += 1
     liable = event.recorded.liable if event.recorded else None
     if liable is not None:
+        # Only the yakuman the rule set makes liable: a composite with four kans whose
+        # liability is for its dragons is a pao daisangen, not a four-kans pao.
         for name, situation in _PAO.items():
-            if name in yaku:
+            if name in yaku and name in pao:
                 seen[situation] += 1

@@ -117,8 +117,13 @@ def test_a_composite_yakuman_with_four_kans_is_classed_by_its_liability() -> Non
     feeder having fed the fourth kan too. Mahjong Soul's liability covers daisangen only; jansou
     charges the whole to the feeder: the known composite class, not a four-kans pao."""
     from benchmarks.referee.explained import explanation
+    from benchmarks.referee.rare import count
 
-    found = _findings(_game("majsoul-3p", 11007))
+    game = _game("majsoul-3p", 11007)
+    # The rare-situation count too: a pao daisangen, no four-kans pao (Mahjong Soul has none).
+    situations = count(game)
+    assert (situations["pao daisangen"], situations["pao suukantsu"]) == (1, 0)
+    found = _findings(game)
     jansou = [(what, where) for peer, what, where, _ in found if peer == "jansou (mjai)"]
     assert jansou == [("pao over the whole of a composite yakuman", "2 (E1)")], found
     assert explanation("jansou (mjai)", jansou[0][0], "majsoul-3p") is not None
