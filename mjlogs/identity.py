@@ -66,6 +66,8 @@ def _round_identity(round_: dict[str, Any]) -> dict[str, Any]:
 
 
 def _event_identity(event: dict[str, Any]) -> dict[str, Any]:
+    if not any(key.startswith("recorded") or key in _UNORDERED_TILE_FIELDS for key in event):
+        return event  # most events (draws, discards): nothing to leave out or sort
     identity = {key: value for key, value in event.items() if not key.startswith("recorded")}
     for key in _UNORDERED_TILE_FIELDS:
         if isinstance(identity.get(key), list):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import DataError, transaction
@@ -20,12 +22,14 @@ from engine.errors import EngineError
 from engine.events import Game as EngineGame
 from engine.formats import canonical
 from engine.replay import ReplayReport, replay
+from engine.replay import RoundFact as EngineFact
 from engine.replay import Verdict as EngineVerdict
+from mjlogs import record_cache
 from mjlogs.models import Game, GameSeat
 from replay import selectors
 from replay.models import Verdict, Verification
-from stats.services import game_facts_replace
-from stats.tasks import game_stats_queue_update
+from stats.services import games_facts_replace
+from stats.tasks import games_stats_queue_update
 
 logger = logging.getLogger(__name__)
 
@@ -35,14 +39,64 @@ def game_verify(game_id: int) -> Verification | None:
     one) and, for a verified game, the per-player facts the statistics are computed from.
     Idempotent: running it twice leaves the same rows. ``None`` when the game is gone
     (deleted after the task was queued)."""
-    document = Game.objects.filter(pk=game_id).values_list("document", flat=True).first()
-    if document is None:
-        return None
+    return games_verify([game_id]).get(game_id)
+
+
+def games_verify(game_ids: Sequence[int]) -> dict[int, Verification]:
+    """:func:`game_verify` for several games, their verdicts and facts written in one
+    transaction (a bulk import verifies its games in batches: per-game writes cost more than
+    the replays). Games gone are left out of the answer.
+
+    A game the import that stored it still has in memory in this process is replayed from
+    that record (:mod:`mjlogs.record_cache`), not decoded again from its stored document."""
+    ids = list(dict.fromkeys(game_ids))
+    hashes = dict(Game.objects.filter(pk__in=ids).values_list("pk", "content_hash"))
+    remembered = {
+        game_id: stored
+        for game_id in ids
+        if game_id in hashes and (stored := record_cache.take(game_id, hashes[game_id]))
+    }
+    missing = [game_id for game_id in ids if game_id in hashes and game_id not in remembered]
+    documents = dict(Game.objects.filter(pk__in=missing).values_list("pk", "document"))
+    outcomes = []
+    for game_id in ids:
+        if game_id in remembered:
+            stored = remembered[game_id]
+            outcomes.append(_outcome(game_id, stored.document, stored.record))
+        elif game_id in documents:
+            outcomes.append(_outcome(game_id, documents[game_id], None))
+    try:
+        return _save(outcomes)
+    except DataError:
+        if len(outcomes) == 1:
+            return _save_without_facts(outcomes[0])
+        # One game's figures are beyond a column: save the batch one game at a time, so that
+        # only that game goes without statistics.
+        saved: dict[int, Verification] = {}
+        for outcome in outcomes:
+            try:
+                saved |= _save([outcome])
+            except DataError:
+                saved |= _save_without_facts(outcome)
+        return saved
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """A game's replay, ready to store."""
+
+    game_id: int
+    values: dict[str, Any]
+    facts: Sequence[EngineFact] | None
+
+
+def _outcome(game_id: int, document: Any, record: EngineGame | None) -> _Outcome:
+    """Replay one game (decoding its document unless its record is given)."""
     started = time.perf_counter()
     facts = None
-    record: EngineGame | None = None
     try:
-        record = canonical.game_from_json(document)
+        if record is None:
+            record = canonical.game_from_json(document)
         report = replay(record)
     except EngineError as error:
         # A stored document the engine can no longer read (a format change), or a game it
@@ -88,16 +142,21 @@ def game_verify(game_id: int) -> Verification | None:
         "duration_ms": (time.perf_counter() - started) * 1000,
         "verified_at": timezone.now(),
     }
+    return _Outcome(game_id, values, facts)
+
+
+def _save_without_facts(outcome: _Outcome) -> dict[int, Verification]:
+    """Save a verdict whose facts a column of the facts table cannot hold (a game stored
+    before the import checked its values, ``mjlogs.storable``): it gets a final verdict all
+    the same, and no statistics."""
     try:
-        return _save(game_id, values, facts)
+        return _save([outcome])
     except DataError as error:
-        # A figure of the game is beyond a column of the facts table (a game stored before the
-        # import checked its values, mjlogs.storable): it gets a final verdict all the same,
-        # and no statistics.
-        logger.warning("Game %d: its facts cannot be stored (%s)", game_id, error)
+        logger.warning("Game %d: its facts cannot be stored (%s)", outcome.game_id, error)
         reason = str(error).strip().splitlines()[0] if str(error).strip() else "a value"
         message = f"a figure of this game is beyond what the statistics keep ({reason})"
-        return _save(game_id, values | _unverifiable(message), None)
+        values = outcome.values | _unverifiable(message)
+        return _save([_Outcome(outcome.game_id, values, None)])
 
 
 def _frames_index(
@@ -124,26 +183,53 @@ def _unverifiable(message: str) -> dict[str, Any]:
     }
 
 
-def _save(game_id: int, values: dict[str, Any], facts: Any) -> Verification | None:
+def _save(outcomes: Sequence[_Outcome]) -> dict[int, Verification]:
+    """Store these replays' verdicts, seat points and facts, and mark the statistics behind,
+    in one transaction; games deleted meanwhile are skipped."""
     with transaction.atomic():
-        if not Game.objects.filter(pk=game_id).exists():
-            return None
-        verification, _ = Verification.objects.update_or_create(game_id=game_id, defaults=values)
-        _seat_points_replace(game_id, values)
-        game_facts_replace(game_id, facts)
-        game_stats_queue_update(Game.objects.only("started_at", "uploaded_at").get(pk=game_id))
-    return verification
+        present = set(
+            Game.objects.filter(pk__in=[o.game_id for o in outcomes]).values_list("pk", flat=True)
+        )
+        outcomes = [outcome for outcome in outcomes if outcome.game_id in present]
+        if not outcomes:
+            return {}
+        earlier = Verification.objects.filter(game_id__in=present)
+        saved = {verification.game_id: verification for verification in earlier}
+        new = []
+        for outcome in outcomes:
+            verification = saved.get(outcome.game_id)
+            if verification is None:
+                new.append(Verification(game_id=outcome.game_id, **outcome.values))
+                continue
+            for name, value in outcome.values.items():
+                setattr(verification, name, value)
+            verification.save(update_fields=list(outcome.values))
+        for verification in Verification.objects.bulk_create(new):
+            saved[verification.game_id] = verification
+        _seat_points_replace(outcomes)
+        games_facts_replace({outcome.game_id: outcome.facts for outcome in outcomes})
+        changed = Game.objects.filter(pk__in=present).only("started_at", "uploaded_at")
+        games_stats_queue_update(list(changed))
+    return {outcome.game_id: saved[outcome.game_id] for outcome in outcomes}
 
 
-def _seat_points_replace(game_id: int, values: dict[str, Any]) -> None:
+def _seat_points_replace(outcomes: Sequence[_Outcome]) -> None:
     """Keep each seat's final points by the rules with the seat (the game list and the API read
     them there) for a game verified whole; none otherwise (a fragment has no end, and a game the
     rules disagree with has no points one can trust)."""
-    report = values.get("report") or {}
-    points = report.get("points") if values["verdict"] == Verdict.VERIFIED else None
-    seats = GameSeat.objects.filter(game_id=game_id)
-    if not isinstance(points, list):
-        seats.update(points=None)
-        return
-    for seat, value in enumerate(points):
-        seats.filter(seat=seat).update(points=value)
+    points_by_game = {}
+    for outcome in outcomes:
+        report = outcome.values.get("report") or {}
+        points = report.get("points") if outcome.values["verdict"] == Verdict.VERIFIED else None
+        points_by_game[outcome.game_id] = points if isinstance(points, list) else None
+    seats = GameSeat.objects.filter(game_id__in=list(points_by_game)).only(
+        "game_id", "seat", "points"
+    )
+    changed = []
+    for seat in seats:
+        points = points_by_game[seat.game_id]
+        value = points[seat.seat] if points is not None and seat.seat < len(points) else None
+        if seat.points != value:
+            seat.points = value
+            changed.append(seat)
+    GameSeat.objects.bulk_update(changed, ["points"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
-from replay.services import game_verify
+from replay.services import game_verify, games_verify
 
 
 @shared_task(
@@ -22,3 +22,11 @@ def verify_game(game_id: int) -> str | None:
     """Verify one stored game; returns its verdict (``None`` when the game is gone)."""
     verification = game_verify(game_id)
     return None if verification is None else verification.verdict
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def verify_games(game_ids: list[int]) -> int:
+    """Verify several stored games, their verdicts written together (a bulk import where
+    tasks run in-process: ``mjlogs.services.VerificationQueue``); returns how many were
+    verified (games gone are skipped)."""
+    return len(games_verify(game_ids))

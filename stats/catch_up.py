@@ -89,7 +89,7 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from mjlogs.models import Game
 from stats.models import QueuedCatchUp, RatingsBacklog, SummaryBacklog
-from stats.selectors import players_of_game
+from stats.selectors import players_of_games
 from stats.services import RATINGS_LOCK, player_summaries_refresh, ratings_recompute
 
 logger = logging.getLogger(__name__)
@@ -393,8 +393,17 @@ def game_stats_mark(game: Game, *, summaries: Task, ratings: Task) -> None:
     the ratings from its time on. Call it inside the transaction that changes the game, before
     deleting it (it reads the game's players now); ``stats.tasks.game_stats_queue_update``
     does, with the tasks."""
-    player_ids = players_of_game(game.pk)
-    since = game.started_at or game.uploaded_at
+    games_stats_mark([game], summaries=summaries, ratings=ratings)
+
+
+def games_stats_mark(games: Sequence[Game], *, summaries: Task, ratings: Task) -> None:
+    """:func:`game_stats_mark` for several games changed in one transaction (a batch of
+    verifications): one mark of all their players, and the ratings from the earliest."""
+    if not games:
+        return
+    player_ids = players_of_games([game.pk for game in games])
+    times = [game.started_at or game.uploaded_at for game in games]
+    since = None if None in times else min(time for time in times if time is not None)
     # Marked in the change's own transaction: a committed change is never unmarked.
     summaries_mark_stale(player_ids)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter, deque
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -799,9 +799,10 @@ def _fact_rows(facts: QuerySet[RoundFact, tuple[Any, ...]]) -> Iterator[tuple[An
 # What the write paths (``stats.services``, ``stats.catch_up``) read --------------------------
 
 
-def players_of_game(game_id: int) -> list[int]:
-    """The ids of the players seated in a game."""
-    return list(GameSeat.objects.filter(game_id=game_id).values_list("player_id", flat=True))
+def players_of_games(game_ids: Sequence[int]) -> list[int]:
+    """The ids of the players seated in these games, each once."""
+    seats = GameSeat.objects.filter(game_id__in=game_ids).values_list("player_id", flat=True)
+    return sorted(set(seats))
 
 
 def rated_games() -> QuerySet[Game]:

@@ -12,7 +12,7 @@ module imports only ``models``, ``ratings`` and ``selectors`` of the stats app.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from django.db import connection, transaction
@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from config.rows import insert_rows
 from engine.replay import RoundFact as EngineFact
-from mjlogs.models import Game, GameSeat, Player
+from mjlogs.models import GameSeat, Player
 from stats.models import PlayerSummary, RatingChange, RoundFact
 from stats.ratings import RatedGame, rate
 from stats.selectors import (
@@ -39,12 +39,26 @@ RATINGS_LOCK = 7_300_001
 def game_facts_replace(game_id: int, facts: Sequence[EngineFact] | None) -> int:
     """Make the game's stored facts exactly these (``None`` or empty: none, for a game that
     did not verify). Idempotent. Returns the number of rows stored."""
+    return games_facts_replace({game_id: facts})
+
+
+def games_facts_replace(facts_by_game: Mapping[int, Sequence[EngineFact] | None]) -> int:
+    """:func:`game_facts_replace` for several games at once (a batch of verifications: three
+    statements in all). Games no longer stored are skipped. Returns the rows stored."""
     with transaction.atomic():
-        RoundFact.objects.filter(game_id=game_id).delete()
-        if not facts or not Game.objects.filter(pk=game_id).exists():
-            return 0
-        players = dict(GameSeat.objects.filter(game_id=game_id).values_list("seat", "player_id"))
-        rows = [_row(game_id, players[fact.seat], fact) for fact in facts]
+        RoundFact.objects.filter(game_id__in=list(facts_by_game)).delete()
+        with_facts = [game_id for game_id, facts in facts_by_game.items() if facts]
+        seats = GameSeat.objects.filter(game_id__in=with_facts)
+        players = {
+            (game, seat): player
+            for game, seat, player in seats.values_list("game_id", "seat", "player_id")
+        }
+        rows = [
+            _row(game_id, players[game_id, fact.seat], fact)
+            for game_id in with_facts
+            if (game_id, 0) in players  # a game deleted meanwhile has no seats
+            for fact in facts_by_game[game_id] or ()
+        ]
         insert_rows(RoundFact, rows)
     return len(rows)
 

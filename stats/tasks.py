@@ -19,6 +19,8 @@ This is the top layer of the stats app (the layers are listed in ``stats/catch_u
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from celery import shared_task
 from django.db import OperationalError
 
@@ -60,3 +62,8 @@ def game_stats_queue_update(game: Game) -> None:
     (logged): the marks would keep the statistics correct (read from the rows) but slow until
     the next catch-up, so they are brought up to date now."""
     catch_up.game_stats_mark(game, summaries=catch_up_player_stats, ratings=update_ratings)
+
+
+def games_stats_queue_update(games: Sequence[Game]) -> None:
+    """:func:`game_stats_queue_update` for several games changed in one transaction."""
+    catch_up.games_stats_mark(games, summaries=catch_up_player_stats, ratings=update_ratings)

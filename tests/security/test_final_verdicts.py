@@ -69,3 +69,22 @@ def test_an_engine_failure_gives_a_final_verdict_and_reverify_goes_on(
     assert verdicts == {failing.pk: Verdict.UNSUPPORTED, fine.pk: Verdict.VERIFIED}
     message = Verification.objects.get(game=failing).message
     assert message == "the engine failed on this game (IndexError: a bug); logged"
+
+
+def test_in_a_batch_only_the_game_beyond_the_columns_goes_without_facts() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite keeps 64-bit integers in any column: set DATABASE_URL=postgres://")
+    beyond, fine = stored_game(14), stored_game(15)
+    document = beyond.document
+    for round_ in document["rounds"]:
+        round_["scores"] = [score + 2_147_460_000 for score in round_["scores"]]
+    document["final"]["scores"] = [score + 2_147_460_000 for score in document["final"]["scores"]]
+    Game.objects.filter(pk=beyond.pk).update(document=document)
+    Verification.objects.all().delete()
+    RoundFact.objects.all().delete()
+
+    saved = replay.services.games_verify([beyond.pk, fine.pk])
+
+    assert saved[beyond.pk].verdict == Verdict.UNSUPPORTED
+    assert saved[fine.pk].verdict == Verdict.VERIFIED
+    assert set(RoundFact.objects.values_list("game_id", flat=True)) == {fine.pk}
