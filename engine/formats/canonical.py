@@ -76,11 +76,17 @@ def _tiles(tiles: Sequence[Tile]) -> list[str]:
     return [format_tile(tile) for tile in tiles]
 
 
-@functools.cache
+#: Each dataclass's field names (:func:`_field_names`).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _field_names(cls: type) -> tuple[str, ...]:
     """A dataclass's field names, looked up once per class (``dataclasses.fields`` builds a
     tuple on every call: it was a fifth of the encoding time of an import)."""
-    return tuple(spec.name for spec in dataclasses.fields(cls))
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(spec.name for spec in dataclasses.fields(cls))
+    return names
 
 
 def _event_to_json(event: Event) -> dict[str, Any]:
