@@ -25,16 +25,28 @@ its own is another game.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from typing import Any
 
+from engine.events import Discard, Draw
 from engine.rules.tenhou import DATED_OPTIONS
 
 #: Round fields that only some formats keep.
 _NOT_PLAY = frozenset({"wall"})
 #: Event fields listing tiles as a set: their order is the format's spelling.
 _UNORDERED_TILE_FIELDS = ("consumed", "tiles")
+#: The event types that have no field to leave out or sort (draws and discards, read off their
+#: definitions, so that a field added to them later is handled like any other).
+_AS_THEY_ARE = frozenset(
+    kind.type
+    for kind in (Draw, Discard)
+    if not any(
+        spec.name.startswith("recorded") or spec.name in _UNORDERED_TILE_FIELDS
+        for spec in dataclasses.fields(kind)
+    )
+)
 
 
 def identity_hash(document: dict[str, Any]) -> str:
@@ -66,8 +78,8 @@ def _round_identity(round_: dict[str, Any]) -> dict[str, Any]:
 
 
 def _event_identity(event: dict[str, Any]) -> dict[str, Any]:
-    if not any(key.startswith("recorded") or key in _UNORDERED_TILE_FIELDS for key in event):
-        return event  # most events (draws, discards): nothing to leave out or sort
+    if event.get("type") in _AS_THEY_ARE:
+        return event  # nine events in ten: nothing to leave out or sort
     identity = {key: value for key, value in event.items() if not key.startswith("recorded")}
     for key in _UNORDERED_TILE_FIELDS:
         if isinstance(identity.get(key), list):
