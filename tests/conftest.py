@@ -121,3 +121,19 @@ def latest_schema_after() -> Iterator[None]:
 
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """On SQLite, the test database is a file, as the site's is, not Django's default shared
+    in-memory database: there the live server's threads (the browser tests) lock each other's
+    tables ("database table is locked", which no busy timeout waits out), where a file in WAL
+    mode lets readers go on and queues writers (``config.env.SQLITE_OPTIONS``)."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if str(database["ENGINE"]).endswith("sqlite3"):
+        folder = tmp_path_factory.mktemp("database")
+        database.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
