@@ -7,4 +7,4 @@ Celery task, the command line or a notebook.
 
 #: Recorded with every verification; raise it whenever a rule or a check changes, so that
 #: ``manage.py reverify --outdated`` knows which verdicts to recompute.
-__version__ = "0.3.4"
+__version__ = "0.4.0"

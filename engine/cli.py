@@ -12,7 +12,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any, BinaryIO, TextIO
 
-from engine.cli_games import add_commands, run_convert, run_simulate, run_verify
+from engine.cli_games import (
+    add_commands,
+    modifier_names,
+    run_convert,
+    run_simulate,
+    run_verify,
+)
 from engine.families import family_of, preset_names
 from engine.scoring.request import FLAGS, score_request
 
@@ -58,6 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--pao", choices="ESWN", help="the liable player's seat")
     for counter in ("honba", "sticks", "kita"):
         score.add_argument(f"--{counter}", type=int, default=0)
+    score.add_argument(
+        "--modifiers",
+        type=modifier_names,
+        default=(),
+        metavar="NAME,...",
+        help="rule modifiers (superpowers) in force for the hand given by --hand, "
+        "comma-separated; a bad name is refused with the list of known ones",
+    )
     score.add_argument("--json", action="store_true", help="print the result as JSON")
     add_commands(commands)
     return parser
@@ -68,6 +82,14 @@ def main(argv: Sequence[str] | None = None, stdin: BinaryIO | None = None) -> in
     args = build_parser().parse_args(argv)
     if args.command == "score":
         if args.hand is None:
+            if args.modifiers:
+                # Not ignored: each JSON request names its own (its "modifiers" field).
+                print(
+                    "error: --modifiers applies to a hand given by --hand; a JSON request on "
+                    'standard input names its own in its "modifiers" field',
+                    file=sys.stderr,
+                )
+                return 2
             return _score_lines(stdin or sys.stdin.buffer, sys.stdout)
         return _score_one(args)
     if args.command == "verify":
@@ -106,6 +128,7 @@ def _score_one(args: argparse.Namespace) -> int:
     """One hand from the options, scored by the family of its rule set."""
     family = family_of(args.ruleset)
     try:
+        family.check_modifiers(args.ruleset, args.modifiers)
         result = family.score_text(vars(args))
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -40,6 +40,7 @@ from engine.formats import (
 )
 from engine.formats.canonical import game_to_json
 from engine.replay import Verdict, replay
+from engine.rules.modifiers import MODIFIERS
 
 #: The verdict line of a file that is no game record (it is not replayed: not a verdict of
 #: the replayer, and no failure).
@@ -123,6 +124,14 @@ def add_commands(commands: Any) -> None:
     simulate.add_argument("--ruleset", default="tenhou-4p", choices=preset_names())
     simulate.add_argument("--games", type=int, default=1)
     simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument(
+        "--modifiers",
+        type=modifier_names,
+        default=(),
+        metavar="NAME,...",
+        help="rule modifiers (superpowers) in force, comma-separated: "
+        + ", ".join(sorted(MODIFIERS)),
+    )
     simulate.add_argument("-o", "--output", help="output file (default: standard output)")
 
 
@@ -348,14 +357,32 @@ def run_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _simulated(ruleset: str, games: int, seed: int) -> Iterable[Game]:
-    """Self-played games of a preset, from the family that plays it."""
-    return family_of(ruleset).simulate(ruleset, games, seed)
+def modifier_names(text: str) -> tuple[str, ...]:
+    """The value of ``--modifiers``: names separated by commas (spaces ignored). Whether each is
+    known, and applies to the rule set, the game family says (its error lists the known ones)."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
+def _simulated(
+    ruleset: str, games: int, seed: int, modifiers: tuple[str, ...] = ()
+) -> Iterable[Game]:
+    """Self-played games of a preset, from the family that plays it.
+
+    :raises UnknownRulesetError: a modifier the family cannot apply under the rule set.
+    """
+    family = family_of(ruleset)
+    family.check_modifiers(ruleset, modifiers)
+    return family.simulate(ruleset, games, seed, modifiers)
 
 
 def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.games < 0:
         err.write("error: --games must be 0 or more\n")
+        return 2
+    try:
+        games = _simulated(args.ruleset, args.games, args.seed, args.modifiers)
+    except EngineError as error:
+        err.write(f"error: {error}\n")
         return 2
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
@@ -364,7 +391,7 @@ def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if args.output
             else out
         )
-        for number, game in enumerate(_simulated(args.ruleset, args.games, args.seed), start=1):
+        for number, game in enumerate(games, start=1):
             target.write(json.dumps(game_to_json(game), ensure_ascii=False) + "\n")
             if args.games >= PROGRESS_FROM and number % 10 == 0 and err.isatty():
                 err.write(f"\r{number}/{args.games} games")

@@ -30,6 +30,10 @@ class Dialect:
     format_tile: Callable[[Tile], str]
     parse_tile: Callable[[str], Tile]
     event_types: Mapping[str, type[Any]]
+    #: Scores, score changes and points may be halves (``2.5``; Ùzje's exact self-draw
+    #: payments): the reader takes a number with a fraction of one half where these are
+    #: written, which every other dialect refuses (whole points are integers everywhere).
+    half_points: bool = False
 
 
 #: Riichi mahjong in all its rule sets (space and small mahjong included): MPSZ tiles.

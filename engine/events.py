@@ -266,6 +266,19 @@ class ScoreChange:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """A rule modifier's action (``swap``, :mod:`engine.rules.modifiers`): ``seat`` swaps its
+    concealed ``tile`` with the dora ``indicator`` showing: the tile becomes that indicator and
+    the indicator joins the seat's hand. No riichi rule set has it, so the formats built for
+    riichi (tenhou.net/6, mjai) cannot hold it."""
+
+    type: ClassVar[str] = "swap"
+    seat: int
+    tile: Tile
+    indicator: Tile
+
+
 Event: TypeAlias = (
     Draw
     | Discard
@@ -283,6 +296,7 @@ Event: TypeAlias = (
     | AbortiveDraw
     | NagashiMangan
     | ScoreChange
+    | Swap
 )
 
 #: Every event class by its ``type`` name.
@@ -305,8 +319,13 @@ EVENT_TYPES: dict[str, type[Event]] = {
         AbortiveDraw,
         NagashiMangan,
         ScoreChange,
+        Swap,
     )
 }
+
+#: Events that only rule modifiers make (:mod:`engine.rules.modifiers`): no format built for
+#: riichi mahjong can hold them (:func:`engine.formats.riichi_only.refuse_variant`).
+MODIFIER_EVENTS: tuple[type[Event], ...] = (Swap,)
 
 #: Events that end a round (a double ron is several ``Win`` events in a row).
 ROUND_ENDS = (Win, ExhaustiveDraw, AbortiveDraw, NagashiMangan)

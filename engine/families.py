@@ -17,6 +17,7 @@ and adding a family is one package plus one line in :data:`FAMILIES`.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import sys
 from abc import ABC, abstractmethod
@@ -25,6 +26,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Final
 
 from engine.dialect import Dialect
+from engine.errors import UnknownRulesetError
 from engine.events import Game
 from engine.frame_types import RoundFrames, RoundInfo
 from engine.report import ReplayReport
@@ -107,9 +109,30 @@ class GameFamily(ABC):
         """:meth:`round_list`, taken from a replay of the whole game where the family can."""
         return self.round_list(game)
 
+    def check_modifiers(
+        self, ruleset: str, modifiers: Sequence[str], overrides: Mapping[str, object] | None = None
+    ) -> None:
+        """Refuse rule modifiers (:mod:`engine.rules.modifiers`) the family cannot apply under
+        the rule set (with these option ``overrides``, as a record states them), rather than
+        ignore them. By default a family applies none.
+
+        :raises UnknownRulesetError: naming the modifiers and the family (or the rule set).
+        """
+        if modifiers:
+            raise UnknownRulesetError(
+                f"{self.title} applies no rule modifiers: {', '.join(modifiers)} cannot be used "
+                f"with rule set {ruleset}"
+            )
+
     @abstractmethod
-    def simulate(self, ruleset: str, games: int, seed: int) -> Iterable[Game]:
-        """Self-played games under one of the family's presets."""
+    def simulate(
+        self, ruleset: str, games: int, seed: int, modifiers: Sequence[str] = ()
+    ) -> Iterable[Game]:
+        """Self-played games under one of the family's presets, with these rule modifiers in
+        force (:meth:`check_modifiers` refuses those it cannot apply).
+
+        :raises UnknownRulesetError: see :meth:`check_modifiers`.
+        """
 
     @abstractmethod
     def score_text(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -168,3 +191,28 @@ def family_of(ruleset: str) -> GameFamily:
 def preset_names() -> list[str]:
     """Every family's preset names, sorted within each family, in registry order."""
     return [name for family in families() for name in sorted(family.preset_names())]
+
+
+def with_modifiers(game: Game, modifiers: Sequence[str]) -> Game:
+    """The game as played with these rule modifiers (an upload's choice, for records that
+    cannot state them): its header's ``rule_overrides`` name them. A record that states
+    modifiers of its own keeps them, and must state the same ones.
+
+    :raises UnknownRulesetError: the record states other modifiers, or the game's family cannot
+        apply these under its rule set (:meth:`GameFamily.check_modifiers`), naming them.
+    """
+    if not modifiers:
+        return game
+    header = game.header
+    stated = header.rule_overrides.get("modifiers")
+    if stated is not None:
+        names = list(stated) if isinstance(stated, list | tuple) else [stated]
+        if sorted(map(str, names)) != sorted(modifiers):
+            raise UnknownRulesetError(
+                f"the record states rule modifiers {', '.join(map(str, names)) or 'none'}, not "
+                f"the {', '.join(modifiers)} chosen for it"
+            )
+        return game
+    family_of(header.ruleset).check_modifiers(header.ruleset, modifiers, header.rule_overrides)
+    overrides = {**header.rule_overrides, "modifiers": list(modifiers)}
+    return dataclasses.replace(game, header=dataclasses.replace(header, rule_overrides=overrides))

@@ -300,7 +300,25 @@ def _list(item: Callable[[Any, str], T]) -> Callable[[Any, str], tuple[T, ...]]:
     return check
 
 
+def _point(value: Any, path: str) -> int:
+    """A score, score change or points: an integer, or in a dialect whose points may be halves
+    (:attr:`Dialect.half_points`, Ùzje) a number with a fraction of one half (``2.5``), kept as
+    that float. The type says ``int`` as the record's does (see
+    :func:`engine.variants.uzje.scoring.as_recorded`)."""
+    if type(value) is float and _DIALECT.get().half_points:
+        if math.isfinite(value) and (value * 2).is_integer() and not value.is_integer():
+            return cast(int, value)
+        raise MalformedLogError(
+            f"expected an integer or a half (2.5), got {value!r}"
+            if math.isfinite(value)
+            else "number out of range",
+            path,
+        )
+    return _int(value, path)
+
+
 _ints = _list(_int)
+_points = _list(_point)
 _seats = _list(_seat)
 
 
@@ -338,9 +356,9 @@ def _recorded_win(value: Any, path: str) -> RecordedWin:
         han=r.optional("han", _int),
         fu=r.optional("fu", _int),
         yaku=r.optional("yaku", _list(_yaku_pair)),
-        points=r.optional("points", _int),
+        points=r.optional("points", _point),
         limit=r.optional("limit", _str),
-        deltas=r.optional("deltas", _ints),
+        deltas=r.optional("deltas", _points),
         liable=r.optional("liable", _seat),
         hand=r.optional("hand", _tiles_of),
     )
@@ -366,10 +384,10 @@ _FIELD_READERS: dict[str, Callable[[Any, str], Any]] = {
     "tsumogiri": _bool,
     "recorded": _recorded_win,
     "recorded_tenpai": _seats,
-    "recorded_deltas": _ints,
+    "recorded_deltas": _points,
     "kind": _abort_kind,
     "seats": _seats,
-    "deltas": _ints,
+    "deltas": _points,
     "reason": _str,
 }
 
@@ -480,6 +498,21 @@ def _fast_seat(value: object) -> int:
     raise _Slow
 
 
+def _fast_half_point(value: object) -> int:
+    """A point figure of a dialect whose points may be halves, as :func:`_point` takes it."""
+    if type(value) is int:
+        return value
+    if type(value) is float and (value * 2).is_integer() and not value.is_integer():
+        return cast(int, value)  # (infinity is no integer: refused above)
+    raise _Slow
+
+
+def _fast_half_points(value: object) -> tuple[int, ...]:
+    if type(value) is not list:
+        raise _Slow
+    return tuple(map(_fast_half_point, value))
+
+
 def _fast_bool(value: object) -> bool:
     if type(value) is bool:
         return value
@@ -542,9 +575,12 @@ class _FastPath:
         #: Tiles by their string, for the writer's spelling only (see :meth:`_learn`).
         self._known: dict[str, Tile] = {}
         # The converters of _recorded_win and of _FIELD_READERS, member for member.
+        point, points = (_fast_int, _fast_ints)
+        if dialect.half_points:
+            point, points = (_fast_half_point, _fast_half_points)
         recorded = {
-            **dict.fromkeys(("han", "fu", "points"), _fast_int),
-            **{"yaku": _fast_yaku, "limit": _fast_str, "deltas": _fast_ints},
+            **dict.fromkeys(("han", "fu"), _fast_int),
+            **{"points": point, "deltas": points, "yaku": _fast_yaku, "limit": _fast_str},
             **{"liable": _fast_seat, "hand": self.tiles_of},
         }
         self._recorded = _plan(RecordedWin, recorded)
@@ -553,7 +589,7 @@ class _FastPath:
             **dict.fromkeys(("tile", "indicator"), self.tile),
             **dict.fromkeys(("consumed", "tiles"), self.tiles_of),
             **dict.fromkeys(("recorded_tenpai", "seats"), _fast_seats),
-            **dict.fromkeys(("recorded_deltas", "deltas"), _fast_ints),
+            **dict.fromkeys(("recorded_deltas", "deltas"), points),
             **{"tsumogiri": _fast_bool, "recorded": self.recorded_win},
             **{"kind": _fast_abort_kind, "reason": _fast_str},
         }
@@ -693,7 +729,7 @@ def _round(value: Any, path: str) -> Round:
         dealer=r.get("dealer", _seat),
         honba=r.get("honba", _int),
         sticks=r.get("sticks", _int),
-        scores=r.get("scores", _ints),
+        scores=r.get("scores", _points),
         hands=r.get("hands", _list(_tiles_of)),
         dora_indicators=r.get("dora_indicators", _tiles_of),
         events=r.get("events", _events),
@@ -739,10 +775,7 @@ def game_from_json(obj: object, path: str = "") -> Game:
     if not 2 <= len(players) <= 6:
         raise MalformedLogError(f"a game has 2-6 players, got {len(players)}", r.at("players"))
     final = r.optional("final", lambda v, p: _Reader(v, p, _members(FinalResult)))
-    recorded_final = None
-    if final is not None:
-        results = final.optional("results", _list(_number))
-        recorded_final = FinalResult(scores=final.get("scores", _ints), results=results)
+    results = None if final is None else final.optional("results", _list(_number))
     header = GameHeader(
         ruleset=r.get("ruleset", _str),
         rule_overrides=dict(overrides),
@@ -750,7 +783,10 @@ def game_from_json(obj: object, path: str = "") -> Game:
         source=r.get("source", _source),
         started_at=r.optional("started_at", _str),
     )
+    recorded_final = None
     with _speaking(dialect_of(header.ruleset)):
+        if final is not None:
+            recorded_final = FinalResult(scores=final.get("scores", _points), results=results)
         rounds = r.get("rounds", _list(_round))
     warnings = r.optional("warnings", _list(_str)) or ()
     return Game(header=header, rounds=rounds, recorded_final=recorded_final, warnings=warnings)

@@ -171,15 +171,17 @@ EMA_2016 = Ruleset(
     sanchahou=False,
 )
 
-# World Riichi Championship rules 2015: as EMA 2016, but a negative score ends the game, and
-# there is neither renhou nor nagashi mangan. WRC 2015 5.7.6 gives a multiple ron to the
-# winner nearest the discarder alone ("Each hand can have only one winner"), so no rule of it
-# gives honba to several winners: the platforms' value is kept.
+# World Riichi Championship rules 2015: as EMA 2016, but a negative score ends the game, there
+# is neither renhou nor nagashi mangan, and there is no double ron: WRC 2015 5.7.6 gives a win
+# claimed by several players on one discard to the player nearest the discarder in turn order
+# alone ("Each hand can have only one winner"): head bump. So no rule of it gives honba to
+# several winners either: the platforms' value is kept.
 WRC = EMA_2016.replace(
     name="wrc",
     tobi=True,
     renhou=Renhou.NONE,
     nagashi_mangan=False,
+    max_ron_winners=1,
     honba_to_each_winner=False,
 )
 

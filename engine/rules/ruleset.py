@@ -309,9 +309,11 @@ class Ruleset:
     def __post_init__(self) -> None:
         if self.modifiers:
             # Imported here: the modifiers module is a plug-in point that may import scoring.
-            from engine.rules.modifiers import get_modifiers
+            from engine.rules.modifiers import check_applicable
 
-            get_modifiers(self.modifiers)  # refuses unknown names
+            # Refuses unknown names, and modifiers this rule set cannot apply (small mahjong's
+            # points have no place for a modifier's han), naming them: never ignored.
+            check_applicable(self)
 
     @property
     def three_player(self) -> bool:

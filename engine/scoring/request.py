@@ -45,6 +45,7 @@ _FIELDS: Final = frozenset(
         "discarder",
         "pao",
         "id",
+        "modifiers",
         *FLAGS,
         *_COUNTERS,
     }
@@ -62,6 +63,14 @@ def parse_request(data: Mapping[str, Any]) -> tuple[WinningHand, Ruleset]:
         if required not in data:
             raise InvalidConditionsError(f"missing field {required!r}")
     ruleset = get_ruleset(_string(data, "ruleset"))
+    modifiers = data.get("modifiers", [])
+    if not isinstance(modifiers, list) or not all(isinstance(name, str) for name in modifiers):
+        raise InvalidConditionsError(
+            f"modifiers must be a list of rule modifier names, got {modifiers!r}"
+        )
+    if modifiers:
+        # Refuses an unknown name (listing the known ones) and one the rule set cannot apply.
+        ruleset = ruleset.replace(modifiers=tuple(modifiers))
     flags: dict[str, Any] = {}
     for name in FLAGS:
         value = data.get(name, False)

@@ -21,11 +21,13 @@ from engine.events import (
     Chi,
     ClosedKan,
     Discard,
+    Draw,
     Event,
     NorthExtraction,
     OpenKan,
     Pon,
     RiichiDeclared,
+    Swap,
     Win,
 )
 from engine.hand.melds import MeldType
@@ -85,6 +87,15 @@ class GreedyBot:
       the hand keeps a way to a yaku: a yakuhai set, all simples (with open tanyao), or a
       half/full flush.
     * Declares nine terminals unless the hand is within two tiles of thirteen orphans.
+
+    With rule modifiers' powers (:mod:`engine.rules.modifiers`):
+
+    * draws again after its own unclaimed discard (``second_chance``) when its hand is tenpai or
+      one tile from it;
+    * swaps a tile with a dora indicator (``swap``) when that lowers the shanten of a hand not
+      yet tenpai, giving the least useful tile;
+    * never discards a tile that a hand it may see (``peek``) waits on, while it has another
+      discard.
     """
 
     def choose(self, state: GameState, seat: int, options: list[Event]) -> Event | None:
@@ -93,6 +104,8 @@ class GreedyBot:
         for option in options:
             if isinstance(option, Win):
                 return option
+        if all(isinstance(option, Draw) for option in options):  # a redraw offered
+            return options[0] if state.shapes.shanten(state.seats[seat].counts) <= 1 else None
         if is_claim(options):
             return self.claim(state, seat, options)
         return self.turn(state, seat, options)
@@ -105,9 +118,12 @@ class GreedyBot:
         current: int | None = None
         discards: list[Discard] = []
         riichi: RiichiDeclared | None = None
+        swaps: list[Swap] = []
         for option in options:
             if type(option) is Discard:  # most options: checked first
                 discards.append(option)
+            elif isinstance(option, Swap):
+                swaps.append(option)
             elif isinstance(option, NorthExtraction):
                 return option
             elif isinstance(option, AbortiveDraw):
@@ -126,13 +142,44 @@ class GreedyBot:
                     return option
             elif isinstance(option, RiichiDeclared):
                 riichi = option
+        if swaps:
+            swap = self.best_swap(state, seat, swaps)
+            if swap is not None:
+                return swap
         if riichi is not None:
             return riichi
         if not discards:
             raise ValueError(f"seat {seat} has no discard among {options}")
         if len(discards) == 1:  # in riichi, after the riichi discard
             return discards[0]
+        danger = visible_waits(state, seat)
+        if danger:
+            safe = [option for option in discards if option.tile.kind not in danger]
+            discards = safe or discards
+            if len(discards) == 1:
+                return discards[0]
         return self.best_discard(state, seat, discards)
+
+    def best_swap(self, state: GameState, seat: int, swaps: list[Swap]) -> Swap | None:
+        """The swap that lowers the shanten of the seat's hand most (a hand not yet tenpai),
+        giving the least useful tile among equals; ``None`` when none lowers it."""
+        counts = list(state.seats[seat].counts)
+        current = state.shapes.shanten(counts)
+        if current <= 0:
+            return None
+        value = self.tile_value_function(state, seat)
+        best: tuple[int, int, bool] | None = None
+        chosen: Swap | None = None
+        for option in swaps:
+            counts[option.tile.kind] -= 1
+            counts[option.indicator.kind] += 1
+            after = state.shapes.shanten(counts)
+            counts[option.indicator.kind] -= 1
+            counts[option.tile.kind] += 1
+            key = (after, value(option.tile.kind), option.tile.red)
+            if after < current and (best is None or key < best):
+                best, chosen = key, option
+        return chosen
 
     def best_discard(self, state: GameState, seat: int, discards: list[Discard]) -> Discard:
         """The discard leaving the lowest shanten (the riichi discard: the widest wait), ties
@@ -241,6 +288,15 @@ class GreedyBot:
             elif after < best_after:
                 best, best_after = option, after
         return best
+
+
+def visible_waits(state: GameState, seat: int) -> frozenset[int]:
+    """The kinds that the hands the seat may see (a rule modifier's ``visible`` hook: empty
+    without one) are waiting on."""
+    kinds: frozenset[int] = frozenset()
+    for other in state.visible_hands(seat):
+        kinds |= state.waits(other)
+    return kinds
 
 
 def _yakuhai(state: GameState, seat: int) -> frozenset[int]:

@@ -10,10 +10,12 @@ state machine or of this loop, never of a bot). The record carries the engine's 
 Claims are resolved as the rules rank them: every seat that may ron is asked first; rons are kept
 in turn order from the discarder, at most ``max_ron_winners`` of them, and three rons abort the
 hand where the rules have sanchahou. If nobody rons, a pending riichi is accepted, then the calls
-are asked for: a pon or open kan beats a chi. If nobody calls, the hand goes on with the one
-event that follows (a forced abortive draw, nagashi mangan or the exhaustive draw, or the next
-draw). A new kan dora indicator is turned over as soon as it is due, except that a win on the
-replacement tile of an open kan comes before it (Tenhou turns that indicator at the discard).
+are asked for: a pon or open kan beats a chi. If nobody calls and a rule modifier lets the
+discarder draw again (``second_chance``), the discarder is asked whether it does. Otherwise the
+hand goes on with the one event that follows (a forced abortive draw, nagashi mangan or the
+exhaustive draw, or the next draw). A new kan dora indicator is turned over as soon as it is
+due, except that a win on the replacement tile of an open kan comes before it (Tenhou turns that
+indicator at the discard).
 """
 
 from __future__ import annotations
@@ -125,20 +127,38 @@ def play_game(
 
 
 def simulate(
-    ruleset_name: str, games: int, seed: int, *, bots: BotFactory | None = None
+    ruleset_name: str,
+    games: int,
+    seed: int,
+    *,
+    bots: BotFactory | None = None,
+    modifiers: Sequence[str] = (),
 ) -> Iterator[Game]:
     """``games`` self-played games under a preset, each reproducible from ``seed`` and its
     number ``n`` alone (its generator is seeded with ``f"{seed}-{n}"``; the game's id is
-    ``{preset}-seed-{seed}-{n}``, unique across presets). ``bots`` makes each game's bots
-    (default: all :class:`GreedyBot`).
+    ``{preset}-seed-{seed}-{n}``, unique across presets, with ``+{modifier}`` after the preset
+    for each rule modifier). ``bots`` makes each game's bots (default: all :class:`GreedyBot`);
+    ``modifiers`` are the names of rule modifiers in force (:mod:`engine.rules.modifiers`).
+
+    :raises UnknownRulesetError: an unknown preset or modifier, or a modifier the rule set
+        cannot apply (before any game is played).
     """
     ruleset = get_ruleset(ruleset_name)
+    if modifiers:
+        ruleset = ruleset.replace(modifiers=tuple(modifiers))
+    label = "".join([ruleset_name, *(f"+{name}" for name in modifiers)])
+    return _games(ruleset, label, games, seed, bots)
+
+
+def _games(
+    ruleset: Ruleset, label: str, games: int, seed: int, bots: BotFactory | None
+) -> Iterator[Game]:
     for number in range(games):
         rng = random.Random(f"{seed}-{number}")
         players = (
             list(bots(rng)) if bots is not None else [GreedyBot() for _ in range(ruleset.players)]
         )
-        yield play_game(ruleset, players, rng, game_id=f"{ruleset_name}-seed-{seed}-{number}")
+        yield play_game(ruleset, players, rng, game_id=f"{label}-seed-{seed}-{number}")
 
 
 def _overrides(ruleset: Ruleset) -> dict[str, object]:
@@ -318,6 +338,14 @@ class _Hand:
         if chosen:
             self.apply(next(iter(chosen.values())))
             return
+        if state.phase is Phase.CLAIM:
+            # A rule modifier's redraw (engine.rules.modifiers): the discarder may draw again.
+            redraws: list[Event] = [a for a in actions if isinstance(a, Draw) and a.seat == source]
+            if redraws:
+                if self.ask(source, redraws) is not None:
+                    self.apply(redraws[0])
+                    return
+                actions = [action for action in actions if action not in redraws]
         self.apply(_continuation(actions))
 
     def resolve_rons(self, rons: list[Win], source: int, actions: list[Event]) -> None:

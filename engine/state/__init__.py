@@ -26,7 +26,9 @@ mixin per concept, all over a base class that declares every attribute:
 * :mod:`~engine.state.riichi`: riichi and kan dora;
 * :mod:`~engine.state.wins`: rons and tsumos, their value, the sticks;
 * :mod:`~engine.state.hand_ends`: hands that end without a win, and score changes;
-* :mod:`~engine.state.legal`: every legal event now, for bots.
+* :mod:`~engine.state.legal`: every legal event now, for bots;
+* :mod:`~engine.state.powers`: the rule modifiers' play hooks (``engine/rules/modifiers.py``):
+  which power allows a redraw or a call, the swap, and what a seat may see.
 """
 
 from engine.state.game import GameState

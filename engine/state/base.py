@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.events import AbortKind, Event, Wall, Win
 from engine.game_flow import RoundPosition
 from engine.hand.shapes import shapes_for
+from engine.rules.modifiers import RuleModifier, get_modifiers
 from engine.rules.ruleset import Ruleset
 from engine.state.results import HandResult, Phase, WinResult
 from engine.state.seat import SeatState
@@ -48,6 +49,13 @@ class StateBase:
         self.three_player = ruleset.players == 3
         #: Which tiles form runs (each seat gets them: its waits depend on them).
         self.shapes = shapes_for(ruleset)
+        #: The rule modifiers in force, and those that override each play hook (asked only where
+        #: some do, so a game without modifiers pays nothing for them: engine.state.powers).
+        self.modifiers: tuple[RuleModifier, ...] = get_modifiers(ruleset.modifiers)
+        self.redraw_powers = _overriding(self.modifiers, "redraw")
+        self.call_powers = _overriding(self.modifiers, "may_call")
+        self.visible_powers = _overriding(self.modifiers, "visible")
+        self.swap_powers = _overriding(self.modifiers, "swap")
         # Event type to check and to applier; GameState fills them with every part's methods.
         self._checks: dict[type, Callable[[Any], str | None]]
         self._appliers: dict[type, Callable[[Any], None]]
@@ -90,6 +98,8 @@ class StateBase:
         self.four_kans_next: bool
         self.result: HandResult | None
         self.win_events: list[Win]
+        #: Each seat's uses of each power (a modifier's name) in this hand.
+        self.powers_used: list[dict[str, int]]
         # The win valued by the last check of a Win event, for its applier (engine.state.wins).
         self._pending: WinResult
 
@@ -105,6 +115,32 @@ class StateBase:
         def _own_turn(self, seat: int) -> str | None: ...  # engine.state.calls
 
         def nagashi_seats(self) -> tuple[int, ...]: ...  # engine.state.hand_ends
+
+        def _redraw_power(self, seat: int) -> str | None: ...  # engine.state.powers
+
+        def _redrawn(self, seat: int) -> None: ...  # engine.state.powers
+
+        def _use_power(self, seat: int, power: str) -> None: ...  # engine.state.powers
+
+        def _call_power(  # engine.state.powers
+            self, seat: int, discarder: int, call: str
+        ) -> tuple[str, bool] | None: ...
+
+        def _swap_candidates(self, seat: int) -> list[Event]: ...  # engine.state.powers
+
+    # -- what a rule modifier's play hook may read (engine.rules.modifiers.PlayView) ------------
+
+    def in_riichi(self, seat: int) -> bool:
+        """Whether the seat has declared riichi this hand."""
+        return self.seats[seat].riichi
+
+    def concealed(self, seat: int) -> list[Tile]:
+        """The seat's concealed tiles, sorted."""
+        return self.seats[seat].tiles()
+
+    def power_uses(self, seat: int, power: str) -> int:
+        """How many times the seat has used the power of this name in this hand."""
+        return self.powers_used[seat].get(power, 0)
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -234,3 +270,8 @@ class StateBase:
         if phase is Phase.WON:
             return "the hand was won"
         return "the hand is over"
+
+
+def _overriding(modifiers: tuple[RuleModifier, ...], hook: str) -> tuple[RuleModifier, ...]:
+    """The modifiers that override the hook."""
+    return tuple(modifier for modifier in modifiers if hook in modifier.hooks())

@@ -41,7 +41,11 @@ class CallRules(StateBase):
         data = self.seats[seat]
         consumed = event.consumed
         kind = tile.kind
-        if isinstance(event, Chi):
+        # A rule modifier may allow a call the rule set does not, or forbid one (state.powers).
+        power = self._call_power(seat, discarder, event.type) if self.call_powers else None
+        if power is not None and not power[1]:
+            return f"rule modifier {power[0]} does not allow seat {seat} this {event.type} now"
+        if isinstance(event, Chi) and power is None:
             if not self.ruleset.chi:
                 return f"chi is not allowed in {self.ruleset.name}"
             if seat != (discarder + 1) % self.players:
@@ -77,6 +81,13 @@ class CallRules(StateBase):
                 return "after this call every tile left would be a swap call (kuikae)"
         return None
 
+    def _call_by_rules(self, event: Chi | Pon | OpenKan) -> bool:
+        """Whether the rule set alone allows who makes this call (a chi: the rule set has chi,
+        from the player to the left; a pon or open kan: always)."""
+        if not isinstance(event, Chi):
+            return True
+        return self.ruleset.chi and event.seat == (event.from_seat + 1) % self.players
+
     def _swap_kinds(self, event: Chi | Pon) -> frozenset[int]:
         """Kinds the caller may not discard right after the call (kuikae): the called kind,
         and after a chi on an end of the run the kind beyond its other end."""
@@ -91,6 +102,10 @@ class CallRules(StateBase):
         seat = event.seat
         discarder = event.from_seat
         assert self.last_discard is not None
+        if self.call_powers:
+            power = self._call_power(seat, discarder, event.type)
+            if power is not None and not self._call_by_rules(event):
+                self._use_power(seat, power[0])  # a call only the power allows
         self._pass_claims(self.last_discard, discarder)
         data = self.seats[seat]
         for tile in event.consumed:

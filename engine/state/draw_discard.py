@@ -25,7 +25,17 @@ class DrawDiscardRules(StateBase):
             if problem:
                 return problem
             expected = (self.last_discarder + 1) % self.players
-            if event.seat != expected:
+            if event.seat != expected and not (
+                # A rule modifier's redraw: the discarder draws again (engine.state.powers).
+                event.seat == self.last_discarder
+                and self.redraw_powers
+                and self._redraw_power(event.seat) is not None
+            ):
+                if event.seat == self.last_discarder and self.redraw_powers:
+                    return (
+                        f"seat {expected} draws next, not seat {event.seat}: no redraw is "
+                        f"left to seat {event.seat} now"
+                    )
                 return f"seat {expected} draws next, not seat {event.seat}"
         elif self.phase is Phase.ROB:
             if self.dora_due and self.rob_kind == "closed_kan":
@@ -68,6 +78,8 @@ class DrawDiscardRules(StateBase):
             assert self.last_discard is not None
             self._pass_claims(self.last_discard, self.last_discarder)
             self.replacement = False
+            if seat == self.last_discarder:
+                self._redrawn(seat)
         elif self.phase is Phase.ROB:
             assert self.rob_tile is not None
             # A closed kan makes nobody furiten: only thirteen orphans may rob it, and a

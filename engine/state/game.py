@@ -33,6 +33,7 @@ from engine.events import (
     RiichiDeclared,
     Round,
     ScoreChange,
+    Swap,
     Wall,
     Win,
 )
@@ -42,6 +43,7 @@ from engine.state.calls import CallRules
 from engine.state.draw_discard import DrawDiscardRules
 from engine.state.hand_ends import HandEndRules
 from engine.state.legal import LegalActionRules
+from engine.state.powers import PowerRules
 from engine.state.results import PHASE_ACT, PHASE_CLAIM, HandResult, Phase
 from engine.state.riichi import RiichiRules
 from engine.state.seat import SeatState
@@ -63,7 +65,15 @@ _NO_KINDS: frozenset[int] = frozenset()
 _KIND_BYTES = (1 << 8 * KINDS) - 1
 
 
-class GameState(DrawDiscardRules, CallRules, RiichiRules, WinRules, HandEndRules, LegalActionRules):
+class GameState(
+    DrawDiscardRules,
+    CallRules,
+    RiichiRules,
+    WinRules,
+    HandEndRules,
+    LegalActionRules,
+    PowerRules,
+):
     """One game's state, hand by hand.
 
     Start each hand with :meth:`start_round`; feed it the hand's events with :meth:`apply`; read
@@ -96,6 +106,7 @@ class GameState(DrawDiscardRules, CallRules, RiichiRules, WinRules, HandEndRules
             NagashiMangan: self._check_nagashi,
             AbortiveDraw: self._check_abort,
             ScoreChange: self._check_score_change,
+            Swap: self._check_swap,
         }
         self._appliers: dict[type, Callable[[Any], None]] = {
             Draw: self._draw,
@@ -114,6 +125,7 @@ class GameState(DrawDiscardRules, CallRules, RiichiRules, WinRules, HandEndRules
             NagashiMangan: self._nagashi,
             AbortiveDraw: self._abort,
             ScoreChange: self._score_change,
+            Swap: self._swap,
         }
         # Rule sets without honours (small mahjong) use every number tile whatever the number of
         # players: "3 players" alone does not remove 2m-8m.
@@ -198,6 +210,7 @@ class GameState(DrawDiscardRules, CallRules, RiichiRules, WinRules, HandEndRules
         self.four_kans_next = False
         self.result: HandResult | None = None
         self.win_events: list[Win] = []
+        self.powers_used = [{} for _ in range(players)]
 
     def _deal(self, round_: Round) -> None:
         """Deal the hands and show the indicators tile by tile, refusing the first tile that

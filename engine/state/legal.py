@@ -80,6 +80,8 @@ class LegalActionRules(StateBase):
                     candidates.append(NagashiMangan(nagashi))
             elif self.wall is not None and self.live_index < len(self.wall.live):
                 candidates.append(Draw(nxt, self.wall.live[self.live_index]))
+                if self.redraw_powers:  # a rule modifier's redraw: the discarder draws again
+                    candidates.append(Draw(discarder, self.wall.live[self.live_index]))
             if self.ruleset.sanchahou:
                 candidates.append(AbortiveDraw(AbortKind.TRIPLE_RON, discarder))
         elif phase is Phase.WON:
@@ -117,7 +119,9 @@ class LegalActionRules(StateBase):
                 out.append(Pon(seat, discarder, tile, tuple(same[:2])))
                 if len(same) >= 3:
                     out.append(OpenKan(seat, discarder, tile, tuple(same[:3])))
-            if self.ruleset.chi and seat == (discarder + 1) % self.players and not data.riichi:
+            # (Where a rule modifier may allow more chi, every seat's are candidates: checked.)
+            chi_seat = self.call_powers or seat == (discarder + 1) % self.players
+            if (self.ruleset.chi or self.call_powers) and chi_seat and not data.riichi:
                 # Each run of the rule set's shapes holding the tile (space mahjong: wrap-around
                 # and honour runs too), lowest start first.
                 for start in self.shapes.runs_with[kind]:
@@ -169,4 +173,5 @@ class LegalActionRules(StateBase):
                         out.append(AddedKan(seat, tile_copies(data, meld.kind)[0]))
             if self.ruleset.kita and data.counts[NORTH]:
                 out.append(NorthExtraction(seat, PLAIN_TILES[NORTH]))
+            out.extend(self._swap_candidates(seat))
         return out

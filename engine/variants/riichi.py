@@ -13,7 +13,7 @@ names (shapes, values or modifiers those formats cannot say).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.dialect import RIICHI, Dialect
@@ -76,10 +76,22 @@ class RiichiFamily(GameFamily):
 
         return riichi_round_list_after_replay(game, report)
 
-    def simulate(self, ruleset: str, games: int, seed: int) -> Iterable[Game]:
+    def check_modifiers(
+        self, ruleset: str, modifiers: Sequence[str], overrides: Mapping[str, object] | None = None
+    ) -> None:
+        """Every riichi rule set applies the modifiers' play hooks; the rule set itself refuses
+        an unknown name, and one it cannot apply (small mahjong's points have no place for a
+        modifier's han; a swap needs dora indicators: :func:`engine.rules.modifiers.
+        check_applicable`)."""
+        if modifiers:
+            with_overrides(ruleset, {**(overrides or {}), "modifiers": list(modifiers)})
+
+    def simulate(
+        self, ruleset: str, games: int, seed: int, modifiers: Sequence[str] = ()
+    ) -> Iterable[Game]:
         from engine.sim.selfplay import simulate
 
-        return simulate(ruleset, games, seed)
+        return simulate(ruleset, games, seed, modifiers=modifiers)
 
     def score_text(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """A riichi hand in MPSZ: the request of ``docs/scoring.md`` built from the options
@@ -88,6 +100,7 @@ class RiichiFamily(GameFamily):
 
         request: dict[str, Any] = {
             "ruleset": options["ruleset"],
+            "modifiers": list(options.get("modifiers") or ()),
             "hand": options["hand"],
             "win": options.get("win"),
             "melds": [],

@@ -51,6 +51,29 @@ def test_small_mahjong_readable_output_speaks_of_points_not_han_and_fu() -> None
     assert "paid: S 5, W 5, N 5" in lines and lines[-1] == "total: 15"
 
 
+def test_score_with_modifiers() -> None:
+    hand = ("--ruleset", "minigame-4p", "--hand", "234m55m777p345678s", "--win", "5m", "--tsumo")
+    done = engine("score", *hand, "--modifiers", "lucky_sevens", "--json")
+    assert done.returncode == 0, done.stderr
+    assert {"name": "lucky_seven", "han": 4} in json.loads(done.stdout)["yaku"]
+    batch = engine("score", "--modifiers", "lucky_sevens", stdin="{}\n")
+    assert batch.returncode == 2 and '"modifiers" field' in batch.stderr
+    unknown = engine("score", *hand, "--modifiers", "lucky_sevens,flying")
+    assert unknown.returncode == 2  # a usage error, as an unknown rule set
+    assert "unknown rule modifier(s): flying; known modifiers: lucky_sevens" in unknown.stderr
+
+
+def test_score_refuses_a_modifier_the_game_cannot_apply() -> None:
+    small = ("--ruleset", "small-4p", "--hand", "123456789m11p234s", "--win", "4s", "--tsumo")
+    done = engine("score", *small, "--modifiers", "lucky_sevens")
+    assert done.returncode == 2
+    assert "lucky_sevens cannot apply to small mahjong (rule set small-4p)" in done.stderr
+    uzje = ("--ruleset", "uzje-4p", "--hand", "123t", "--win", "3t")
+    done = engine("score", *uzje, "--modifiers", "peek")
+    assert done.returncode == 2
+    assert "Ùzje mahjong applies no rule modifiers: peek" in done.stderr
+
+
 def test_score_arguments_json() -> None:
     done = engine("score", *PINFU, "--riichi", "--json")
     assert done.returncode == 0, done.stderr

@@ -103,6 +103,42 @@ def test_simulate_writes_games_that_verify(tmp_path: Path) -> None:
     assert check.returncode == 0
 
 
+def test_simulate_with_modifiers_writes_games_that_use_them_and_verify(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    result = run(
+        "simulate", "--ruleset", "minigame-4p", "--games", "2", "--seed", "1",
+        "--modifiers", "second_chance, swap,peek", "-o", str(out),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr.decode()
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [game["rule_overrides"] for game in games] == [
+        {"modifiers": ["second_chance", "swap", "peek"]}
+    ] * 2
+    events = [e["type"] for g in games for r in g["rounds"] for e in r["events"]]
+    assert "swap" in events
+    check = run("verify", "--json", str(out))
+    lines = [json.loads(line) for line in check.stdout.decode().splitlines()]
+    assert [line["verdict"] for line in lines] == ["verified"] * 2
+    assert check.returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "modifiers", "message"),
+    [
+        ("tenhou-4p", "flying", "unknown rule modifier(s): flying; known modifiers: lucky_sevens"),
+        ("small-4p", "lucky_sevens", "lucky_sevens cannot apply to small mahjong"),
+        ("uzje-4p", "peek", "Ùzje mahjong applies no rule modifiers: peek"),
+    ],
+)
+def test_simulate_refuses_a_modifier_it_cannot_apply(
+    ruleset: str, modifiers: str, message: str
+) -> None:
+    result = run("simulate", "--ruleset", ruleset, "--modifiers", modifiers)
+    assert result.returncode == 2
+    assert result.stdout == b""
+    assert message in result.stderr.decode()
+
+
 def test_convert_refuses_an_unknown_file(tmp_path: Path) -> None:
     path = tmp_path / "x.json"
     path.write_bytes(b"[1, 2, 3]")

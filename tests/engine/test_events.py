@@ -35,6 +35,7 @@ from engine.events import (
     Round,
     ScoreChange,
     Source,
+    Swap,
     Win,
 )
 from engine.tiles import parse_tile, parse_tiles
@@ -72,6 +73,7 @@ ONE_OF_EACH: tuple[Event, ...] = (
     AbortiveDraw(kind=AbortKind.NINE_TERMINALS, seat=1),
     NagashiMangan(seats=(2,), recorded_deltas=(-4000, -2000, 8000, -2000)),
     ScoreChange(deltas=(-1000, 1000, 0, 0), reason="penalty"),
+    Swap(seat=2, tile=RED_FIVE, indicator=parse_tile("9s")),
 )
 
 

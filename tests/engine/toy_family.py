@@ -62,7 +62,10 @@ class ToyFamily(GameFamily):
     def round_list(self, game: Game) -> list[RoundInfo]:
         return [RoundInfo(i, r.name, r.honba, "toy") for i, r in enumerate(game.rounds)]
 
-    def simulate(self, ruleset: str, games: int, seed: int) -> Iterable[Game]:
+    def simulate(
+        self, ruleset: str, games: int, seed: int, modifiers: Sequence[str] = ()
+    ) -> Iterable[Game]:
+        self.check_modifiers(ruleset, modifiers)  # toy mahjong applies no rule modifier
         tiles = [parse_tile(text) for text in ("1m", "2m", "3p", "4s", "5z")]
         for number in range(games):
             yield Game(

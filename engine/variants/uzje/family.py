@@ -55,7 +55,12 @@ class UzjeFamily(GameFamily):
 
         return round_list(game)
 
-    def simulate(self, ruleset: str, games: int, seed: int) -> Iterable[Game]:
+    def simulate(
+        self, ruleset: str, games: int, seed: int, modifiers: Sequence[str] = ()
+    ) -> Iterable[Game]:
+        """Self-played Ùzje games; Ùzje applies no rule modifier (:meth:`check_modifiers`
+        refuses any)."""
+        self.check_modifiers(ruleset, modifiers)
         from engine.variants.uzje.selfplay import simulate
 
         return simulate(games, seed, ruleset)
@@ -63,6 +68,7 @@ class UzjeFamily(GameFamily):
     def score_text(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """An Ùzje hand: UJMJ tiles, melds as ``open:TILES`` or ``closed:TILES``, ``dora`` as
         the bonus tiles shown, ``tsumo`` for a self-draw."""
+        self.check_modifiers(options["ruleset"], list(options.get("modifiers") or ()))
         if options.get("win") is None:
             raise ValueError("an Ùzje hand needs --win (the winning tile, UJMJ)")
         from engine.variants.uzje import request

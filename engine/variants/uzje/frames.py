@@ -16,7 +16,9 @@ subclasses whose JSON is the standard JSON plus a few members:
   is of type ``chow`` (the record's event name);
 - a win's ``han`` is its fan in *tenths* (as the record and the replay report count them),
   ``fu`` is 0, ``yaku`` are ``[pattern, tenths]`` pairs, or ``[pattern, limits]`` when
-  ``limit_patterns`` is true (a limit hand: its value is the limits, not fan).
+  ``limit_patterns`` is true (a limit hand: its value is the limits, not fan);
+- scores, score changes and payments are points, and under ``self_draw_rounding`` ``exact`` a
+  half is written as one (``2.5``; see :mod:`engine.variants.uzje.scoring`).
 
 Riichi members keep their place with Ùzje values: ``north`` is 0, ``riichi`` false,
 ``riichi_sticks`` 0, ``ura_indicators`` empty, ``honba`` the games the dealer has dealt in a row.
@@ -72,7 +74,7 @@ from engine.variants.uzje.events import BonusRevealed, Chow, FlowerExposed, Uzje
 from engine.variants.uzje.flow import seat_wind
 from engine.variants.uzje.replay import rules_of
 from engine.variants.uzje.rules import UzjeRules
-from engine.variants.uzje.scoring import bonus_kind
+from engine.variants.uzje.scoring import as_recorded, as_recorded_all, bonus_kind, normal
 from engine.variants.uzje.shapes import Meld, is_complete, waits
 from engine.variants.uzje.state import HandResult, Phase, UzjeState, WinResult
 from engine.variants.uzje.tiles import (
@@ -270,7 +272,7 @@ class _Framer:
         #: Each seat's melds as made, in the order of the state's ``melds``.
         self.sources: list[list[_MeldSource]] = [[] for _ in range(players)]
         self.turn = self.round.dealer
-        self.scores = [
+        self.scores: list[float] = [
             self.round.scores[seat] if seat < len(self.round.scores) else 0
             for seat in range(players)
         ]
@@ -376,8 +378,8 @@ class _Framer:
         if not final:
             # A finished game is settled into the scores only at its last event.
             for seat, delta in enumerate(self._pending(state)):
-                scores[seat] += delta
-        deltas = [now - before for now, before in zip(scores, self.scores, strict=True)]
+                scores[seat] = normal(scores[seat] + delta)
+        deltas = [normal(now - before) for now, before in zip(scores, self.scores, strict=True)]
         self.scores = scores
         seen = self._public_seen(state)
         seats = tuple(
@@ -403,12 +405,12 @@ class _Framer:
             ),
         )
 
-    def _pending(self, state: UzjeState) -> list[int]:
+    def _pending(self, state: UzjeState) -> list[float]:
         """Score changes not yet in the scores: the wins so far and recorded score changes."""
         deltas = list(state.score_changes)
         for win in state.wins:
             for seat, delta in enumerate(win.deltas):
-                deltas[seat] += delta
+                deltas[seat] = normal(deltas[seat] + delta)
         return deltas
 
     @staticmethod
@@ -416,10 +418,10 @@ class _Framer:
         if final:
             return state.result
         if state.phase is Phase.WON:
-            deltas = [0] * state.players
+            deltas: list[float] = [0] * state.players
             for win in state.wins:
                 for seat, delta in enumerate(win.deltas):
-                    deltas[seat] += delta
+                    deltas[seat] = normal(deltas[seat] + delta)
             return HandResult("win", tuple(state.wins), tuple(deltas))
         if state.phase is Phase.OVER:
             return HandResult("exhaustive_draw", (), (0,) * state.players)
@@ -453,7 +455,7 @@ class _Framer:
         return kind if held else None
 
     def _seat(
-        self, state: UzjeState, seat: int, score: int, delta: int, seen: list[int]
+        self, state: UzjeState, seat: int, score: float, delta: float, seen: list[int]
     ) -> UzjeSeatFrame:
         data = state.seats[seat]
         drawn = self._drawn(state, seat)
@@ -471,8 +473,8 @@ class _Framer:
             discards=tuple(self.rivers[seat]),
             melds=self._melds(seat, data.melds),
             north=0,
-            score=score,
-            delta=delta,
+            score=as_recorded(score),
+            delta=as_recorded(delta),
             riichi=False,
             shanten=shanten,
             waits=waits_shown,
@@ -516,12 +518,13 @@ class _Framer:
 
     # -- the end of the game ------------------------------------------------------------------
 
-    def _result(self, state: UzjeState, result: HandResult, scores: list[int]) -> Result:
-        after = tuple(scores)
+    def _result(self, state: UzjeState, result: HandResult, scores: list[float]) -> Result:
+        after = as_recorded_all(scores)
+        deltas = as_recorded_all(result.deltas)
         if result.kind == "win":
             wins = tuple(self._win(state, win) for win in result.wins)
-            return Result("win", result.deltas, after, wins=wins)
-        return Result(result.kind, result.deltas, after)
+            return Result("win", deltas, after, wins=wins)
+        return Result(result.kind, deltas, after)
 
     def _win(self, state: UzjeState, win: WinResult) -> WinView:
         data = state.seats[win.seat]
@@ -541,7 +544,7 @@ class _Framer:
             fu=0,
             limit=f"{value.limits}l" if value.limits else None,
             points=value.points,
-            deltas=win.deltas,
+            deltas=as_recorded_all(win.deltas),
             limit_patterns=value.limit_patterns,
         )
 
@@ -622,7 +625,7 @@ class _Framer:
             text = "Exhaustive draw: the wall is empty (no payments)"
             return Action("exhaustive_draw", None, text)
         changes = ", ".join(
-            f"{name(seat)} {delta:+d}" for seat, delta in enumerate(event.deltas) if delta
+            f"{name(seat)} {delta:+}" for seat, delta in enumerate(event.deltas) if delta
         )
         return Action(
             "score_change",
@@ -670,7 +673,7 @@ class _Framer:
                     discards=(),
                     melds=(),
                     north=0,
-                    score=self.scores[seat],
+                    score=as_recorded(self.scores[seat]),
                     delta=0,
                     riichi=False,
                     shanten=None,

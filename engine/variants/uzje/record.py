@@ -19,7 +19,10 @@ What the members mean in an Ùzje game:
 - a win's ``recorded`` gives ``han`` as the fan in tenths (``36`` is 3.6 f; left out for a
   limit-hand pattern), ``yaku`` as ``[pattern, tenths]`` (``[pattern, limits]`` for limit-hand
   patterns), ``limit`` as ``"<n>l"`` when the hand is worth limits, ``points``, ``deltas`` and
-  ``hand``.
+  ``hand``;
+- scores, score changes and points are points, and may be halves (``2.5``, written with its
+  fraction; whole points stay integers): a game under ``self_draw_rounding`` ``exact`` pays half
+  of an odd self-draw amount exactly (:mod:`engine.variants.uzje.scoring`).
 """
 
 from __future__ import annotations
@@ -35,4 +38,4 @@ def format_tile(tile: Tile) -> str:
     return format_tiles((tile,))
 
 
-DIALECT = Dialect("uzje", format_tile, parse_tile, UZJE_EVENT_TYPES)
+DIALECT = Dialect("uzje", format_tile, parse_tile, UZJE_EVENT_TYPES, half_points=True)

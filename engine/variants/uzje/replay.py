@@ -11,6 +11,10 @@ In the report a win's ``han`` is its fan in tenths, ``yaku`` its patterns (tenth
 for limit-hand patterns), ``limit`` ``"<n>l"``, and ``fu`` is 0. The per-player facts fill what
 makes sense in Ùzje (turns, wins, self-draws, deal-ins, points, patterns, claims, open hands,
 outcome, score changes); the riichi facts stay at their defaults.
+
+Scores and payments are compared and reported exactly, halves included (``exact``: 2.5 from
+each payer of a 5-point self-draw, see :mod:`engine.variants.uzje.scoring`); only the facts,
+the statistics' rows, count whole points (a half rounded away from zero).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from engine.tiles import Tile
 from engine.variants.uzje.events import UzjeEvent
 from engine.variants.uzje.flow import first_position
 from engine.variants.uzje.rules import UzjeRules, with_overrides
+from engine.variants.uzje.scoring import as_recorded_all, whole_points
 from engine.variants.uzje.state import HandResult, UzjeState, WinResult
 from engine.variants.uzje.tiles import format_kinds, format_tiles, kind_of
 
@@ -68,7 +73,7 @@ class _Replay(ReplayLedger):
         first_dealer = rounds[0].dealer if rounds else 0
         state = UzjeState(rules, first_dealer)
         expected: RoundPosition | None = first_position(first_dealer)
-        scores = [rules.starting_points] * rules.players
+        scores: list[float] = [rules.starting_points] * rules.players
         # A fragment (a record starting later than the first game) cannot prove the match.
         fragment = bool(rounds) and (
             position_of(rounds[0]) != expected or list(rounds[0].scores) != scores
@@ -78,7 +83,7 @@ class _Replay(ReplayLedger):
             scores = list(rounds[0].scores)
         complete = False
         for index, round_ in enumerate(rounds):
-            if not self.begin_round(index, round_, expected, scores):
+            if not self.begin_round(index, round_, expected, list(as_recorded_all(scores))):
                 break
             state.scores = list(round_.scores)
             try:
@@ -94,8 +99,8 @@ class _Replay(ReplayLedger):
             facts = _facts(index, round_, state, result)
             expected = state.end_round()
             for fact in facts:
-                fact.score_after = state.scores[fact.seat]
-                fact.delta = state.scores[fact.seat] - start_scores[fact.seat]
+                fact.score_after = whole_points(state.scores[fact.seat])
+                fact.delta = whole_points(state.scores[fact.seat] - start_scores[fact.seat])
             self.facts.extend(facts)
             self.rounds.append(_summary(index, round_, result, state))
             scores = list(state.scores)
@@ -103,7 +108,7 @@ class _Replay(ReplayLedger):
                 break
         else:
             complete = expected is None and not fragment
-        final = list(state.scores) if complete else None
+        final = list(as_recorded_all(state.scores)) if complete else None
         return self.report(complete, final, expected, first_dealer)
 
     def _play(self, round_: Round, state: UzjeState) -> bool:
@@ -185,7 +190,7 @@ def _facts(index: int, round_: Round, state: UzjeState, result: HandResult) -> l
         fact = facts[win.seat]
         fact.won = True
         fact.tsumo = win.seat == win.from_seat
-        fact.win_points = win.deltas[win.seat]
+        fact.win_points = whole_points(win.deltas[win.seat])
         fact.han = win.value.fan
         fact.limit_hand = win.value.limits > 0
         fact.yaku = [name for name, _ in win.value.patterns]
@@ -193,7 +198,7 @@ def _facts(index: int, round_: Round, state: UzjeState, result: HandResult) -> l
         if not fact.tsumo:
             loser = facts[win.from_seat]
             loser.dealt_in = True
-            loser.deal_in_points += -win.deltas[win.from_seat]
+            loser.deal_in_points += whole_points(-win.deltas[win.from_seat])
             loser.dealt_in_to = "open" if fact.open_hand else "dama"
     return facts
 
@@ -204,8 +209,8 @@ def _summary(index: int, round_: Round, result: HandResult, state: UzjeState) ->
         name=round_.name,
         honba=round_.honba,
         result=result.kind,
-        deltas=list(result.deltas),
-        scores_after=list(state.scores),
+        deltas=list(as_recorded_all(result.deltas)),
+        scores_after=list(as_recorded_all(state.scores)),
     )
     for win in result.wins:
         value = win.value
@@ -218,7 +223,7 @@ def _summary(index: int, round_: Round, result: HandResult, state: UzjeState) ->
                 yaku=list(value.patterns),
                 limit=f"{value.limits}l" if value.limits else None,
                 points=value.points,
-                deltas=list(win.deltas),
+                deltas=list(as_recorded_all(win.deltas)),
                 liable=None,
             )
         )

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.errors import EngineError, NotAgariError
 from engine.variants.uzje.rules import get_rules
-from engine.variants.uzje.scoring import WinConditions, best_value, half
+from engine.variants.uzje.scoring import WinConditions, best_value, half, normal
 from engine.variants.uzje.shapes import Meld, classify
 from engine.variants.uzje.tiles import KINDS, format_kinds, parse_kinds
 
@@ -77,7 +77,7 @@ def score_text(
         "limits": value.limits,
         "points": value.points,
         "paid": {"each": each, "payers": others if self_draw else 1},
-        "total": each * others if self_draw else value.points,
+        "total": normal(each * others) if self_draw else value.points,
     }
 
 

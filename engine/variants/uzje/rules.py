@@ -22,8 +22,13 @@ from engine.variants.uzje.tiles import kinds_in_play, tile_set, wall_width
 class Rounding(StrEnum):
     """How half of an odd self-draw amount is paid (a 5-point hand: 2.5 each)."""
 
+    #: 3 from each payer: whole points (the engine's only way before ``exact``).
     UP = "up"
+    #: 2 from each payer: whole points.
     DOWN = "down"
+    #: 2.5 from each payer, as the document says ("exactly half", line 134): scores then hold
+    #: halves (docs/variants/uzje.md, "Payments").
+    EXACT = "exact"
 
 
 @dataclass(frozen=True)
@@ -52,8 +57,10 @@ class UzjeRules:
     min_fan: float = 2.5
     #: Fan at which a hand is worth one limit (line 114: "typically ... 13 f").
     limit_fan: int = 13
-    #: Half of an odd self-draw amount is rounded up (a 5-point self-draw: 3 from each payer).
-    self_draw_rounding: Rounding = Rounding.UP
+    #: Half of an odd self-draw amount (a 5-point self-draw) is paid exactly (2.5 from each
+    #: payer, line 134), or rounded up or down to whole points. A record that does not state
+    #: the option means ``up`` (:data:`RECORD_DEFAULTS`).
+    self_draw_rounding: Rounding = Rounding.EXACT
     #: The shown dead-wall tile is itself the bonus tile (line 62, "matches the tile in the
     #: bonus box"); with ``bonus_is_next`` the tile after it is, as riichi dora indicators.
     bonus_is_next: bool = False
@@ -190,13 +197,21 @@ def get_rules(name: str) -> UzjeRules:
         ) from None
 
 
+#: What an option means in a record that does not state it, where that differs from the preset:
+#: the presets' value changed after such records were written, and they must replay as they
+#: always did. Records written before ``exact`` existed paid a 5-point self-draw 3 each, so a
+#: record without ``self_draw_rounding`` is ``up``; a record of the presets' ``exact`` states it.
+RECORD_DEFAULTS: Final[Mapping[str, object]] = {"self_draw_rounding": Rounding.UP}
+
+
 def as_preset(rules: UzjeRules) -> tuple[str, dict[str, object]]:
-    """How a record names rules: the preset's name and the options that differ from it. Rules
-    whose name is not a preset are described against the preset of their player count."""
+    """How a record names rules: the preset's name and the options that differ from what the
+    record would mean without them (the preset, with :data:`RECORD_DEFAULTS`). Rules whose name
+    is not a preset are described against the preset of their player count."""
     base = PRESETS.get(rules.name)
     if base is None:
         base = next(p for p in PRESETS.values() if p.players == rules.players)
-    base_options = base.options()
+    base_options = base.replace(**RECORD_DEFAULTS).options()
     changed = {
         option: value
         for option, value in rules.options().items()
@@ -206,13 +221,24 @@ def as_preset(rules: UzjeRules) -> tuple[str, dict[str, object]]:
 
 
 def with_overrides(name: str, overrides: Mapping[str, object]) -> UzjeRules:
-    """A preset with options changed, given as JSON values (as a record stores them).
+    """The rules of a record: the preset, with :data:`RECORD_DEFAULTS` for the options the
+    record does not state, and the options it states, given as JSON values.
 
     :raises UnknownRulesetError: an unknown preset or option, or a value it cannot take.
     """
-    rules = get_rules(name)
+    rules = get_rules(name).replace(**RECORD_DEFAULTS)
     converted: dict[str, Any] = {}
     for option, value in overrides.items():
+        if option == "modifiers":
+            # Riichi's rule modifiers (engine/rules/modifiers.py) have no hook in Ùzje's engine:
+            # refused by name, never ignored (an empty list names none).
+            if value == []:
+                continue
+            names = ", ".join(map(str, value)) if isinstance(value, list) else repr(value)
+            raise UnknownRulesetError(
+                f"Ùzje mahjong applies no rule modifiers: {names} cannot be used with rule set "
+                f"{name}"
+            )
         current = getattr(rules, option, None)
         if current is None or option == "name":
             raise UnknownRulesetError(f"unknown Ùzje rule option {option!r}")

@@ -11,16 +11,26 @@ points) is one *limit*; every third step beyond it adds a limit, the rest are dr
 a limit-hand pattern ignores fan altogether and is worth its patterns' limits, added up.
 
 **Payments.** On a win from another player's tile, that player pays the amount (to each winner
-separately if several win on it). On a self-draw, every other player pays half the amount
-(rounded as :attr:`UzjeRules.self_draw_rounding` says).
+separately if several win on it). On a self-draw, every other player pays half the amount:
+exactly, or rounded to whole points, as :attr:`UzjeRules.self_draw_rounding` says.
+
+**Amounts in halves.** Paid exactly, half of an odd amount is a half point (2.5 of a 5-point
+hand), and so scores may be too. An amount of points (a payment, a score change, a score) is an
+``int`` when whole and a ``float`` only when it is a half: :func:`normal` keeps it so (``5``,
+never ``5.0``, as a record writes whole points). Floats hold every half of a whole number exactly,
+and sums and differences of them too, far beyond any score a match can reach, so nothing is ever
+rounded. The shared record, report and frame types say ``int`` (every riichi figure is whole):
+:func:`as_recorded` hands them an amount, halves included; :func:`whole_points` rounds one for
+the statistics' rows, which count whole points (docs/variants/uzje.md, "Payments").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final
+from typing import Final, cast
 
 from engine.variants.uzje.rules import Rounding, UzjeRules
 from engine.variants.uzje.shapes import Decomposition, Form, Meld, Shape, decompositions
@@ -187,23 +197,54 @@ def points_for(fan: int, limits: int, rules: UzjeRules) -> int:
     return sequence_value((fan - rules.min_tenths) // 10)
 
 
-def half(amount: int, rounding: Rounding) -> int:
-    """Half of an amount, rounded as the rules say."""
+# -- amounts of points (see "Amounts in halves" above) ------------------------------------------
+
+
+def normal(amount: float) -> float:
+    """An amount of points in its normal form: an ``int`` when whole (``5.0`` is ``5``), else the
+    half as it is (``2.5``)."""
+    whole = int(amount)
+    return whole if whole == amount else amount
+
+
+def as_recorded(amount: float) -> int:
+    """An amount as the shared record, report and frame types hold it (``Round.scores``,
+    ``RecordedWin.deltas``, ``RoundSummary.deltas``, ``SeatFrame.score``, ...): they say ``int``,
+    as every riichi figure is, and an Ùzje half is the one value that is not: it stays ``2.5``
+    (a float; JSON writes it so), which this cast lets through. Whole amounts are ints."""
+    return cast(int, normal(amount))
+
+
+def as_recorded_all(amounts: Iterable[float]) -> tuple[int, ...]:
+    """:func:`as_recorded` of every amount."""
+    return tuple(as_recorded(amount) for amount in amounts)
+
+
+def whole_points(amount: float) -> int:
+    """An amount in whole points, a half rounded away from zero (``2.5`` is 3, ``-2.5`` is -3):
+    for the statistics' rows, which count whole points. Whole amounts are unchanged."""
+    return int(math.copysign(math.floor(abs(amount) + 0.5), amount))
+
+
+def half(amount: int, rounding: Rounding) -> float:
+    """Half of an amount: exactly (``2.5`` of 5), or rounded up or down to whole points."""
+    if rounding is Rounding.EXACT:
+        return normal(amount / 2)
     return (amount + 1) // 2 if rounding is Rounding.UP else amount // 2
 
 
 def payments(
     points: int, winner: int, payer: int | None, players: int, rules: UzjeRules
-) -> list[int]:
+) -> list[float]:
     """Score changes of one win: ``payer`` pays ``points``, or on a self-draw (``payer`` is
-    ``None``) everyone else pays half."""
-    deltas = [0] * players
+    ``None``) everyone else pays half (a half point only under ``exact``)."""
+    deltas: list[float] = [0] * players
     if payer is None:
         share = half(points, rules.self_draw_rounding)
         for seat in range(players):
             if seat != winner:
                 deltas[seat] = -share
-                deltas[winner] += share
+        deltas[winner] = normal(share * (players - 1))
     else:
         deltas[payer] = -points
         deltas[winner] = points

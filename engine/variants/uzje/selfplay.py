@@ -38,6 +38,7 @@ from engine.variants.uzje.bots import Bot, ClaimingBot, GreedyBot
 from engine.variants.uzje.events import BonusRevealed, Chow, UzjeEvent
 from engine.variants.uzje.flow import first_position
 from engine.variants.uzje.rules import UzjeRules, as_preset, get_rules
+from engine.variants.uzje.scoring import as_recorded_all
 from engine.variants.uzje.state import HandResult, Phase, UzjeState, WinResult
 from engine.variants.uzje.tiles import sort_key, tile
 
@@ -55,7 +56,7 @@ class SimulationError(RuntimeError):
 
 
 def deal(
-    rules: UzjeRules, position: RoundPosition, scores: Sequence[int], rng: random.Random
+    rules: UzjeRules, position: RoundPosition, scores: Sequence[float], rng: random.Random
 ) -> Round:
     """A shuffled wall dealt for a game at ``position``: the dealer 14 tiles, the others 13."""
     tiles = [tile(kind) for kind in rules.tiles()]
@@ -76,7 +77,7 @@ def deal(
         dealer=position.dealer,
         honba=position.honba,
         sticks=0,
-        scores=tuple(scores),
+        scores=as_recorded_all(scores),
         hands=tuple(hand for _, hand in sorted(hands)),
         dora_indicators=dead[:1],
         events=(),
@@ -98,7 +99,7 @@ def recorded_win(win: WinResult, state: UzjeState) -> RecordedWin:
         yaku=value.patterns,
         points=value.points,
         limit=f"{value.limits}l" if value.limits else None,
-        deltas=win.deltas,
+        deltas=as_recorded_all(win.deltas),
         hand=tuple(sorted(hand, key=sort_key)),
     )
 
@@ -227,7 +228,7 @@ def play_game(
         players=tuple(Player(name) for name in names),
         source=Source("sim", game_id),
     )
-    return Game(header, tuple(rounds), FinalResult(tuple(state.scores)))
+    return Game(header, tuple(rounds), FinalResult(as_recorded_all(state.scores)))
 
 
 def mixed_bots(players: int) -> BotFactory:

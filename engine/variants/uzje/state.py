@@ -61,6 +61,7 @@ from engine.variants.uzje.scoring import (
     WinConditions,
     best_value,
     bonus_kind,
+    normal,
     payments,
 )
 from engine.variants.uzje.shapes import (
@@ -149,7 +150,8 @@ class WinResult:
     from_seat: int
     tile: int
     value: HandValue
-    deltas: tuple[int, ...]
+    #: Score change of every seat, in points (a half under ``exact``: see ``scoring.normal``).
+    deltas: tuple[float, ...]
     special: SpecialWin | None = None
 
 
@@ -159,7 +161,7 @@ class HandResult:
 
     kind: str
     wins: tuple[WinResult, ...]
-    deltas: tuple[int, ...]
+    deltas: tuple[float, ...]
 
 
 class UzjeState:
@@ -169,7 +171,8 @@ class UzjeState:
         self.rules = rules
         self.players = rules.players
         self.first_dealer = first_dealer
-        self.scores = [rules.starting_points] * rules.players
+        #: Every seat's score, in points (halves under ``exact``: see ``scoring.normal``).
+        self.scores: list[float] = [rules.starting_points] * rules.players
         self.games_played = 0
         self._in_play = frozenset(rules.kinds)
         self.phase = Phase.OVER
@@ -256,7 +259,7 @@ class UzjeState:
         self.win_source: tuple[int, int, Phase] | None = None
         self.wins: list[WinResult] = []
         self.result = None
-        self.score_changes = [0] * self.players
+        self.score_changes: list[float] = [0] * self.players
 
     def _kinds(self, tiles: Sequence[Tile], what: str) -> list[int]:
         try:
@@ -839,7 +842,7 @@ class UzjeState:
         if len(event.deltas) != self.players:
             raise IllegalActionError(f"a score change has one delta per seat ({self.players})")
         for seat, delta in enumerate(event.deltas):
-            self.score_changes[seat] += delta
+            self.score_changes[seat] = normal(self.score_changes[seat] + delta)
 
     @property
     def finished(self) -> bool:
@@ -850,10 +853,10 @@ class UzjeState:
         """The game's result (once it is finished)."""
         if not self.finished:
             raise IllegalActionError(f"the game has not ended ({self._phase_words()})")
-        deltas = [0] * self.players
+        deltas: list[float] = [0] * self.players
         for win in self.wins:
             for seat, delta in enumerate(win.deltas):
-                deltas[seat] += delta
+                deltas[seat] = normal(deltas[seat] + delta)
         kind = "win" if self.wins else "exhaustive_draw"
         self.result = HandResult(kind, tuple(self.wins), tuple(deltas))
         return self.result
@@ -863,7 +866,8 @@ class UzjeState:
         (``None``: the match is over)."""
         result = self.result if self.result is not None else self.settle()
         for seat in range(self.players):
-            self.scores[seat] += result.deltas[seat] + self.score_changes[seat]
+            change = result.deltas[seat] + self.score_changes[seat]
+            self.scores[seat] = normal(self.scores[seat] + change)
         self.games_played += 1
         dealer_won = any(win.seat == self.dealer for win in result.wins)
         keeps = dealer_won or (not result.wins and self.rules.draw_keeps_dealer)

@@ -44,7 +44,6 @@ FLOWER: Final = "F"
 NUMBER_SUIT_CODES: Final = (TONG, SOCK, MAN)
 #: The notation's suit letters, in the order of the number suits (index = suit number).
 SUIT_LETTERS: Final = "tsm"
-SUIT_NAMES: Final = ("tongs", "socks", "mans")
 
 #: Number ranks 1-16; the zero is rank 0 of every suit.
 MAX_RANK: Final = 16
@@ -80,16 +79,6 @@ FLOWER_SETS: Final = (FLOWERS[:4], FLOWERS[4:])
 def number_kind(suit: int, rank: int) -> int:
     """The kind of rank ``rank`` (0-16) of number suit ``suit`` (0-2): rank 0 is the zero."""
     return ZERO if rank == 0 else SUIT_BASE[suit] + rank - 1
-
-
-def is_number(kind: int) -> bool:
-    """A 1-16 number tile (the zero is not: it belongs to no suit until used)."""
-    return kind < ZERO
-
-
-def is_honour(kind: int) -> bool:
-    """The zero, a wind or an arrow (the zero counts as an honour: "Honourable")."""
-    return ZERO <= kind < FIRST_FLOWER
 
 
 def is_flower(kind: int) -> bool:

@@ -43,6 +43,7 @@ from engine.events import (
     Round,
     ScoreChange,
     Source,
+    Swap,
     Wall,
     Win,
 )
@@ -186,6 +187,8 @@ def four_player_game() -> Game:
             (
                 ScoreChange(deltas=(-8000, 2000, 4000, 2000), reason="chombo"),
                 Draw(1, t("7z")),
+                # A rule modifier's action (engine.rules.modifiers): the codec carries it as any.
+                Swap(1, t("0s"), t("3z")),
                 Win(
                     1,
                     from_seat=1,

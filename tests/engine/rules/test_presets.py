@@ -318,6 +318,15 @@ def test_wrc() -> None:
     assert not wrc.suucha_riichi and not wrc.suukaikan and not wrc.sanchahou
 
 
+def test_wrc_has_head_bump_not_double_ron() -> None:
+    # WRC 2015 5.7.6 (ooyamaneko.net/en/mahjong/bookcmp, book WRC_2015): "If two or three
+    # players declare a win on the same discarded tile, only the player closer to the
+    # discarder, according to the turn order, will win ... Each hand can have only one winner."
+    # EMA 2016, the preset it is built on, pays every winner of a multiple ron.
+    assert get_ruleset("wrc").max_ron_winners == 1
+    assert get_ruleset("ema-2016").max_ron_winners == 3
+
+
 # -- replace() and lookup errors -----------------------------------------------------------------
 
 

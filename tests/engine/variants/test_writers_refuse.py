@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Sequence
 
@@ -32,6 +33,10 @@ VARIANTS = [
         "rule modifiers lucky_sevens",
         lambda: riichi_game("minigame-4p", modifiers=("lucky_sevens",)),
     ),
+    (
+        "rule modifiers swap, second_chance",
+        lambda: riichi_game("tenhou-4p", modifiers=("swap", "second_chance")),
+    ),
     ("Ùzje mahjong", lambda: simulate_uzje(1, 3)[0]),
 ]
 
@@ -48,3 +53,17 @@ def test_writers_refuse_variants_naming_them(
 def test_a_riichi_game_is_still_written() -> None:
     game = riichi_game("tenhou-4p")
     assert tenhou6.write([game]) and mjai.write([game])
+
+
+@pytest.mark.parametrize("writer", [tenhou6.write, mjai.write])
+def test_writers_refuse_a_modifier_event_whatever_the_rule_set(
+    writer: Callable[[Sequence[Game]], bytes],
+) -> None:
+    """A swap event (a rule modifier's action) in a game whose header names no modifier: the
+    format could not hold it, so the writer refuses it rather than drop it."""
+    game = riichi_game("tenhou-4p", modifiers=("swap",))
+    plain = dataclasses.replace(game, header=dataclasses.replace(game.header, rule_overrides={}))
+    with pytest.raises(
+        UnsupportedLogError, match=r"cannot hold a swap event.*round [ESWN]\d, event"
+    ):
+        writer([plain])

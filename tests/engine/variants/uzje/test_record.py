@@ -32,7 +32,10 @@ def test_round_trip(game: Game, data: dict[str, Any]) -> None:
 
 def test_shape_is_the_canonical_one(data: dict[str, Any]) -> None:
     assert data["format"] == "mjlogs-canonical" and data["version"] == 1
-    assert data["ruleset"] == "uzje-4p" and data["rule_overrides"] == {}
+    # The preset pays a self-draw's half exactly; a record without the option means "up" (the
+    # records written before "exact"), so the preset's games state it.
+    assert data["ruleset"] == "uzje-4p"
+    assert data["rule_overrides"] == {"self_draw_rounding": "exact"}
     first = data["rounds"][0]
     assert set(first) >= {"wind", "number", "dealer", "honba", "sticks", "scores", "hands"}
     assert [len(hand) for hand in first["hands"]] == [14, 13, 13, 13]

@@ -171,13 +171,44 @@ def test_self_draw_example() -> None:
     assert payments(amount, 2, None, 4, RULES) == [-25, -25, 75, -25]
 
 
-def test_half_of_an_odd_amount() -> None:
-    # 4 f self-drawn is 5 points: half is 2.5, rounded up by default (an option).
-    assert payments(5, 0, None, 4, RULES) == [9, -3, -3, -3]
+def test_a_five_point_self_draw_pays_exactly_half() -> None:
+    # line 134: on a self-draw "all other players pay exactly half of the amount in the above
+    # table". A closed self-draw is 1 f (line 181) + 2.6 f (line 186) = 3.6 f, one whole fan
+    # above the 2.5 f minimum: 5 points (line 118, "4 f => 5 pt", the step of 3.5-4.4 f). Half
+    # of 5 is 2.5 from each of the three others, 3 x 2.5 = 7.5 to the winner.
+    found = value("123s 456s 789s 111m CC", "9s", self_draw=True)
+    assert found.fan == 36 and found.points == 5
+    assert RULES.self_draw_rounding is Rounding.EXACT  # the presets pay as the document says
+    assert payments(found.points, 0, None, 4, RULES) == [7.5, -2.5, -2.5, -2.5]
+    # The 7 f example of line 134 is whole either way: 25 each, 75 to the winner.
+    assert payments(50, 2, None, 4, RULES) == [-25, -25, 75, -25]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+@pytest.mark.parametrize("points", [2, 5, 10, 50, 5000])
+def test_exact_payments_conserve_points(players: int, points: int) -> None:
+    # Every point one player gains another loses, halves included; whole amounts stay ints
+    # (5, not 5.0: a record writes whole points without a fraction).
+    table = RULES.replace(name="x", players=players)
+    for winner in range(players):
+        deltas = payments(points, winner, None, players, table)
+        assert sum(deltas) == 0
+        assert deltas[winner] == points / 2 * (players - 1)
+        assert all(type(delta) is int for delta in deltas if delta == int(delta))
+        assert all(delta * 2 == int(delta * 2) for delta in deltas)
+
+
+def test_half_of_an_odd_amount_rounded_as_before() -> None:
+    # The rounding the engine had before "exact", an option still: 4 f self-drawn is 5 points,
+    # half is 2.5, rounded up (3 each, 9 to the winner) or down (2 each, 6).
+    up = RULES.replace(name="up", self_draw_rounding=Rounding.UP)
+    assert payments(5, 0, None, 4, up) == [9, -3, -3, -3]
     down = RULES.replace(name="down", self_draw_rounding=Rounding.DOWN)
     assert payments(5, 0, None, 4, down) == [6, -2, -2, -2]
-    # Line 135: the minimum is 2 points so that a self-draw can be halved.
-    assert payments(2, 1, None, 3, RULES) == [-1, 2, -1]
+    for rules in (up, down, RULES):
+        # Line 135: the minimum is 2 points so that a self-draw can be halved.
+        assert payments(2, 1, None, 3, rules) == [-1, 2, -1]
+        assert all(type(delta) is int for delta in payments(10, 1, None, 4, rules))
 
 
 # -- luck-based wins, lines 177-219 --------------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 from engine.events import AddedKan, ClosedKan, Game, OpenKan, Win
 from engine.formats.canonical import game_from_json, game_to_json
 from engine.variants.uzje.events import Chow, FlowerExposed
-from engine.variants.uzje.rules import PRESETS, UZJE_4P, UzjeRules
+from engine.variants.uzje.rules import PRESETS, UZJE_4P, Rounding, UzjeRules
 from engine.variants.uzje.selfplay import simulate
 from engine.variants.uzje.shapes import classify
 from engine.variants.uzje.tiles import kind_of
@@ -31,6 +31,8 @@ RUNS: list[tuple[UzjeRules, int]] = [
     (UZJE_4P.replace(name="no-flowers", flowers=False), 1),
     (UZJE_4P.replace(name="all-tongs", all_tongs=True), 1),
     (UZJE_4P.replace(name="gems", claim_gems_powers=True, sets=2), 1),
+    # The rounding of the records written before "exact" (test_halves.py has more).
+    (UZJE_4P.replace(name="round-up", self_draw_rounding=Rounding.UP), 2),
 ]
 
 
@@ -49,7 +51,10 @@ def test_every_generated_game_verifies(generated: dict[str, list[Game]]) -> None
 def test_rule_sets_are_recorded(generated: dict[str, list[Game]]) -> None:
     assert generated["uzje-6p"][0].header.ruleset == "uzje-6p"
     assert generated["compressed"][0].header.ruleset == "uzje-4p"
-    assert generated["compressed"][0].header.rule_overrides == {"full_winds": False}
+    assert generated["compressed"][0].header.rule_overrides == {
+        "full_winds": False,
+        "self_draw_rounding": "exact",  # the preset's, which a record must state (RECORD_DEFAULTS)
+    }
     for games in generated.values():
         for game in games[:1]:
             assert game_from_json(game_to_json(game)) == game
