@@ -77,6 +77,11 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "config.middleware.RefuseNulInQueryMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of each answer (English or Japanese, LANGUAGES below): the one chosen with
+    # the header's switch (the django_language cookie), else the browser's Accept-Language.
+    # After the sessions, before CommonMiddleware; URLs carry no language prefix, so a link to
+    # any moment of a replay is the same in both languages.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -97,6 +102,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # LANGUAGE_CODE for <html lang> (which the replay viewer reads) and the switch.
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -168,7 +175,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The site's languages (docs/development.md "Translations"): English, the default and the
+# language of the source strings, and Japanese (locale/ja/LC_MESSAGES/django.po, compiled to
+# the django.mo beside it, which is kept in the repository).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ja", "日本語")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -6,6 +6,10 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("config.api")),
+    # The language switch in every page's header posts here (Django's set_language, which
+    # remembers the choice in a cookie). No language prefix anywhere else: a page's address is
+    # the same in every language.
+    path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("mjlogs.account_urls")),
     path("replay/", include("replay.urls")),
     path("stats/", include("stats.urls")),

@@ -12,6 +12,9 @@ from typing import Any
 import django_filters
 from django import forms
 from django.db.models import Q, QuerySet
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from config.limits import DB_INT_MAX, DB_INT_MIN
 from engine.families import preset_names
@@ -27,7 +30,10 @@ def _choices(names: Iterable[str]) -> list[tuple[str, str]]:
 
 
 #: The player counts a game can have: 2 (small mahjong) to 6 (Ùzje mahjong), 4 first.
-PLAYER_COUNTS = tuple((count, f"{count} players") for count in (4, 3, 2, 5, 6))
+PLAYER_COUNTS = tuple(
+    (count, format_lazy(pgettext_lazy("player count", "{count} players"), count=count))
+    for count in (4, 3, 2, 5, 6)
+)
 
 
 class IntegerFilter(django_filters.NumberFilter):
@@ -47,33 +53,37 @@ class IntegerFilter(django_filters.NumberFilter):
 class GameFilter(django_filters.FilterSet):
     player = django_filters.CharFilter(
         method="filter_player",
-        label="Player",
-        help_text="A player's name (any platform), case-insensitive, in part or whole.",
+        label=_("Player"),
+        help_text=_("A player's name (any platform), case-insensitive, in part or whole."),
     )
     player_id = IntegerFilter(
-        field_name="seats__player", label="Player id", help_text="One player, by id."
+        field_name="seats__player", label=_("Player id"), help_text=_("One player, by id.")
     )
-    ruleset = django_filters.ChoiceFilter(choices=_choices(preset_names()), label="Rule set")
+    ruleset = django_filters.ChoiceFilter(choices=_choices(preset_names()), label=_("Rule set"))
     players = django_filters.ChoiceFilter(
-        field_name="players_count", choices=PLAYER_COUNTS, label="Players"
+        field_name="players_count",
+        choices=PLAYER_COUNTS,
+        label=pgettext_lazy("number of players", "Players"),
     )
     since = django_filters.DateFilter(
-        field_name="started_at", lookup_expr="date__gte", label="Played on or after"
+        field_name="started_at", lookup_expr="date__gte", label=_("Played on or after")
     )
     until = django_filters.DateFilter(
-        field_name="started_at", lookup_expr="date__lte", label="Played on or before"
+        field_name="started_at", lookup_expr="date__lte", label=_("Played on or before")
     )
     verdict = django_filters.ChoiceFilter(
-        choices=Verdict.choices, method="filter_verdict", label="Verdict"
+        choices=Verdict.choices, method="filter_verdict", label=_("Verdict")
     )
     source = django_filters.ChoiceFilter(
-        field_name="source_format", choices=_choices(formats()), label="Source format"
+        field_name="source_format", choices=_choices(formats()), label=_("Source format")
     )
     room = django_filters.ChoiceFilter(
         choices=[(room, room) for room in (*ROOMS, CUSTOM_LOBBY, *MAJSOUL_ROOMS)],
-        label="Room",
-        help_text="The room the record says: Tenhou's ippan, joukyuu, tokujou, houou or a custom "
-        "lobby; Mahjong Soul's bronze, silver, gold, jade or throne.",
+        label=_("Room"),
+        help_text=_(
+            "The room the record says: Tenhou's ippan, joukyuu, tokujou, houou or a custom "
+            "lobby; Mahjong Soul's bronze, silver, gold, jade or throne."
+        ),
     )
 
     class Meta:

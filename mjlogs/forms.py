@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
+from engine.rules.modifiers import MODIFIERS, registered_choices
 from mjlogs.models import Visibility
 
 
@@ -19,7 +21,7 @@ class MultipleFileField(forms.Field):
 
     widget = MultipleFileInput
     default_error_messages: ClassVar[dict[str, str]] = {
-        "required": "Choose at least one file to upload."
+        "required": _("Choose at least one file to upload.")
     }
 
     def to_python(self, data: Any) -> list[Any]:
@@ -30,17 +32,35 @@ class MultipleFileField(forms.Field):
 
 class UploadForm(forms.Form):
     files = MultipleFileField(
-        label="Game records",
-        help_text="Tenhou mjlog XML, tenhou.net/6 JSON, mjai JSON lines or canonical JSON; "
-        "gzip, zip and tar archives are opened.",
+        label=_("Game records"),
+        help_text=_(
+            "Tenhou mjlog XML, tenhou.net/6 JSON, mjai JSON lines or canonical JSON; "
+            "gzip, zip and tar archives are opened."
+        ),
     )
     visibility = forms.ChoiceField(
         choices=Visibility.choices,
         initial=Visibility.PUBLIC,
         widget=forms.RadioSelect,
-        label="Who may see the games",
+        label=_("Who may see the games"),
     )
+    modifiers = forms.MultipleChoiceField(
+        choices=registered_choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Superpowers (rule modifiers) the games were played with"),
+        help_text=_(
+            "For records that cannot say so (tenhou.net/6, mjai, mjlog); a canonical "
+            "record states its own. Our own example powers: docs/rules.md."
+        ),
+    )
+
+    def clean_modifiers(self) -> tuple[str, ...]:
+        """The chosen modifiers, in the order they are registered (the order of a rule set's
+        ``modifiers``)."""
+        chosen = set(self.cleaned_data["modifiers"])
+        return tuple(name for name in MODIFIERS if name in chosen)
 
 
 class VisibilityForm(forms.Form):
-    visibility = forms.ChoiceField(choices=Visibility.choices, label="Visibility")
+    visibility = forms.ChoiceField(choices=Visibility.choices, label=_("Visibility"))

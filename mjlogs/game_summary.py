@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext, ngettext, pgettext_lazy
+
 from engine.families import family_of
 from mjlogs.models import Game
 
@@ -20,21 +22,22 @@ from mjlogs.models import Game
 _WIND_LETTERS = "ESWN"
 
 #: Words for the ways a hand ends (``RoundSummary.result`` and the canonical end events).
+#: Lazy: each is written in the language of the page that shows it.
 RESULT_LABELS = {
-    "win": "Win",
-    "exhaustive_draw": "Exhaustive draw",
-    "nagashi_mangan": "Nagashi mangan",
-    "abortive_draw": "Abortive draw",
-    "unfinished": "Unfinished",
+    "win": pgettext_lazy("hand result", "Win"),
+    "exhaustive_draw": pgettext_lazy("hand result", "Exhaustive draw"),
+    "nagashi_mangan": pgettext_lazy("hand result", "Nagashi mangan"),
+    "abortive_draw": pgettext_lazy("hand result", "Abortive draw"),
+    "unfinished": pgettext_lazy("hand result", "Unfinished"),
 }
 
 #: Words for the kinds of abortive draw (``AbortiveDraw.kind``, docs/format.md).
 ABORT_LABELS = {
-    "nine_terminals": "Nine terminals (kyuushu kyuuhai)",
-    "four_winds": "Four winds (suufon renda)",
-    "four_riichi": "Four riichi (suucha riichi)",
-    "four_kans": "Four kans (suukaikan)",
-    "triple_ron": "Triple ron (sanchahou)",
+    "nine_terminals": pgettext_lazy("abortive draw", "Nine terminals (kyuushu kyuuhai)"),
+    "four_winds": pgettext_lazy("abortive draw", "Four winds (suufon renda)"),
+    "four_riichi": pgettext_lazy("abortive draw", "Four riichi (suucha riichi)"),
+    "four_kans": pgettext_lazy("abortive draw", "Four kans (suukaikan)"),
+    "triple_ron": pgettext_lazy("abortive draw", "Triple ron (sanchahou)"),
 }
 
 
@@ -54,12 +57,19 @@ def value_unit(ruleset: str) -> str:
 
 
 def _amount(value: int, unit: str) -> str:
-    """``3 han``, ``5 points``, ``13.5 fan`` (fan is stored in tenths)."""
+    """``3 han``, ``5 points``, ``13.5 fan`` (fan is stored in tenths), in the page's language."""
     if unit == Unit.FAN:
-        return f"{value / 10:g} fan"
-    if unit == Unit.POINTS and value == 1:
-        return "1 point"
+        return gettext("%(fan)s fan") % {"fan": f"{value / 10:g}"}
+    if unit == Unit.POINTS:
+        return ngettext("%(count)s point", "%(count)s points", value) % {"count": value}
+    if unit == Unit.HAN:
+        return gettext("%(count)s han") % {"count": value}
     return f"{value} {unit}"
+
+
+def _limits(count: int) -> str:
+    """An Ùzje limit count: ``1 limit``, ``2 limits``."""
+    return ngettext("%(count)s limit", "%(count)s limits", count) % {"count": count}
 
 
 @dataclass(frozen=True)
@@ -96,10 +106,10 @@ class WinRow:
         """``(name, value)`` pairs, each value in the win's unit. An Ùzje limit-hand pattern
         counts limits, not fan."""
         if self.unit == Unit.FAN and self.limit is not None and not self.han:
-            return [
-                (name, f"{value} limit{'s' if value != 1 else ''}") for name, value in self.yaku
-            ]
-        return [(name, _amount(value, self.unit).removesuffix(" han")) for name, value in self.yaku]
+            return [(name, _limits(value)) for name, value in self.yaku]
+        if self.unit == Unit.HAN:
+            return [(name, str(value)) for name, value in self.yaku]
+        return [(name, _amount(value, self.unit)) for name, value in self.yaku]
 
     @property
     def limit_label(self) -> str | None:
@@ -107,8 +117,7 @@ class WinRow:
         if self.limit is None:
             return None
         if self.unit == Unit.FAN and self.limit.endswith("l") and self.limit[:-1].isdigit():
-            count = int(self.limit[:-1])
-            return f"{count} limit{'s' if count != 1 else ''}"
+            return _limits(int(self.limit[:-1]))
         return self.limit
 
 
@@ -136,7 +145,8 @@ class RoundRow:
 
     @property
     def result_label(self) -> str:
-        return RESULT_LABELS.get(self.result, self.result.replace("_", " ").capitalize())
+        known = RESULT_LABELS.get(self.result)
+        return str(known) if known is not None else self.result.replace("_", " ").capitalize()
 
     @property
     def changes(self) -> list[tuple[int, int | None]]:
@@ -283,7 +293,7 @@ def _report_row(summary: Mapping[str, Any], names: list[str]) -> RoundRow:
         result=summary.get("result", "unfinished"),
         wins=wins,
         tenpai=[_name(names, seat) for seat in summary.get("tenpai", [])],
-        abort=None if abort is None else ABORT_LABELS.get(abort, abort.replace("_", " ")),
+        abort=None if abort is None else str(ABORT_LABELS.get(abort, abort.replace("_", " "))),
         deltas=list(summary.get("deltas") or []),
         scores_after=list(summary.get("scores_after") or []),
     )
@@ -328,7 +338,7 @@ def _document_rows(document: Mapping[str, Any], names: list[str]) -> list[RoundR
                 deltas = _add_deltas(deltas, event.get("recorded_deltas"))
             elif kind == "abortive_draw":
                 result = kind
-                abort = ABORT_LABELS.get(event["kind"], str(event["kind"]).replace("_", " "))
+                abort = str(ABORT_LABELS.get(event["kind"], str(event["kind"]).replace("_", " ")))
                 deltas = _add_deltas(deltas, event.get("recorded_deltas"))
         rows.append(
             RoundRow(

@@ -14,16 +14,17 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class PlayerKind(models.TextChoices):
     """What a player is (``mjlogs.player_identity``)."""
 
-    PERSON = "person", "Person"
+    PERSON = "person", _("Person")
     #: One guest seat (Tenhou's NoName, an empty name): a player of its own, never ranked.
-    ANONYMOUS = "anonymous", "Anonymous seat"
+    ANONYMOUS = "anonymous", _("Anonymous seat")
     #: A program (our self-play): left out of leaderboards unless asked for.
-    BOT = "bot", "Bot"
+    BOT = "bot", _("Bot")
 
 
 class Player(models.Model):
@@ -61,8 +62,8 @@ class PlayerName(models.Model):
 
 
 class Visibility(models.TextChoices):
-    PUBLIC = "public", "Public"
-    PRIVATE = "private", "Private: the uploader and staff only"
+    PUBLIC = "public", _("Public")
+    PRIVATE = "private", _("Private: the uploader and staff only")
 
 
 class Game(models.Model):
@@ -176,12 +177,12 @@ class GameSeat(models.Model):
 class LinkImportStatus(models.TextChoices):
     """Where a game brought in by its link stands (``mjlogs.link_imports``)."""
 
-    QUEUED = "queued", "Queued"
-    FETCHING = "fetching", "Fetching"
-    IMPORTED = "imported", "Imported"
+    QUEUED = "queued", _("Queued")
+    FETCHING = "fetching", _("Fetching")
+    IMPORTED = "imported", _("Imported")
     #: The game was already here: ``game`` is the stored one.
-    DUPLICATE = "duplicate", "Already here"
-    FAILED = "failed", "Failed"
+    DUPLICATE = "duplicate", _("Already here")
+    FAILED = "failed", _("Failed")
 
 
 class LinkImport(models.Model):

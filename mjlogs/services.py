@@ -24,6 +24,7 @@ from __future__ import annotations
 import gzip
 import io
 import logging
+import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -41,6 +42,7 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
+from engine.families import with_modifiers
 from engine.formats import (
     NOT_A_RECORD,
     SNIFF_BYTES,
@@ -284,11 +286,14 @@ def upload_import(
     uploader: AbstractBaseUser | None = None,
     visibility: str = Visibility.PUBLIC,
     limits: Limits = DEFAULT_LIMITS,
+    modifiers: Sequence[str] = (),
 ) -> ImportSummary:
     """Import one upload (a request of the site or the API) all or nothing: its games are
     stored in one transaction, so a database that goes away in the middle leaves none of them
     (and no player, seat or verdict of theirs), and sending the upload again stores it all.
-    Files that cannot be read still fail alone, as with :func:`import_files`.
+    Files that cannot be read still fail alone, as with :func:`import_files`. ``modifiers``
+    are the rule modifiers the uploader says the games were played with (see
+    :func:`import_file`).
 
     Two uploads sharing games or new players can each wait on a row the other inserted;
     PostgreSQL then aborts one of them, which is tried again (:data:`UPLOAD_ATTEMPTS`).
@@ -297,7 +302,7 @@ def upload_import(
     """
     files = list(files)
     with _statistics_once_after():
-        return _upload_import(files, uploader, visibility, limits)
+        return _upload_import(files, uploader, visibility, limits, tuple(modifiers))
 
 
 def _upload_import(
@@ -305,13 +310,16 @@ def _upload_import(
     uploader: AbstractBaseUser | None,
     visibility: str,
     limits: Limits,
+    modifiers: tuple[str, ...] = (),
 ) -> ImportSummary:
     attempt = 1
     while True:
         queue = VerificationQueue(batch=True)
         try:
             with transaction.atomic():
-                summary = _import(files, uploader, visibility, limits, None, queue)
+                summary = _import(
+                    files, uploader, visibility, limits, None, queue, modifiers=modifiers
+                )
         except OperationalError as error:
             sqlstate = getattr(error.__cause__, "sqlstate", None)
             if attempt == UPLOAD_ATTEMPTS or sqlstate not in _RETRIED_SQLSTATES:
@@ -332,6 +340,7 @@ def _import(
     progress: Callable[[Outcome], None] | None,
     verifications: VerificationQueue,
     skip_non_records: bool = False,
+    modifiers: tuple[str, ...] = (),
 ) -> ImportSummary:
     summary = ImportSummary()
     players = PlayerCache()
@@ -362,6 +371,7 @@ def _import(
                 visibility=visibility,
                 verifications=verifications,
                 players=players,
+                modifiers=modifiers,
             ):
                 _add(summary, outcome, progress)
     return summary
@@ -441,9 +451,15 @@ def import_file(
     visibility: str = Visibility.PUBLIC,
     verifications: VerificationQueue | None = None,
     players: PlayerCache | None = None,
+    modifiers: Sequence[str] = (),
 ) -> list[Outcome]:
     """Import the games of one file: one outcome per game, or one failure for the file.
-    ``players`` carries the players already found across the files of one import."""
+    ``players`` carries the players already found across the files of one import.
+
+    ``modifiers`` (an upload's choice) are rule modifiers the games were played with: each game
+    whose record states none gets them in its ``rule_overrides``
+    (:func:`engine.families.with_modifiers`), so that it is judged under them; a record stating
+    others, or a game whose family or rule set cannot apply them, fails the file, naming them."""
     if visibility not in Visibility.values:
         raise ValueError(f"visibility must be one of {', '.join(Visibility.values)}")
     try:
@@ -453,6 +469,11 @@ def import_file(
     if not games:
         return [Outcome(name, Status.FAILED, error="the file holds no game")]
     for index, game in enumerate(games):
+        try:
+            games[index] = game = with_modifiers(game, modifiers)
+        except EngineError as error:
+            where = f"game {index + 1} of {len(games)}: " if len(games) > 1 else ""
+            return [Outcome(name, Status.FAILED, error=f"{where}{error}", source_format=fmt.name)]
         try:
             check_storable(game)
         except NotStorable as error:
@@ -561,8 +582,8 @@ def _create(
             game=stored,
             seat=seat,
             player_id=player_ids[seat],
-            start_score=start[seat],
-            final_score=final.scores[seat] if final is not None else None,
+            start_score=whole_points(start[seat]),
+            final_score=whole_points(final.scores[seat]) if final is not None else None,
             placement=places[seat] if places is not None else None,
             recorded_rank=player.rank or "",
             recorded_rating=player.rating,
@@ -631,6 +652,14 @@ def _player(platform: str, name: str) -> Player:
         player.delete()
         return known.get().player
     return player
+
+
+def whole_points(points: float) -> int:
+    """A score as the seats' integer columns keep it: Ùzje's exact self-draw halves (2.5 from
+    each payer) rounded away from zero, as its statistics rows count them; the record, the
+    verdict and the viewer keep the halves."""
+    whole = math.floor(abs(points) + 0.5)
+    return int(whole if points >= 0 else -whole)
 
 
 def _started_at(text: str | None) -> datetime | None:

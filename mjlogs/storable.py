@@ -105,13 +105,14 @@ def _check_size(game: Game) -> None:
         )
 
 
-def _check_points(values: tuple[int, ...] | list[int], what: str) -> None:
+def _check_points(values: tuple[float, ...] | list[float], what: str) -> None:
     for value in values:
-        if isinstance(value, int) and abs(value) > MAX_POINTS:
+        # (A float is an Ùzje half point, 2.5: docs/variants/uzje.md, "Payments".)
+        if isinstance(value, int | float) and abs(value) > MAX_POINTS:
             raise NotStorable(f"{what} is {value:,} points; at most {MAX_POINTS:,} either way")
 
 
-def _figures(event: Event) -> Iterator[int]:
+def _figures(event: Event) -> Iterator[float]:
     """The point figures an event states (a win's recorded points and score changes, a draw's
     recorded changes)."""
     recorded = getattr(event, "recorded", None)
@@ -122,10 +123,10 @@ def _figures(event: Event) -> Iterator[int]:
                 raise NotStorable(f"a recorded {name} of {value:,}; at most {MAX_COUNTERS:,}")
         for name in ("points", "deltas"):
             value = getattr(recorded, name, None)
-            if isinstance(value, int):
+            if isinstance(value, int | float):
                 yield value
             elif isinstance(value, tuple | list):
-                yield from (item for item in value if isinstance(item, int))
+                yield from (item for item in value if isinstance(item, int | float))
     deltas = getattr(event, "recorded_deltas", None)
     if isinstance(deltas, tuple | list):
-        yield from (item for item in deltas if isinstance(item, int))
+        yield from (item for item in deltas if isinstance(item, int | float))

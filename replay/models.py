@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from mjlogs.models import Game
 
@@ -13,15 +14,15 @@ AGREEING = ("verified", "verified_fragment")
 class Verdict(models.TextChoices):
     """The replayer's verdicts (``engine.replay.Verdict``), and ``pending`` before the first."""
 
-    PENDING = "pending", "Not verified yet"
-    VERIFIED = "verified", "Verified"
+    PENDING = "pending", _("Not verified yet")
+    VERIFIED = "verified", _("Verified")
     #: The record holds part of a game (it starts after the first hand or stops before the
     #: end): all of it agrees, but the whole game was not checked.
-    VERIFIED_FRAGMENT = "verified_fragment", "Verified (part of a game)"
-    SCORE_MISMATCH = "score_mismatch", "Score mismatch"
-    ILLEGAL_ACTION = "illegal_action", "Illegal action"
-    UNSUPPORTED = "unsupported", "Unsupported"
-    MALFORMED = "malformed", "Malformed"
+    VERIFIED_FRAGMENT = "verified_fragment", _("Verified (part of a game)")
+    SCORE_MISMATCH = "score_mismatch", _("Score mismatch")
+    ILLEGAL_ACTION = "illegal_action", _("Illegal action")
+    UNSUPPORTED = "unsupported", _("Unsupported")
+    MALFORMED = "malformed", _("Malformed")
 
 
 class Verification(models.Model):

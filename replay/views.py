@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from config.limits import parse_int
-from mjlogs import game_summary, selectors
+from mjlogs import game_summary, selectors, terms
 from mjlogs.models import Game
 from replay.models import Verdict
 
@@ -74,6 +74,10 @@ def viewer_data(game: Game, query: Mapping[str, str]) -> dict[str, Any]:
         # The frames of round R are at ``frames_url + R + "/frames/"``.
         "frames_url": api,
         "game_url": reverse("mjlogs:game_detail", args=[game.pk]),
+        # The yaku in the page's language by engine name (the Japanese names on a Japanese
+        # page; empty in English, where the viewer writes the engine's names in words). The
+        # viewer reads the language itself from <html lang>.
+        "yaku_names": terms.yaku_names(),
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import django_filters
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from engine.rules import PRESETS
 from mjlogs.filters import GameFilter, IntegerFilter
@@ -17,16 +18,18 @@ def _presets_of_length(length: str) -> list[str]:
 
 class StatsFilter(GameFilter):
     length = django_filters.ChoiceFilter(
-        choices=(("east", "East only"), ("east_south", "East and south")),
+        choices=(("east", _("East only")), ("east_south", _("East and south"))),
         method="filter_length",
-        label="Length",
-        help_text="By the rule set's preset length.",
+        label=_("Length"),
+        help_text=_("By the rule set's preset length."),
     )
     opponent = IntegerFilter(
-        method="filter_opponent", label="Opponent", help_text="Only games with this player id."
+        method="filter_opponent",
+        label=_("Opponent"),
+        help_text=_("Only games with this player id."),
     )
     last = IntegerFilter(
-        method="filter_last", min_value=1, label="Last games", help_text="The last N games."
+        method="filter_last", min_value=1, label=_("Last games"), help_text=_("The last N games.")
     )
 
     class Meta(GameFilter.Meta):

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.http import QueryDict
+from django.utils.translation import gettext, gettext_lazy
 
 from config.limits import DB_INT_MAX, parse_int
 from mjlogs.models import Player
@@ -22,7 +23,7 @@ from stats.selectors import DEFAULT_MIN_GAMES, LEADERBOARD_FILTERS
 
 #: Characters a typed player may have: a name (200) and ``@platform``.
 PLAYER_TEXT_MAX = 240
-_PLAYER_HELP = "A name (name@platform when it is on two platforms) or an id."
+_PLAYER_HELP = gettext_lazy("A name (name@platform when it is on two platforms) or an id.")
 
 
 def find_player(user: User, text: str) -> int | Player:
@@ -47,8 +48,12 @@ class CompareForm(forms.Form):
     or an id (the links of before). Cleaned, each is a :class:`Player` found by name or an id
     for the view to look up; ``choices`` holds, per field, the players an error offers."""
 
-    a = forms.CharField(label="First player", max_length=PLAYER_TEXT_MAX, help_text=_PLAYER_HELP)
-    b = forms.CharField(label="Second player", max_length=PLAYER_TEXT_MAX, help_text=_PLAYER_HELP)
+    a = forms.CharField(
+        label=gettext_lazy("First player"), max_length=PLAYER_TEXT_MAX, help_text=_PLAYER_HELP
+    )
+    b = forms.CharField(
+        label=gettext_lazy("Second player"), max_length=PLAYER_TEXT_MAX, help_text=_PLAYER_HELP
+    )
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -83,7 +88,7 @@ class CompareForm(forms.Form):
         cleaned = super().clean() or {}
         a, b = cleaned.get("a"), cleaned.get("b")
         if a is not None and b is not None and _pk(a) == _pk(b):
-            self.add_error("b", "Choose two different players.")
+            self.add_error("b", gettext("Choose two different players."))
         return cleaned
 
     def choice_links(self, params: QueryDict) -> dict[str, list[dict[str, str]]]:
@@ -111,20 +116,25 @@ def _pk(value: object) -> object:
 
 def _metric_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     return [
-        (group, [(name, METRICS_BY_NAME[name].label) for name in names])
+        (gettext(group), [(name, gettext(METRICS_BY_NAME[name].label)) for name in names])
         for group, names in METRIC_GROUPS
     ]
 
 
 class LeaderboardForm(forms.Form):
-    metric = forms.ChoiceField(choices=_metric_choices, label="Ranked by", required=False)
+    metric = forms.ChoiceField(
+        choices=_metric_choices, label=gettext_lazy("Ranked by"), required=False
+    )
     min_games = forms.IntegerField(
-        min_value=0, max_value=DB_INT_MAX, label="At least this many games", required=False
+        min_value=0,
+        max_value=DB_INT_MAX,
+        label=gettext_lazy("At least this many games"),
+        required=False,
     )
     bots = forms.BooleanField(
-        label="Include bots",
+        label=gettext_lazy("Include bots"),
         required=False,
-        help_text="Self-play seats; anonymous seats (guests) are never ranked.",
+        help_text=gettext_lazy("Self-play seats; anonymous seats (guests) are never ranked."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -16,6 +16,10 @@ from typing import Any
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, Round
 
+# `_` only marks a label for the translation catalogue (makemessages); the pages translate it
+# where they show it (gettext), while the API keeps the English words.
+from django.utils.translation import gettext_noop as _
+
 from engine.families import Unit, families
 from mjlogs.models import GameSeat
 from stats.models import RoundFact
@@ -125,76 +129,81 @@ def _points(counts: dict[str, int]) -> float:
 METRICS: tuple[Metric, ...] = (
     Metric(
         "average_placement",
-        "Average placement",
+        _("Average placement"),
         "placement_total",
         "games",
         False,
         lower_is_better=True,
     ),
-    Metric("first_rate", "1st place", "first", "games"),
-    Metric("second_rate", "2nd place", "second", "games"),
-    Metric("third_rate", "3rd place", "third", "games"),
-    Metric("fourth_rate", "4th place", "fourth", "games", lower_is_better=True),
-    Metric("top_two_rate", "Top two", _top_two, "games"),
-    Metric("bust_rate", "Bust", "busts", "games", lower_is_better=True),
-    Metric("average_final_score", "Average final score", "final_score_total", "games", False),
-    Metric("average_points", "Average points", _points, "points_games", False),
-    Metric("total_points", "Total points", _points, "points_games", False, total=True),
-    Metric("win_rate", "Win", "wins", "hands"),
-    Metric("deal_in_rate", "Deal-in", "deal_ins", "hands", lower_is_better=True),
-    Metric("riichi_rate", "Riichi", "riichi_hands", "hands"),
-    Metric("call_rate", "Call", "called_hands", "hands"),
-    Metric("exhaustive_draw_rate", "Exhaustive draw", "exhaustive_draws", "hands"),
-    Metric("tsumo_rate", "Tsumo (of wins)", "tsumo_wins", "wins"),
-    Metric("dama_rate", "Dama (of wins)", "dama_wins", "wins"),
-    Metric("average_win", "Average win", "win_points", "wins", False),
+    Metric("first_rate", _("1st place"), "first", "games"),
+    Metric("second_rate", _("2nd place"), "second", "games"),
+    Metric("third_rate", _("3rd place"), "third", "games"),
+    Metric("fourth_rate", _("4th place"), "fourth", "games", lower_is_better=True),
+    Metric("top_two_rate", _("Top two"), _top_two, "games"),
+    Metric("bust_rate", _("Bust"), "busts", "games", lower_is_better=True),
+    Metric("average_final_score", _("Average final score"), "final_score_total", "games", False),
+    Metric("average_points", _("Average points"), _points, "points_games", False),
+    Metric("total_points", _("Total points"), _points, "points_games", False, total=True),
+    Metric("win_rate", _("Win"), "wins", "hands"),
+    Metric("deal_in_rate", _("Deal-in"), "deal_ins", "hands", lower_is_better=True),
+    Metric("riichi_rate", _("Riichi"), "riichi_hands", "hands"),
+    Metric("call_rate", _("Call"), "called_hands", "hands"),
+    Metric("exhaustive_draw_rate", _("Exhaustive draw"), "exhaustive_draws", "hands"),
+    Metric("tsumo_rate", _("Tsumo (of wins)"), "tsumo_wins", "wins"),
+    Metric("dama_rate", _("Dama (of wins)"), "dama_wins", "wins"),
+    Metric("average_win", _("Average win"), "win_points", "wins", False),
     Metric(
         "average_deal_in",
-        "Average deal-in",
+        _("Average deal-in"),
         "deal_in_points",
         "deal_ins",
         False,
         lower_is_better=True,
     ),
     Metric(
-        "average_win_turn", "Average winning turn", "win_turns", "wins", False, lower_is_better=True
+        "average_win_turn",
+        _("Average winning turn"),
+        "win_turns",
+        "wins",
+        False,
+        lower_is_better=True,
     ),
-    Metric("tenpai_at_draw_rate", "Tenpai at draw", "tenpai_at_draws", "exhaustive_draws"),
-    Metric("ippatsu_rate", "Ippatsu (of riichi wins)", "ippatsu_wins", "riichi_wins"),
-    Metric("ura_rate", "Ura dora (of riichi wins)", "ura_wins", "riichi_wins"),
-    Metric("riichi_win_rate", "Win after riichi", "riichi_wins", "riichi_hands"),
+    Metric("tenpai_at_draw_rate", _("Tenpai at draw"), "tenpai_at_draws", "exhaustive_draws"),
+    Metric("ippatsu_rate", _("Ippatsu (of riichi wins)"), "ippatsu_wins", "riichi_wins"),
+    Metric("ura_rate", _("Ura dora (of riichi wins)"), "ura_wins", "riichi_wins"),
+    Metric("riichi_win_rate", _("Win after riichi"), "riichi_wins", "riichi_hands"),
     Metric(
         "riichi_deal_in_rate",
-        "Deal-in after riichi",
+        _("Deal-in after riichi"),
         "riichi_deal_ins",
         "riichi_hands",
         lower_is_better=True,
     ),
-    Metric("riichi_draw_rate", "Draw after riichi", "riichi_draws", "riichi_hands"),
-    Metric("first_riichi_rate", "First riichi", "first_riichi", "riichi_hands"),
-    Metric("chasing_riichi_rate", "Chasing riichi", "chasing_riichi", "riichi_hands"),
-    Metric("good_wait_riichi_rate", "Multi-sided riichi", "good_wait_riichi", "riichi_hands"),
+    Metric("riichi_draw_rate", _("Draw after riichi"), "riichi_draws", "riichi_hands"),
+    Metric("first_riichi_rate", _("First riichi"), "first_riichi", "riichi_hands"),
+    Metric("chasing_riichi_rate", _("Chasing riichi"), "chasing_riichi", "riichi_hands"),
+    Metric("good_wait_riichi_rate", _("Multi-sided riichi"), "good_wait_riichi", "riichi_hands"),
     Metric(
         "average_riichi_turn",
-        "Average riichi turn",
+        _("Average riichi turn"),
         "riichi_turns",
         "riichi_hands",
         False,
         lower_is_better=True,
     ),
-    Metric("called_win_rate", "Win after calling", "called_wins", "called_hands"),
+    Metric("called_win_rate", _("Win after calling"), "called_wins", "called_hands"),
     Metric(
         "called_deal_in_rate",
-        "Deal-in after calling",
+        _("Deal-in after calling"),
         "called_deal_ins",
         "called_hands",
         lower_is_better=True,
     ),
-    Metric("called_draw_rate", "Draw after calling", "called_draws", "called_hands"),
-    Metric("deal_in_to_riichi", "Deal-ins to riichi", "deal_ins_to_riichi", "deal_ins"),
-    Metric("deal_in_to_open", "Deal-ins to open hands", "deal_ins_to_open", "deal_ins"),
-    Metric("deal_in_to_dama", "Deal-ins to dama", "deal_ins_to_dama", "deal_ins"),
-    Metric("points_per_hand", "Points per hand", "points", "hands", False),
+    Metric("called_draw_rate", _("Draw after calling"), "called_draws", "called_hands"),
+    Metric("deal_in_to_riichi", _("Deal-ins to riichi"), "deal_ins_to_riichi", "deal_ins"),
+    Metric("deal_in_to_open", _("Deal-ins to open hands"), "deal_ins_to_open", "deal_ins"),
+    Metric("deal_in_to_dama", _("Deal-ins to dama"), "deal_ins_to_dama", "deal_ins"),
+    Metric("points_per_hand", _("Points per hand"), "points", "hands", False),
 )
 
 
@@ -203,32 +212,32 @@ METRICS_BY_NAME: dict[str, Metric] = {metric.name: metric for metric in METRICS}
 
 #: The denominators in words, for "n = 120 hands".
 DENOMINATOR_LABELS: dict[str, str] = {
-    "games": "games",
-    "points_games": "games with points",
-    "hands": "hands",
-    "wins": "wins",
-    "deal_ins": "deal-ins",
-    "exhaustive_draws": "exhaustive draws",
-    "riichi_hands": "riichi hands",
-    "riichi_wins": "riichi wins",
-    "called_hands": "hands with calls",
+    "games": _("games"),
+    "points_games": _("games with points"),
+    "hands": _("hands"),
+    "wins": _("wins"),
+    "deal_ins": _("deal-ins"),
+    "exhaustive_draws": _("exhaustive draws"),
+    "riichi_hands": _("riichi hands"),
+    "riichi_wins": _("riichi wins"),
+    "called_hands": _("hands with calls"),
 }
 
 #: The metrics as the stats pages group them (every metric in exactly one group).
 METRIC_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Placements", (
+    (_("Placements"), (
         "average_placement", "first_rate", "second_rate", "third_rate", "fourth_rate",
         "top_two_rate", "bust_rate", "average_final_score", "average_points", "total_points",
     )),
-    ("Hands", ("points_per_hand", "exhaustive_draw_rate", "tenpai_at_draw_rate")),
-    ("Wins", ("win_rate", "tsumo_rate", "dama_rate", "average_win", "average_win_turn")),
-    ("Riichi", (
+    (_("Hands"), ("points_per_hand", "exhaustive_draw_rate", "tenpai_at_draw_rate")),
+    (_("Wins"), ("win_rate", "tsumo_rate", "dama_rate", "average_win", "average_win_turn")),
+    (_("Riichi"), (
         "riichi_rate", "riichi_win_rate", "riichi_deal_in_rate", "riichi_draw_rate",
         "first_riichi_rate", "chasing_riichi_rate", "good_wait_riichi_rate",
         "average_riichi_turn", "ippatsu_rate", "ura_rate",
     )),
-    ("Calls", ("call_rate", "called_win_rate", "called_deal_in_rate", "called_draw_rate")),
-    ("Deal-ins", (
+    (_("Calls"), ("call_rate", "called_win_rate", "called_deal_in_rate", "called_draw_rate")),
+    (_("Deal-ins"), (
         "deal_in_rate", "average_deal_in", "deal_in_to_riichi", "deal_in_to_open",
         "deal_in_to_dama",
     )),

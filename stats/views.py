@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
+from django.utils.translation import gettext, ngettext, pgettext
 from django.views.decorators.http import require_safe
 
 from mjlogs import selectors as game_selectors
@@ -47,14 +48,18 @@ def _filter_form(user: User, player: Player, params: Any) -> StatsFilter:
     for name in ("since", "until"):
         fields[name].widget.input_type = "date"
     for name in ("players", "length", "ruleset"):
-        fields[name].empty_label = "Any"
+        fields[name].empty_label = pgettext("any value", "Any")
         fields[name].choices = list(fields[name].choices)[1:]  # re-wrapped with "Any" first
-    choices = [("", "Anyone")] + [
-        (str(o.player.pk), f"{o.player.name} ({o.games} game{'s' if o.games != 1 else ''})")
+    choices = [("", gettext("Anyone"))] + [
+        (
+            str(o.player.pk),
+            ngettext("%(name)s (%(count)s game)", "%(name)s (%(count)s games)", o.games)
+            % {"name": o.player.name, "count": o.games},
+        )
         for o in selectors.player_opponents(user, player)
     ]
     fields["opponent"].widget = forms.Select(choices=choices)
-    fields["opponent"].help_text = "Only games with this player at the table."
+    fields["opponent"].help_text = gettext("Only games with this player at the table.")
     bound.is_valid()  # fills the form's errors
     return bound
 

@@ -12,6 +12,8 @@ from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from engine.errors import EngineError
+from engine.rules.modifiers import MODIFIERS, get_modifiers
 from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibility
 from mjlogs.provenance import platform_label
 from replay.models import Verdict
@@ -170,6 +172,23 @@ class PlayerListQuerySerializer(QueryParameters):
 
 class UploadOptionsSerializer(QueryParameters):
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
+    modifiers = serializers.CharField(
+        required=False,
+        default="",
+        help_text="Rule modifiers (superpowers) the games were played with, comma-separated "
+        "(`swap,second_chance`), for records that cannot state them (tenhou.net/6, mjai, mjlog); "
+        "a canonical record states its own, and one stating others fails. Registered: "
+        + ", ".join(MODIFIERS)
+        + " (docs/rules.md, our own examples).",
+    )
+
+    def validate_modifiers(self, value: str) -> tuple[str, ...]:
+        names = tuple(name.strip() for name in value.split(",") if name.strip())
+        try:
+            get_modifiers(names)
+        except EngineError as error:
+            raise serializers.ValidationError(str(error)) from None
+        return names
 
 
 class OutcomeSerializer(serializers.Serializer):

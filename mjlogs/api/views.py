@@ -337,7 +337,10 @@ class UploadView(APIView):
         if not files:
             raise ValidationError({"files": ["no file was sent"]})
         summary = services.upload_import(
-            files, uploader=request.user, visibility=options.validated_data["visibility"]
+            files,
+            uploader=request.user,
+            visibility=options.validated_data["visibility"],
+            modifiers=options.validated_data["modifiers"],
         )
         counts = summary.counts
         if counts["imported"]:

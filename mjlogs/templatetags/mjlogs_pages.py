@@ -10,31 +10,37 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from mjlogs import terms
 from mjlogs.models import Player
-from mjlogs.provenance import platform_label
 
 register = template.Library()
 
-_WINDS = ("East", "South", "West", "North")
-_ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
 MINUS = "\N{MINUS SIGN}"
+
+
+def _number(value: Any) -> int | float:
+    """A figure as a number: whole points as an ``int``, a half point (Ùzje's exact self-draw
+    payments, ``2.5``) as it is."""
+    if isinstance(value, float) and not value.is_integer():
+        return value
+    return int(value)
 
 
 @register.filter
 def points(value: Any) -> str:
-    """``25000`` as ``25,000``; a dash for a missing value."""
+    """``25000`` as ``25,000``, ``7.5`` as it is; a dash for a missing value."""
     if value is None or value == "":
         return "—"
-    return f"{int(value):,}"
+    return f"{_number(value):,}"
 
 
 @register.filter
 def signed(value: Any) -> str:
     """A score change with its sign: ``+8,000``, ``\N{MINUS SIGN}8,000`` (a real minus sign, as
-    wide as the plus), ``0``."""
+    wide as the plus), ``+2.5``, ``0``."""
     if value is None or value == "":
         return "—"
-    number = int(value)
+    number = _number(value)
     if number > 0:
         return f"+{number:,}"
     if number < 0:
@@ -44,24 +50,47 @@ def signed(value: Any) -> str:
 
 @register.filter
 def ordinal(value: Any) -> str:
-    """A placement: ``1st``, ``2nd``, ``3rd``, ``4th``; a dash when unknown."""
+    """A placement: ``1st``, ``2nd``, ``3rd``, ``4th`` (``1位`` in Japanese); a dash when
+    unknown."""
     if value is None or value == "":
         return "—"
-    number = int(value)
-    suffix = "th" if 10 <= number % 100 <= 20 else _ORDINAL_SUFFIXES.get(number % 10, "th")
-    return f"{number}{suffix}"
+    return terms.ordinal(int(value))
 
 
 @register.filter
 def seat_wind(seat: int) -> str:
     """The seat's wind in the first hand (seat 0 deals first: East)."""
-    return _WINDS[seat] if 0 <= seat < len(_WINDS) else f"Seat {seat + 1}"
+    return terms.seat_wind(seat)
 
 
 @register.filter
 def words(name: str) -> str:
     """An engine name in words: ``round_wind_east`` as ``round wind east``."""
-    return str(name).replace("_", " ")
+    return terms.words(name)
+
+
+@register.filter
+def yaku_name(name: str) -> str:
+    """A yaku in the page's language: ``round wind east``, ``場風 東`` (``mjlogs.terms``)."""
+    return terms.yaku_name(name)
+
+
+@register.filter
+def limit_name(limit: str) -> str:
+    """A limit in the page's language: ``double yakuman``, ``ダブル役満``."""
+    return terms.limit_name(limit)
+
+
+@register.filter
+def hand_name(name: str) -> str:
+    """A hand's name in the page's language: ``E1``, ``東1局``."""
+    return terms.hand_name(name)
+
+
+@register.filter
+def honba(count: int) -> str:
+    """A hand's counters after its name: ``-1``, ``1本場``."""
+    return terms.honba(count)
 
 
 @register.simple_tag
@@ -82,12 +111,12 @@ def rows_digest(rows: list[dict[str, Any]]) -> str:
 @register.filter
 def platform(name: str) -> str:
     """A platform's name for a page (``majsoul``: Mahjong Soul)."""
-    return platform_label(name)
+    return terms.platform_name(name)
 
 
 @register.inclusion_tag("mjlogs/_player_marks.html")
 def player_marks(player: Player) -> dict[str, Any]:
     """The marks beside a player's name: where the name comes from, and whether the player is
     a bot or an anonymous seat (``mjlogs.provenance``)."""
-    shown = platform_label(player.platform) if player.platform else ""
+    shown = terms.platform_name(player.platform) if player.platform else ""
     return {"player": player, "platform": shown}

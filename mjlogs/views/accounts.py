@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods
 
 from mjlogs.account_forms import SignupForm
@@ -37,9 +38,9 @@ def in_words(seconds: float) -> str:
     """``"about 15 minutes"``, ``"1 minute"``, ``"40 seconds"``: how long to wait."""
     if seconds < 60:
         count = max(1, math.ceil(seconds))
-        return f"{count} second{'s' if count != 1 else ''}"
+        return ngettext("%(count)s second", "%(count)s seconds", count) % {"count": count}
     minutes = math.ceil(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
 
 
 def refused(response: HttpResponse, wait: float) -> HttpResponse:
@@ -61,7 +62,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         wait = rate_wait(request, "signup", settings.MJLOGS_SIGNUP_RATE)
         if wait is not None:
             form = SignupForm(initial={"username": request.POST.get("username", "")})
-            message = f"Too many sign-ups from your network. Try again in {in_words(wait)}."
+            message = gettext("Too many sign-ups from your network. Try again in %(wait)s.") % {
+                "wait": in_words(wait)
+            }
             page = render(request, "registration/signup.html", {"form": form, "refused": message})
             return refused(page, wait)
     form = SignupForm(request.POST if request.method == "POST" else None)
@@ -93,7 +96,9 @@ class LoginView(auth_views.LoginView):
         fresh = self.get_form_class()(
             self.request, initial={"username": form.data.get("username", "")}
         )
-        message = f"Too many failed log-in attempts. Try again in {in_words(wait)}."
+        message = gettext("Too many failed log-in attempts. Try again in %(wait)s.") % {
+            "wait": in_words(wait)
+        }
         page = self.render_to_response(self.get_context_data(form=fresh, refused=message))
         return refused(page, wait)
 
@@ -110,7 +115,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
             self.attempt = login_attempt(request, request.user.get_username())
         except LoginRefused as error:
             form = PasswordChangeForm(request.user)
-            message = f"Too many wrong passwords. Try again in {in_words(error.wait)}."
+            message = gettext("Too many wrong passwords. Try again in %(wait)s.") % {
+                "wait": in_words(error.wait)
+            }
             page = self.render_to_response(self.get_context_data(form=form, refused=message))
             return refused(page, error.wait)
         return super().post(request, *args, **kwargs)
@@ -135,7 +142,9 @@ class PasswordResetView(auth_views.PasswordResetView):
         wait = rate_wait(request, "password-reset", settings.MJLOGS_PASSWORD_RESET_RATE)
         if wait is None:
             return super().post(request, *args, **kwargs)
-        message = f"Too many reset requests from your network. Try again in {in_words(wait)}."
+        message = gettext("Too many reset requests from your network. Try again in %(wait)s.") % {
+            "wait": in_words(wait)
+        }
         page = self.render_to_response(
             self.get_context_data(form=PasswordResetForm(), refused=message)
         )

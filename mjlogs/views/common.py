@@ -56,7 +56,7 @@ class _GameLinks:
         row["replay_url"] = self.replay.format(row["id"])
         row["title"] = row["source_id"] or f"game {row['id']}"  # as str(Game)
         verdict = Verdict(row["verdict"]) if row["verdict"] else Verdict.PENDING
-        row["verdict"], row["verdict_label"] = verdict.value, verdict.label
+        row["verdict"], row["verdict_label"] = verdict.value, str(verdict.label)
         for seat in row["seats"]:
             seat["url"] = self.player.format(seat["player_id"])
             seat["name"] = seat.pop("player__name")

@@ -6,12 +6,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from mjlogs import game_summary, selectors, services
 from mjlogs.forms import VisibilityForm
 from mjlogs.models import Game
-from mjlogs.provenance import platform_label
+from mjlogs.terms import platform_name
 from mjlogs.views.common import paginate_games
 
 #: The exports offered on the game page (the REST API writes them): format name, label.
@@ -44,7 +45,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         "game": game,
         "seats": seats,
         "recorded_ranks": any(s.recorded_rank or s.recorded_rating is not None for s in seats),
-        "platform": platform_label(platforms.pop()) if len(platforms) == 1 else "",
+        "platform": platform_name(platforms.pop()) if len(platforms) == 1 else "",
         "verdict": game_summary.game_verdict(game),
         "rounds": game_summary.game_round_rows(game),
         "exports": EXPORTS,
@@ -65,9 +66,13 @@ def game_visibility(request: HttpRequest, game_id: int) -> HttpResponse:
             user=request.user, game=game, visibility=request.POST.get("visibility", "")
         )
     except ValueError as error:
-        messages.error(request, f"Visibility not changed: {error}.")
+        messages.error(request, gettext("Visibility not changed: %(error)s.") % {"error": error})
     else:
-        messages.success(request, f"The game is now {game.get_visibility_display().lower()}.")
+        messages.success(
+            request,
+            gettext("The game is now %(visibility)s.")
+            % {"visibility": game.get_visibility_display().lower()},
+        )
     return redirect("mjlogs:game_detail", game_id=game.pk)
 
 
@@ -79,7 +84,7 @@ def game_delete(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
     name = str(game)
     services.game_delete(user=request.user, game=game)
-    messages.success(request, f"Deleted {name}.")
+    messages.success(request, gettext("Deleted %(name)s.") % {"name": name})
     return redirect("mjlogs:game_list")
 
 

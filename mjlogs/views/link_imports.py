@@ -11,6 +11,8 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from mjlogs.link_imports import link_import_get, link_import_request
@@ -26,16 +28,19 @@ REFRESH_SECONDS = 2
 
 class LinkImportForm(forms.Form):
     link = forms.CharField(
-        label="Tenhou replay link or log id",
+        label=gettext_lazy("Tenhou replay link or log id"),
         max_length=MAX_LINK_LENGTH,
-        help_text=f"Such as https://tenhou.net/0/?log={EXAMPLE}&tw=2, or {EXAMPLE}.",
+        help_text=format_lazy(
+            gettext_lazy("Such as https://tenhou.net/0/?log={example}&tw=2, or {example}."),
+            example=EXAMPLE,
+        ),
         widget=forms.TextInput(attrs={"size": 60, "autocomplete": "off", "spellcheck": "false"}),
     )
     visibility = forms.ChoiceField(
         choices=Visibility.choices,
         initial=Visibility.PUBLIC,
         widget=forms.RadioSelect,
-        label="Who may see the game",
+        label=gettext_lazy("Who may see the game"),
     )
 
 
@@ -52,7 +57,9 @@ def upload_link(request: HttpRequest) -> HttpResponse:
     wait = upload_wait(request)
     if wait is not None:
         seconds = math.ceil(wait)
-        error = f"Too many uploads: try again in {seconds} seconds."
+        error = gettext("Too many uploads: try again in %(seconds)s seconds.") % {
+            "seconds": seconds
+        }
         response = render(request, FORM_TEMPLATE, {"form": form, "error": error}, status=429)
         response["Retry-After"] = str(seconds)
         return response

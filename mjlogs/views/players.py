@@ -8,7 +8,7 @@ from django.views.decorators.http import require_safe
 
 from mjlogs import selectors
 from mjlogs.models import Player
-from mjlogs.provenance import rating_name
+from mjlogs.terms import rating_word
 from mjlogs.views.common import paginate, paginate_games
 
 
@@ -32,6 +32,6 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         "player": player,
         "page": page,
         "recorded": selectors.player_recorded_rank(request.user, player),
-        "rating_name": rating_name(player.platform),
+        "rating_name": rating_word(player.platform),
     }
     return render(request, "mjlogs/player_detail.html", context)

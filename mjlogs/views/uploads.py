@@ -100,11 +100,17 @@ def upload(request: HttpRequest) -> HttpResponse:
         files_from_form(form.cleaned_data["files"]),
         uploader=request.user,
         visibility=form.cleaned_data["visibility"],
+        modifiers=form.cleaned_data["modifiers"],
     )
     if as_json:
         outcomes = [outcome.to_json() for outcome in summary.outcomes]
         return JsonResponse({"outcomes": outcomes, "counts": summary.counts})
-    form = UploadForm(initial={"visibility": form.cleaned_data["visibility"]})
+    form = UploadForm(
+        initial={
+            "visibility": form.cleaned_data["visibility"],
+            "modifiers": list(form.cleaned_data["modifiers"]),
+        }
+    )
     return render(request, TEMPLATE, {"form": form, "summary": summary})
 
 

@@ -117,7 +117,9 @@ def test_the_table_is_rendered_once_for_the_same_rows_and_again_when_they_change
     request = rf.get("/games/")
     request.user = AnonymousUser()
     table_rows = paginate_games(request, selectors.game_list(request.user)).object_list
-    key = make_template_fragment_key("games_table", [rows_digest(table_rows), ""])  # no highlight
+    key = make_template_fragment_key(
+        "games_table", [rows_digest(table_rows), "", "en"]
+    )  # no highlight, in English
     assert cache.get(key) is not None
     cache.set(key, "<p>the cached table</p>")
     assert "<p>the cached table</p>" in text(client.get("/games/"))

@@ -26,6 +26,7 @@ from engine.variants.uzje.tiles import format_tiles, parse_tile
 from mjlogs.archives import UploadedFile
 from mjlogs.models import Game, GameSeat
 from mjlogs.services import Status, import_files
+from mjlogs.templatetags.mjlogs_pages import MINUS
 from replay.models import Verdict, Verification
 from replay.services import game_verify
 from stats.models import RatingChange, RoundFact
@@ -232,6 +233,18 @@ def test_an_uzje_win_shows_fan_and_the_winning_hand_in_ujmj_notation(client: Cli
     assert f'<span class="tiles" title="winning hand, UJMJ notation">{format_tiles(tiles)}' in html
 
 
+def test_an_uzje_self_draw_paid_exactly_half_shows_its_halves(client: Client) -> None:
+    # seeds/002 line 134: a 5-point self-draw is paid 2.5 by each other player (the presets'
+    # self_draw_rounding "exact"); the hand table shows the halves, not whole points.
+    game = variant_game("uzje-4p")
+    (outcome,) = import_files([UploadedFile("h.json", canonical.write([game]))]).outcomes
+    game_verify(outcome.game_id)
+    report = Verification.objects.get(game_id=outcome.game_id).report
+    assert any(7.5 in summary["deltas"] for summary in report["rounds"]), "no 5-point self-draw"
+    html = client.get(f"/games/{outcome.game_id}/").content.decode()
+    assert "+7.5" in html and f"{MINUS}2.5" in html
+
+
 def test_a_small_mahjong_win_shows_points_not_han(client: Client) -> None:
     game = variant_game("small-4p")
     (outcome,) = import_files([UploadedFile("s.json", canonical.write([game]))]).outcomes
@@ -244,3 +257,23 @@ def test_a_small_mahjong_win_shows_points_not_han(client: Client) -> None:
         unit = "point" if win["han"] == 1 else "points"
         assert f"{win['han']} {unit}" in html
     assert " han" not in html.split('id="rounds-heading"')[1]
+
+
+def test_the_seats_keep_halves_rounded_away_from_zero() -> None:
+    from mjlogs.services import whole_points
+
+    assert [whole_points(x) for x in (7.5, -2.5, 2.4, -2.6, 0.5, -0.5, 25_000)] == [
+        8, -3, 2, -3, 1, -1, 25_000
+    ]  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_uzje_match_with_halves_is_stored_with_its_seats_in_whole_points() -> None:
+    (match,) = uzje_simulate(1, 3, "uzje-4p")  # it ends with halves: -43.5, -2.5, 32.5, 13.5
+    final = match.recorded_final
+    assert final is not None and any(score != int(score) for score in final.scores)
+    (outcome,) = import_files([UploadedFile("m.json", canonical.write([match]))]).outcomes
+    seats = GameSeat.objects.filter(game_id=outcome.game_id).order_by("seat")
+    expected = [int(score + 0.5) if score >= 0 else -int(-score + 0.5) for score in final.scores]
+    assert [seat.final_score for seat in seats] == expected
+    assert Verification.objects.get(game_id=outcome.game_id).verdict == Verdict.VERIFIED

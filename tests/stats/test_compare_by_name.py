@@ -31,8 +31,9 @@ def page(url: str, status: int = 200, client: Client | None = None) -> str:
 
 
 def after_form(html: str) -> str:
-    """What the page shows below its form (the form repeats what was typed)."""
-    return html.split("</form>", 1)[1]
+    """What the page shows below its form (the form repeats what was typed; the header's
+    language switch, a form too, names the page's address)."""
+    return html.split('class="filters compare-players"', 1)[1].split("</form>", 1)[1]
 
 
 def field_errors(html: str, name: str) -> str:

@@ -83,6 +83,10 @@
     var data = new FormData();
     data.append("files", file, file.name);
     data.append("visibility", visibility());
+    var powers = form.querySelectorAll('input[name="modifiers"]:checked');
+    Array.prototype.forEach.call(powers, function (box) {
+      data.append("modifiers", box.value);
+    });
 
     var xhr = new XMLHttpRequest();
     xhr.open("POST", form.action);

@@ -21,7 +21,7 @@ import { Navigator, bindKeys, resolveStep } from "./viewer/navigation.js";
 import { notationOf } from "./viewer/notation/index.js";
 import { renderAnalysis } from "./viewer/panel.js";
 import { renderResult } from "./viewer/result.js";
-import { t, roundWords } from "./viewer/strings.js";
+import { actionText, handTitle, roundWords, setLanguage, t } from "./viewer/strings.js";
 import { Table } from "./viewer/table.js";
 import { element, setFaceBase } from "./viewer/tiles.js";
 
@@ -35,6 +35,8 @@ function start() {
     return;
   }
   const data = JSON.parse(dataNode.textContent);
+  // The page's language (Django writes <html lang> from the visitor's choice or browser).
+  setLanguage(document.documentElement.lang, { yaku: data.yaku_names });
   const players = data.players;
   const count = data.players_count || players.length;
   const rounds = data.rounds || [];
@@ -63,7 +65,7 @@ function start() {
 
   function roundLabel(round) {
     const result = t("results")[round.result] || round.result;
-    return round.name + (round.honba ? "-" + round.honba : "") + " \u00b7 " + result;
+    return handTitle(round.name, round.honba, true) + " \u00b7 " + result;
   }
 
   // -- Layout: the table's size follows the window ---------------------------------------------
@@ -112,7 +114,7 @@ function start() {
     seatSelect.value = String(state.seat);
     handsButton.textContent = state.hands ? t("handsShown") : t("handsHidden");
     handsButton.setAttribute("aria-pressed", state.hands ? "true" : "false");
-    actionNode.textContent = frame.action ? frame.action.text : t("deal");
+    actionNode.textContent = frame.action ? actionText(frame.action, names, notation) : t("deal");
     layout();
     const context = { notation: notation, names: names, count: count };
     table.render(frame, previous, { viewed: state.seat, handsShown: state.hands, notation: notation });

@@ -2,7 +2,7 @@
    yaku, han, fu, limit and points and who paid what; each hand at a draw; the dora indicators;
    every player's change and score. */
 
-import { t, roundWords } from "./strings.js";
+import { abortWords, handTitle, t, yakuName } from "./strings.js";
 import { points, scoreText, signed, words } from "./format.js";
 import { clear, element, meld, tile, tiles } from "./tiles.js";
 
@@ -63,7 +63,7 @@ function winBox(win, frame, context) {
   const yaku = element("ul", "yaku");
   (win.yaku || []).forEach((pair) => {
     const item = element("li");
-    item.appendChild(element("span", "yaku-name", words(pair[0])));
+    item.appendChild(element("span", "yaku-name", yakuName(pair[0])));
     item.appendChild(element("span", "yaku-han", notation.yakuWorth(win, pair[1])));
     yaku.appendChild(item);
   });
@@ -171,7 +171,7 @@ export function renderResult(panel, frame, context) {
   const heading = panel.querySelector("#result-heading");
   clear(body);
   panel.setAttribute("data-type", result.type);
-  const round = roundWords(frame.round_name) + (frame.honba ? "-" + frame.honba : "");
+  const round = handTitle(frame.round_name, frame.honba);
   let what;
   if (result.type === "win") {
     what = result.wins.length > 1 ? t("winners", { count: result.wins.length }) : t("win");
@@ -196,7 +196,7 @@ export function renderResult(panel, frame, context) {
     drawHands(frame, result.tenpai || [], context, body, true);
   } else if (result.type === "abortive_draw") {
     what = t("abortiveDraw");
-    body.appendChild(element("p", "abort", result.text || words(result.kind || "abortive draw")));
+    body.appendChild(element("p", "abort", abortWords(result.kind, result.text)));
     drawHands(frame, [], context, body, false);
   } else {
     what = words(result.type);

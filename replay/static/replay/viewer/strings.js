@@ -1,9 +1,13 @@
-/* Every sentence and label the viewer writes, by key, with {placeholders}.
+/* Every sentence and label the viewer writes, by key, with {placeholders}, in English and in
+   Japanese (issue 24). The page says its language (``<html lang>``, set by Django from the
+   visitor's choice or browser) and viewer.js calls ``setLanguage``; the other modules only call
+   ``t`` (and ``language()`` where a notation writes its own words: notation/*.js). A new key
+   goes into ENGLISH and JAPANESE both (tests/browser/test_translations.py checks).
 
-   Only English today. Translations (issue 24: English or Japanese, chosen by the browser's
-   language with a switch) slot in here: add a table per language and pick it in ``setLanguage``;
-   the other modules only call ``t``. Tile names and yaku names come from the notation modules
-   (notation/*.js), which will take the same language. */
+   ``import { words } from "./format.js"`` only: no other viewer module, so every module may
+   import this one. */
+
+import { words } from "./format.js";
 
 const ENGLISH = {
   deal: "The deal.",
@@ -70,16 +74,155 @@ const ENGLISH = {
   discrepancyHere: " \u2014 the first discrepancy is here: {what}.",
   // The hand selector.
   results: { win: "win", exhaustive_draw: "draw", nagashi_mangan: "nagashi mangan", abortive_draw: "abortive draw", unfinished: "unfinished" },
-  winds: { E: "East", S: "South", W: "West", N: "North" }
+  winds: { E: "East", S: "South", W: "West", N: "North" },
+  // Hand names: "East 1" (the centre, the result), "E1" and "E1-2" (the hand selector).
+  roundWords: "{wind} {number}",
+  roundCode: "{wind}{number}",
+  windLetters: { E: "E", S: "S", W: "W", N: "N" },
+  withHonba: "{round}-{honba}",
+  // Melds by type, their shape's words otherwise; the shanten badge beside a seat's name.
+  melds: { chi: "Chi", pon: "Pon", open_kan: "Open kan", added_kan: "Added kan", closed_kan: "Closed kan" },
+  badgeComplete: "Complete",
+  badgeShanten: "{n}-shanten"
 };
 
-const LANGUAGES = { en: ENGLISH };
-let table = ENGLISH;
+/* Japanese: every key of ENGLISH (tests/browser/test_translations.py checks), in the words of
+   Tenhou's and Mahjong Soul's Japanese screens. ``actions`` has no English twin: in English the
+   action line is the engine's own sentence (``frame.action.text``). */
+const JAPANESE = {
+  deal: "配牌",
+  noHands: "この牌譜には局がありません。",
+  loading: "読み込み中\u2026",
+  loadFailed: "エラー：{message}",
+  framesFailed: "第{hand}局のフレームを読み込めませんでした（HTTP {status}）",
+  step: "手順 {step} / {last}",
+  handsShown: "手牌を表示",
+  handsHidden: "手牌を隠す",
+  play: "再生",
+  pause: "一時停止",
+  pageTitle: "{round} 手順{step} \u00b7 {title} の牌譜再生",
+  ura: "裏ドラ",
+  hiddenTile: "伏せ牌",
+  unknownTile: "不明な牌 {code}",
+  called: "（鳴かれた牌）",
+  riichiTile: "（立直宣言牌）",
+  tsumogiri: "（ツモ切り）",
+  dealer: "（親）",
+  noSeatWind: "自風なし",
+  riichi: "立直",
+  riichiStick: "{name} 立直：供託1,000点",
+  kita: "抜きドラ：{count}枚",
+  flowersAside: "花牌：{count}枚",
+  closedKan: "暗槓",
+  meldFrom: "{meld}（{name}から）",
+  resultHeading: "{round}：{what}",
+  winners: "{count}人和了",
+  win: "和了",
+  winsByTsumo: "{name} ツモ和了",
+  winsByRon: "{name} ロン和了（{from}から）",
+  winsBySelfDraw: "{name} 自摸和了",
+  winsOnTile: "{name} 和了（{from}の牌で）",
+  points: "{points}点",
+  exhaustiveDraw: "流局",
+  nagashiMangan: "流し満貫",
+  abortiveDraw: "途中流局",
+  nobodyTenpai: "全員ノーテン。",
+  wallEmpty: "牌山が尽きました：支払いはありません。",
+  isTenpai: "{name} 聴牌",
+  isNoten: "{name} ノーテン",
+  nagashiText: "流し満貫：{names}。",
+  player: "プレイヤー",
+  change: "収支",
+  score: "点数",
+  complete: "和了形です。",
+  tenpai: "聴牌。",
+  ready: "聴牌：あと1枚で和了形。",
+  shanten: "{n}向聴（聴牌まであと{n}枚）。",
+  noUzjeShanten: "和了形でも聴牌でもありません（\u00dczje には向聴数がありません）。",
+  waits: "待ち",
+  unseen: "残り{n}枚",
+  unseenInAll: "計{n}枚",
+  waitsAfterDiscard: "打牌すると待ちを表示します。",
+  scoreMismatch: "点数の不一致：",
+  illegalAction: "不正な打牌・操作：",
+  rulesGive: "ルール上の値",
+  rulesAllow: "ルール上できること",
+  illegalHere: " \u2014 次に牌譜には不正な打牌・操作があります：{found}。",
+  discrepancyHere: " \u2014 最初の食い違いはここです：{what}。",
+  results: { win: "和了", exhaustive_draw: "流局", nagashi_mangan: "流し満貫", abortive_draw: "途中流局", unfinished: "未終了" },
+  winds: { E: "東", S: "南", W: "西", N: "北" },
+  roundWords: "{wind}{number}局",
+  roundCode: "{wind}{number}局",
+  windLetters: { E: "東", S: "南", W: "西", N: "北" },
+  withHonba: "{round} {honba}本場",
+  melds: { chi: "チー", pon: "ポン", open_kan: "大明槓", added_kan: "加槓", closed_kan: "暗槓" },
+  badgeComplete: "和了形",
+  badgeShanten: "{n}向聴",
+  actions: {
+    draw: "{name} ツモ {tile}",
+    replacement: "{name} 嶺上ツモ {tile}",
+    discard: "{name} 打 {tile}",
+    tsumogiri: "（ツモ切り）",
+    riichiDiscard: "（立直宣言牌）",
+    chi: "{name} チー {tile}（{from}から）",
+    pon: "{name} ポン {tile}（{from}から）",
+    open_kan: "{name} 大明槓 {tile}（{from}から）",
+    closed_kan: "{name} 暗槓 {tile}",
+    added_kan: "{name} 加槓 {tile}",
+    north: "{name} 抜きドラ",
+    riichi: "{name} 立直",
+    riichi_accepted: "{name} の立直が成立",
+    dora: "新ドラ表示牌 {tile}",
+    tsumo: "{name} ツモ和了 {tile}",
+    ron: "{name} ロン和了 {tile}（{from}から）",
+    exhaustive_draw: "流局（聴牌：{names}）",
+    exhaustive_draw_noten: "流局（全員ノーテン）",
+    exhaustive_draw_plain: "流局",
+    nagashi_mangan: "流し満貫：{names}",
+    abortive_draw: "途中流局：{kind}",
+    score_change: "点数移動：{changes}",
+    aborts: { nine_terminals: "九種九牌", four_winds: "四風連打", four_riichi: "四家立直", four_kans: "四槓散了", triple_ron: "三家和" }
+  }
+};
 
-/** Choose the language of the strings (only "en" exists yet). */
-export function setLanguage(code) {
-  table = LANGUAGES[code] || ENGLISH;
+const LANGUAGES = { en: ENGLISH, ja: JAPANESE };
+let code = "en";
+let table = ENGLISH;
+let yakuNames = {};
+
+/** Choose the language of the strings: the page's ``<html lang>`` ("ja", "ja-JP", "en"...);
+    English for any other. ``names.yaku`` gives the yaku by engine name in that language (the
+    page's ``yaku_names``, from the engine's yaku table). */
+export function setLanguage(language, names) {
+  const primary = String(language || "en").toLowerCase().split("-")[0];
+  code = Object.prototype.hasOwnProperty.call(LANGUAGES, primary) ? primary : "en";
+  table = LANGUAGES[code];
+  yakuNames = (names && names.yaku) || {};
 }
+
+/** The language of the strings ("en" or "ja"). */
+export function language() {
+  return code;
+}
+
+/** The keys of ENGLISH (and of its tables: ``winds.E``) that ``language`` lacks. */
+export function missingKeys(language) {
+  const other = LANGUAGES[language] || {};
+  const missing = [];
+  Object.keys(ENGLISH).forEach((key) => {
+    if (!Object.prototype.hasOwnProperty.call(other, key)) {
+      missing.push(key);
+    } else if (typeof ENGLISH[key] === "object") {
+      Object.keys(ENGLISH[key]).forEach((inner) => {
+        if (typeof other[key] !== "object" || !Object.prototype.hasOwnProperty.call(other[key], inner)) {
+          missing.push(key + "." + inner);
+        }
+      });
+    }
+  });
+  return missing;
+}
+
 
 /** The string of ``key`` with ``{name}`` replaced by ``values.name``; a table when the entry is
     one (``t("winds").E``). */
@@ -96,8 +239,92 @@ export function t(key, values) {
   );
 }
 
-/** "E1" -> "East 1". */
+/** "E1" -> "East 1" (東1局). */
 export function roundWords(name) {
   const wind = t("winds")[String(name).charAt(0)];
-  return wind ? wind + " " + String(name).slice(1) : String(name);
+  return wind ? t("roundWords", { wind: wind, number: String(name).slice(1) }) : String(name);
+}
+
+/** A hand with its counters: "East 1-2" (東1局 2本場); ``short``: "E1-2" (the hand selector). */
+export function handTitle(name, honba, short) {
+  let round = roundWords(name);
+  if (short) {
+    const letter = t("windLetters")[String(name).charAt(0)];
+    round = letter ? t("roundCode", { wind: letter, number: String(name).slice(1) }) : String(name);
+  }
+  return honba ? t("withHonba", { round: round, honba: honba }) : round;
+}
+
+/** A yaku by engine name: its name in the page's language when the page gave one (立直),
+    else the name in words ("Riichi", "Seat wind south"). */
+export function yakuName(name) {
+  return Object.prototype.hasOwnProperty.call(yakuNames, name) ? yakuNames[name] : words(name);
+}
+
+/** An abortive draw's kind in words: the engine's ``text`` in English, 九種九牌 in Japanese. */
+export function abortWords(kind, text) {
+  const own = table.actions && table.actions.aborts;
+  if (own && own[kind]) {
+    return own[kind];
+  }
+  return text || words(kind || "abortive draw");
+}
+
+/** A meld's kind in words ("Pon", ポン); an Ùzje shape in its own words. */
+export function meldWords(name) {
+  const known = t("melds")[name];
+  return known || words(name);
+}
+
+/**
+ * The action line: in English the engine's sentence (``action.text``); in a language with
+ * ``actions`` words, the action in them from its fields (docs/replay.md "Frames"), tiles named
+ * by ``notation``, players by ``names(seat)``; the engine's sentence for an action it has no
+ * words for.
+ */
+export function actionText(action, names, notation) {
+  const own = table.actions;
+  if (!action || !own) {
+    return action ? action.text : "";
+  }
+  const tile = (code) => (code ? notation.label(code) || String(code) : "");
+  const name = (seat) => (seat === null || seat === undefined ? "" : names(seat));
+  const fill = (key, values) =>
+    own[key].replace(/\{(\w+)\}/g, (whole, field) =>
+      Object.prototype.hasOwnProperty.call(values, field) ? String(values[field]) : whole
+    );
+  const values = { name: name(action.seat), tile: tile(action.tile), from: name(action.from) };
+  const type = action.type;
+  if (type === "draw") {
+    return fill(action.replacement ? "replacement" : "draw", values);
+  }
+  if (type === "discard") {
+    return fill("discard", values) + (action.tsumogiri ? own.tsumogiri : "") + (action.riichi ? own.riichiDiscard : "");
+  }
+  if (type === "win") {
+    return fill(action.tsumo ? "tsumo" : "ron", values);
+  }
+  if (type === "exhaustive_draw") {
+    if (!Array.isArray(action.tenpai)) {
+      return fill("exhaustive_draw_plain", {}); // Ùzje: nobody is "tenpai"
+    }
+    const tenpai = action.tenpai.map(name);
+    return tenpai.length ? fill("exhaustive_draw", { names: tenpai.join("、") }) : fill("exhaustive_draw_noten", {});
+  }
+  if (type === "nagashi_mangan") {
+    return fill("nagashi_mangan", { names: (action.seats || []).map(name).join("、") });
+  }
+  if (type === "abortive_draw") {
+    return fill("abortive_draw", { kind: own.aborts[action.kind] || action.text });
+  }
+  if (type === "score_change") {
+    const changes = (action.deltas || [])
+      .map((delta, seat) => (delta ? name(seat) + " " + (delta > 0 ? "+" : "") + delta : ""))
+      .filter(Boolean);
+    return fill("score_change", { changes: changes.join("、") });
+  }
+  if (Object.prototype.hasOwnProperty.call(own, type) && typeof own[type] === "string") {
+    return fill(type, values);
+  }
+  return action.text;
 }

@@ -133,7 +133,7 @@ export class Table {
 
     // The name strip in the centre box, the riichi stick between it and the river.
     const wind = view.wind !== undefined ? view.wind : seatWind(seat, frame.dealer, this.count);
-    nodes.wind.textContent = wind || "\u00b7";
+    nodes.wind.textContent = wind ? t("windLetters")[wind] || wind : "\u00b7";
     nodes.wind.title = (wind ? t("winds")[wind] : t("noSeatWind")) + (frame.dealer === seat ? t("dealer") : "");
     nodes.score.textContent = scoreText(view.score);
     nodes.delta.textContent = view.delta ? signed(view.delta) : "";
@@ -274,10 +274,10 @@ export function shantenWords(value, notation) {
     return "";
   }
   if (value < 0) {
-    return "Complete";
+    return t("badgeComplete");
   }
   if (value === 0) {
     return notation.readyWord;
   }
-  return value + "-shanten";
+  return t("badgeShanten", { n: value });
 }

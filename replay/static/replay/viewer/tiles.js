@@ -2,8 +2,7 @@
    tiles/ (the vendored riichi set, or a face drawn in its style by tiles/make_faces.py), on
    it; its name is its accessible label and tooltip. */
 
-import { t } from "./strings.js";
-import { words } from "./format.js";
+import { t, meldWords } from "./strings.js";
 import { relation } from "./layout.js";
 
 let faceBase = new URL("../tiles/", import.meta.url).href;
@@ -105,13 +104,13 @@ export function meld(group, owner, count, notation, names) {
   const index = called ? codes.indexOf(called) : -1;
   if (index < 0 || from === null || from === undefined) {
     node.appendChild(tiles(codes, notation));
-    node.title = words(group.shape || group.type);
+    node.title = meldWords(group.shape || group.type);
     return node;
   }
   const side = relation(from, owner, count);
   node.setAttribute("data-from", String(from));
   node.setAttribute("data-side", side);
-  node.title = t("meldFrom", { meld: words(group.shape || group.type), name: names(from) });
+  node.title = t("meldFrom", { meld: meldWords(group.shape || group.type), name: names(from) });
   const source = element("span", "meld-from", ARROWS[side] + " " + names(from));
   if (notation.upright) {
     codes.forEach((code, position) => {
