@@ -15,6 +15,7 @@ worker is another process. The cache is small and each record is taken once.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -35,20 +36,24 @@ class StoredRecord:
 
 
 _records: OrderedDict[int, StoredRecord] = OrderedDict()
+#: The web server's threads may import at the same time.
+_lock = threading.Lock()
 
 
 def remember(game_id: int, stored: StoredRecord) -> None:
     """Keep a committed game's record for its verification in this process."""
-    _records[game_id] = stored
-    _records.move_to_end(game_id)
-    while len(_records) > CAPACITY:
-        _records.popitem(last=False)
+    with _lock:
+        _records[game_id] = stored
+        _records.move_to_end(game_id)
+        while len(_records) > CAPACITY:
+            _records.popitem(last=False)
 
 
 def take(game_id: int, content_hash: str) -> StoredRecord | None:
     """The record remembered for this game if its stored content is still the same (removed
     from the cache); ``None`` otherwise."""
-    stored = _records.pop(game_id, None)
+    with _lock:
+        stored = _records.pop(game_id, None)
     if stored is None or stored.content_hash != content_hash:
         return None
     return stored
@@ -56,4 +61,5 @@ def take(game_id: int, content_hash: str) -> StoredRecord | None:
 
 def clear() -> None:
     """Forget every record (tests)."""
-    _records.clear()
+    with _lock:
+        _records.clear()
