@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Final
 from engine.dialect import Dialect
 from engine.errors import UnknownRulesetError
 from engine.events import Game
-from engine.frame_types import RoundFrames, RoundInfo
+from engine.frame_types import RoundFrames, RoundInfo, StudyTally
 from engine.report import ReplayReport
 
 #: Every game family by name: ``"module.path:ATTRIBUTE"`` of its :class:`GameFamily` object.
@@ -108,6 +108,15 @@ class GameFamily(ABC):
     def round_list_after_replay(self, game: Game, report: ReplayReport) -> list[RoundInfo]:
         """:meth:`round_list`, taken from a replay of the whole game where the family can."""
         return self.round_list(game)
+
+    def study(self, game: Game) -> list[StudyTally] | None:
+        """Each round's discard decisions per seat, and how many kept the most tile
+        acceptance (``docs/stats.md``; riichi: :func:`engine.study.riichi_study`); ``None``
+        for a family whose hands the engine counts no shanten for (Ùzje).
+
+        :raises EngineError: the game's rule set is unknown.
+        """
+        return None
 
     def check_modifiers(
         self, ruleset: str, modifiers: Sequence[str], overrides: Mapping[str, object] | None = None

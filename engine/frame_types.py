@@ -5,13 +5,23 @@ deal, step ``k`` the table after event ``k - 1``. These types are the contract b
 API and the viewer page (``docs/replay.md``, "Frames"). Every game family's framer builds them
 (riichi's in :mod:`engine.frames`, each family's own, found through :mod:`engine.families`);
 a family adds members by subclassing them. They live here, below every framer.
+
+:class:`FrameDriver` is the framer loop itself, written once against the table protocol
+(:class:`engine.table.Table`): a family's framer subclasses it and supplies how its table is
+drawn into these types and its actions in words. :func:`round_outcomes` is the round list every
+family shares.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, ClassVar, Final, Generic, TypeVar
+
+from engine.errors import IllegalActionError
+from engine.events import Event, Game
+from engine.table import HandEnd, Table
 
 #: What a discrepancy that concerns the end of the game compares (``engine.replay``): shown at
 #: the last frame of its round rather than at the deal.
@@ -212,6 +222,76 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
+class DiscardOption:
+    """One discard the seat to move could make, and the tile acceptance of what it leaves
+    (:mod:`engine.hand.acceptance`)."""
+
+    #: The kind discarded (a red five as ``5m``).
+    tile: str
+    #: Shanten of the tiles left.
+    shanten: int
+    #: Copies of the accepted kinds the seat cannot see.
+    count: int
+    #: The kinds whose draw lowers that shanten, in kind order.
+    tiles: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tile": self.tile,
+            "shanten": self.shanten,
+            "count": self.count,
+            "tiles": list(self.tiles),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Study:
+    """The study aid of a frame where a seat chose a discard: every discard it could make with
+    its tile acceptance, best first, and the discard it made (``docs/replay.md``, "Frames")."""
+
+    seat: int
+    #: The lowest shanten a discard leaves.
+    shanten: int
+    #: The most copies accepted by a discard that leaves it.
+    best: int
+    options: tuple[DiscardOption, ...]
+    #: Copies the seat cannot see of each kind some option accepts, in kind order.
+    unseen: tuple[tuple[str, int], ...]
+    #: The kind the seat discarded next.
+    discard: str
+    #: ``best`` less the discard's count; ``None`` when the discard raised the shanten.
+    loss: int | None
+
+    @property
+    def kept(self) -> bool:
+        """The discard kept the most acceptance (the lowest shanten, the best count)."""
+        return self.loss == 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "shanten": self.shanten,
+            "best": self.best,
+            "discard": self.discard,
+            "kept": self.kept,
+            "loss": self.loss,
+            "unseen": dict(self.unseen),
+            "options": [option.to_json() for option in self.options],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StudyTally:
+    """One seat's discard decisions in one round (:meth:`engine.families.GameFamily.study`):
+    how many, and how many kept the most acceptance (:class:`Study`)."""
+
+    round: int
+    seat: int
+    decisions: int
+    kept: int
+
+
+@dataclass(frozen=True, slots=True)
 class Frame:
     """The table after ``step`` events of the round."""
 
@@ -231,6 +311,9 @@ class Frame:
     turn: int
     seats: tuple[SeatFrame, ...]
     result: Result | None
+    #: Where the seat to move chose a discard (after its draw or call): the study aid;
+    #: ``None`` elsewhere, and in the families whose shanten the engine does not count.
+    study: Study | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -246,6 +329,7 @@ class Frame:
             "turn": self.turn,
             "seats": [seat.to_json() for seat in self.seats],
             "result": None if self.result is None else self.result.to_json(),
+            "study": None if self.study is None else self.study.to_json(),
         }
 
 
@@ -315,3 +399,136 @@ def discrepancy_step(discrepancy: Mapping[str, Any], frames: RoundFrames) -> int
     if discrepancy.get("verdict") == "illegal_action":
         return last if frames.stopped is not None else min(event, last)
     return min(event + 1, last)
+
+
+# -- the framer loop ------------------------------------------------------------------------------
+
+#: A family's table (its state machine) and the result of one of its finished hands.
+TableT = TypeVar("TableT", bound=Table[Any])
+ResultT = TypeVar("ResultT", bound=HandEnd)
+
+
+class FrameDriver(ABC, Generic[TableT, ResultT]):
+    """The framer loop every family's framer shares: one round's frames, from a
+    :class:`~engine.table.Table` driven through the round's events as the replayer drives it.
+
+    :meth:`run` deals the round (a deal the table refuses gives the deal's frame only, read from
+    the record by :meth:`deal_frame`, and stops), takes the frame of the deal, then for each
+    event: asks what the action's words need from the table before it (:meth:`before`), pushes
+    it (a refused event stops the frames: the last frame is the table it was tried on, and
+    :attr:`RoundFrames.stopped` says why), lets the framer note what the table does not keep
+    (:meth:`note`), settles and ends the hand at its last event if the hand is over, and takes
+    the frame with the action in words (:meth:`action`, :meth:`frame`).
+
+    A family supplies :meth:`new_table`, :meth:`deal_frame`, :meth:`frame`, :meth:`note` and
+    :meth:`action`; :attr:`round_frames_type` names its :class:`RoundFrames` type.
+    """
+
+    #: The type of the round's frames (a family's subclass adds members).
+    round_frames_type: ClassVar[type[RoundFrames]] = RoundFrames
+
+    def __init__(self, game: Game, round_index: int, first_dealer: int) -> None:
+        self.game = game
+        self.index = round_index
+        self.first_dealer = first_dealer
+        self.round = game.rounds[round_index]
+        self.names = tuple(
+            player.name or f"Seat {seat}" for seat, player in enumerate(game.header.players)
+        )
+        #: The seat that acted last (the viewer marks it); the family's :meth:`note` moves it.
+        self.turn = self.round.dealer
+
+    def run(self) -> RoundFrames:
+        """Every frame of the round."""
+        round_ = self.round
+        table = self.new_table()
+        try:
+            table.start_round(round_)
+        except IllegalActionError as error:
+            return self.finish((self.deal_frame(),), "unfinished", Stop(None, str(error)))
+        frames = [self.frame(table, 0, None, final=False)]
+        events = round_.events
+        last = len(events) - 1
+        outcome = "unfinished"
+        stopped: Stop | None = None
+        for number, event in enumerate(events):
+            context = self.before(table, event)
+            problem = table.push(event)
+            if problem is not None:
+                stopped = Stop(number, problem)
+                break
+            self.note(table, number, event)
+            final = number == last and table.finished
+            if final:
+                result: ResultT = table.settle()
+                outcome = result.kind
+                table.end_round()
+            action = self.action(table, event, context)
+            frames.append(self.frame(table, number + 1, action, final=final))
+        return self.finish(tuple(frames), outcome, stopped)
+
+    def finish(self, frames: tuple[Frame, ...], outcome: str, stopped: Stop | None) -> RoundFrames:
+        """The round's frames, of :attr:`round_frames_type`."""
+        round_ = self.round
+        return self.round_frames_type(
+            index=self.index,
+            name=round_.name,
+            honba=round_.honba,
+            players=self.names,
+            ruleset=self.game.header.ruleset,
+            frames=frames,
+            result=outcome,
+            stopped=stopped,
+        )
+
+    def name(self, seat: int) -> str:
+        """A seat's player name (``Seat 4`` for a seat the header does not name)."""
+        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat}"
+
+    # -- what each family supplies -----------------------------------------------------------
+
+    @abstractmethod
+    def new_table(self) -> TableT:
+        """The family's table for this round (it starts from the record's deal)."""
+
+    @abstractmethod
+    def deal_frame(self) -> Frame:
+        """Step 0 straight from the record, for a deal the table refuses."""
+
+    @abstractmethod
+    def frame(self, table: TableT, step: int, action: Action | None, *, final: bool) -> Frame:
+        """The frame of the table after ``step`` events (``final``: the hand was settled into
+        the scores at this step)."""
+
+    def before(self, table: TableT, event: Event) -> str:
+        """What the action's words need from the table before the event (a replacement draw,
+        where a win comes from), in a word the family's :meth:`action` reads. None by default."""
+        return ""
+
+    @abstractmethod
+    def note(self, table: TableT, number: int, event: Event) -> None:
+        """The framer's own bookkeeping of an applied event (``number``: its index): what the
+        table does not keep in the form the frames need (rivers, who acted, ...)."""
+
+    @abstractmethod
+    def action(self, table: TableT, event: Event, context: str) -> Action:
+        """The applied event in words (``context``: what :meth:`before` found)."""
+
+
+def round_outcomes(game: Game, new_table: Callable[[], Table[HandEnd]]) -> list[RoundInfo]:
+    """Every round of a game with how it ends by the rules (``unfinished`` when the record stops
+    before the hand's end or the rules refuse its deal or one of its events), each round played
+    on its own ``new_table()`` from what the record deals, as the frames are."""
+    rounds = []
+    for index, round_ in enumerate(game.rounds):
+        table = new_table()
+        outcome = "unfinished"
+        try:
+            table.start_round(round_)
+        except IllegalActionError:
+            pass
+        else:
+            if table.push_events(round_.events) is None and table.finished:
+                outcome = table.settle().kind
+        rounds.append(RoundInfo(index, round_.name, round_.honba, outcome))
+    return rounds

@@ -6,13 +6,15 @@ the contract between the frames API and the viewer page; ``docs/replay.md`` ("Fr
 describes it field by field.
 
 :func:`round_frames` drives a :class:`~engine.state.GameState` through one round's events as the
-replayer does (:mod:`engine.replay`: a hand starts with ``start_round`` from what the record
-deals, each event goes through ``push``, a finished hand is settled by ``end_round``) and takes a
-snapshot after every event. What the state does not keep in a form the viewer needs is tracked
-here: which discards were the tile just drawn (tsumogiri), which river tile was the riichi
-discard, and each seat's score change from the last action. Hands, melds, rivers, scores, dora
-and the wall count are read from the state. An illegal event stops the frames: the last frame is
-the state the event was tried on, and :attr:`RoundFrames.stopped` says why.
+replayer does (a hand starts with ``start_round`` from what the record deals, each event goes
+through ``push``, a finished hand is settled by ``end_round``) and takes a snapshot after every
+event: the loop is the one every family shares (:class:`engine.frame_types.FrameDriver`), and
+this module gives it riichi's frames and words. What the state does not keep in a form the
+viewer needs is tracked here: which discards were the tile just drawn (tsumogiri), which river
+tile was the riichi discard, and each seat's score change from the last action. Hands, melds,
+rivers, scores, dora and the wall count are read from the state. An illegal event stops the
+frames: the last frame is the state the event was tried on, and :attr:`RoundFrames.stopped` says
+why.
 
 Every seat's hand is shown (records of finished games are complete anyway); the analysis of each
 seat (shanten, waits with the copies of each wait the seat cannot see) is the engine's own
@@ -24,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from engine.errors import EngineError, IllegalActionError, MalformedLogError
+from engine.errors import EngineError, MalformedLogError
 from engine.events import (
     AbortiveDraw,
     AbortKind,
@@ -43,14 +45,15 @@ from engine.events import (
     Pon,
     RiichiAccepted,
     RiichiDeclared,
-    Round,
     ScoreChange,
+    Swap,
     Win,
 )
 from engine.families import family_of
 from engine.frame_types import (
     Action,
     Frame,
+    FrameDriver,
     MeldView,
     Result,
     RiverTile,
@@ -58,10 +61,12 @@ from engine.frame_types import (
     RoundInfo,
     SeatFrame,
     Stop,
+    Study,
     TenpaiHand,
     WaitView,
     WinView,
     discrepancy_step,
+    round_outcomes,
 )
 from engine.hand.melds import Meld, MeldType, called_honour_runs
 from engine.hand.shanten import shanten
@@ -69,7 +74,8 @@ from engine.hand.shapes import STANDARD, HandShapes, shapes_for
 from engine.replay import ReplayReport, Verdict, ruleset_of
 from engine.rules.ruleset import Ruleset
 from engine.state import GameState, HandResult, Phase, WinResult, hand_waits
-from engine.tiles import EAST, KINDS, NORTH, SANMA_MISSING, Tile, format_kind
+from engine.study import StudyContext, chosen_discard, seen_on_table, study_of, tile_copies
+from engine.tiles import KINDS, Tile, format_kind
 
 __all__ = [
     "ABORT_TEXTS",
@@ -165,21 +171,7 @@ def riichi_round_list(game: Game) -> list[RoundInfo]:
     """:func:`round_list` of a riichi game."""
     ruleset = _ruleset(game)
     first_dealer = game.rounds[0].dealer if game.rounds else 0
-    rounds = []
-    for index, round_ in enumerate(game.rounds):
-        state = GameState(ruleset, first_dealer=first_dealer)
-        outcome = "unfinished"
-        try:
-            state.start_round(round_)
-        except IllegalActionError:
-            pass
-        else:
-            refused = state.push_events(round_.events)
-            ended = state.phase is Phase.WON or state.phase is Phase.OVER
-            if refused is None and ended and state.result is not None:
-                outcome = state.result.kind
-        rounds.append(RoundInfo(index, round_.name, round_.honba, outcome))
-    return rounds
+    return round_outcomes(game, lambda: GameState(ruleset, first_dealer=first_dealer))
 
 
 def riichi_round_list_after_replay(game: Game, report: ReplayReport) -> list[RoundInfo]:
@@ -228,38 +220,31 @@ def _sort_key(tile: Tile) -> tuple[int, int, int]:
     return tile.sort_key
 
 
-class _Framer:
-    """Builds one round's frames: the state, and the bookkeeping the state does not keep."""
+class _Framer(FrameDriver[GameState, HandResult]):
+    """Builds one round's frames: the shared loop (:class:`~engine.frame_types.FrameDriver`)
+    over a :class:`~engine.state.GameState`, and the bookkeeping the state does not keep."""
 
     def __init__(self, game: Game, ruleset: Ruleset, round_index: int, first_dealer: int) -> None:
-        self.game = game
+        super().__init__(game, round_index, first_dealer)
         self.ruleset = ruleset
-        self.index = round_index
-        self.first_dealer = first_dealer
-        self.round: Round = game.rounds[round_index]
         self.players = ruleset.players
         #: Whether 2m-8m are out of the set (a 3-player small mahjong table keeps them).
         self.three_player = ruleset.sanma
         #: Which tiles form runs (space mahjong's wrap-around and honour runs change shanten).
         self.shapes = shapes_for(ruleset)
-        self.names = tuple(
-            player.name or f"Seat {seat}" for seat, player in enumerate(game.header.players)
-        )
         #: Copies of each kind in the rule set's tiles (none of 2m-8m in sanma, no honours in
         #: small mahjong).
-        self.copies = [
-            0
-            if (self.three_player and kind in SANMA_MISSING)
-            or (kind >= EAST and not ruleset.honors)
-            else 4
-            for kind in range(KINDS)
-        ]
+        self.copies = tile_copies(ruleset)
+        #: The study aids' view of the rule set (each discard decision's tile acceptance).
+        self.study = StudyContext(ruleset)
         players = self.players
         #: Each seat's river as shown (tsumogiri and riichi flags are the frames' own record).
         self.rivers: list[list[RiverTile]] = [[] for _ in range(players)]
         #: Seats whose next discard is the riichi discard.
         self.declared = [False] * players
-        self.turn = self.round.dealer
+        #: Where the last event left a seat to choose a discard: (seat, kind it discards next),
+        #: for the study aid of its frame.
+        self.decision: tuple[int, int] | None = None
         self.scores: list[int] = [
             self.round.scores[seat] if seat < len(self.round.scores) else 0
             for seat in range(players)
@@ -274,55 +259,12 @@ class _Framer:
             ((), ()) for _ in range(players)
         ]
 
-    # -- the loop ---------------------------------------------------------------------------
+    # -- the loop's steps (engine.frame_types.FrameDriver) ------------------------------------
 
-    def run(self) -> RoundFrames:
-        round_ = self.round
-        state = GameState(self.ruleset, first_dealer=self.first_dealer)
-        try:
-            state.start_round(round_)
-        except IllegalActionError as error:
-            return self._finish((self._deal_frame(),), "unfinished", Stop(None, str(error)))
-        frames = [self._frame(state, 0, None, final=False)]
-        events = round_.events
-        last = len(events) - 1
-        stopped: Stop | None = None
-        for number, event in enumerate(events):
-            context = self._before(state, event)
-            problem = state.push(event)
-            if problem is not None:
-                stopped = Stop(number, problem)
-                break
-            self._note(event)
-            final = (
-                number == last
-                and state.result is not None
-                and (state.phase is Phase.WON or state.phase is Phase.OVER)
-            )
-            if final:
-                state.end_round()
-            action = self._action(state, event, context)
-            frames.append(self._frame(state, number + 1, action, final=final))
-        outcome = "unfinished"
-        if stopped is None and state.result is not None and state.phase is Phase.OVER:
-            outcome = state.result.kind
-        return self._finish(tuple(frames), outcome, stopped)
+    def new_table(self) -> GameState:
+        return GameState(self.ruleset, first_dealer=self.first_dealer)
 
-    def _finish(self, frames: tuple[Frame, ...], outcome: str, stopped: Stop | None) -> RoundFrames:
-        round_ = self.round
-        return RoundFrames(
-            index=self.index,
-            name=round_.name,
-            honba=round_.honba,
-            players=self.names,
-            ruleset=self.game.header.ruleset,
-            frames=frames,
-            result=outcome,
-            stopped=stopped,
-        )
-
-    @staticmethod
-    def _before(state: GameState, event: Event) -> str:
+    def before(self, state: GameState, event: Event) -> str:
         """What the action's words need from the state before the event: ``replacement`` for a
         draw from the dead wall, ``rob`` for a ron on a kan or north."""
         if isinstance(event, Draw) and state.phase is not Phase.CLAIM and state.replacement:
@@ -331,8 +273,15 @@ class _Framer:
             return "rob_north" if state.rob_kind == "north" else "rob_kan"
         return ""
 
-    def _note(self, event: Event) -> None:
-        """The frames' own bookkeeping of an applied event."""
+    def note(self, state: GameState, number: int, event: Event) -> None:
+        """The frames' own bookkeeping of an applied event, and the discard decision it leaves
+        (:mod:`engine.study`)."""
+        self.decision = None
+        seat = self.study.decision_seat(state, event)
+        if seat is not None:
+            discarded = chosen_discard(self.round.events, number, seat)
+            if discarded is not None:
+                self.decision = (seat, discarded)
         if isinstance(event, Discard):
             seat = event.seat
             riichi = self.declared[seat]
@@ -355,7 +304,10 @@ class _Framer:
 
     # -- one frame --------------------------------------------------------------------------
 
-    def _frame(self, state: GameState, step: int, action: Action | None, *, final: bool) -> Frame:
+    def frame(self, state: GameState, step: int, action: Action | None, *, final: bool) -> Frame:
+        """The frame of the state, with the study aid where the last event left a seat to
+        choose a discard (:attr:`decision`)."""
+        decision = self.decision
         result = state.result
         scores = list(state.scores)
         if result is not None and not final:
@@ -364,7 +316,7 @@ class _Framer:
                 scores[seat] += delta
         deltas = [now - before for now, before in zip(scores, self.scores, strict=True)]
         self.scores = scores
-        seen = self._public_seen(state)
+        seen = seen_on_table(state)
         drawn = state.last_draw
         seats = tuple(
             self._seat(
@@ -391,23 +343,18 @@ class _Framer:
             turn=self.turn,
             seats=seats,
             result=None if result is None else self._result(state, result, scores, final),
+            study=self._study(state, decision, seen),
         )
 
-    def _public_seen(self, state: GameState) -> list[int]:
-        """Copies of each kind every seat can see: rivers (a called tile once, in its meld),
-        melds, extracted norths and the dora indicators."""
-        seen = [0] * KINDS
-        for data in state.seats:
-            for tile, called in zip(data.river, data.river_called, strict=True):
-                if not called:
-                    seen[tile.kind] += 1
-            for meld in data.melds:
-                for tile in meld.tiles:
-                    seen[tile.kind] += 1
-            seen[NORTH] += data.kita
-        for tile in state.dora_indicators:
-            seen[tile.kind] += 1
-        return seen
+    def _study(
+        self, state: GameState, decision: tuple[int, int] | None, seen: list[int]
+    ) -> Study | None:
+        """The study aid of a decision (``engine.study``), ``None`` elsewhere."""
+        if decision is None:
+            return None
+        seat, discarded = decision
+        found = self.study.acceptance(state, seat, seen)
+        return None if found is None else study_of(found, seat, discarded)
 
     def _seat(
         self,
@@ -549,11 +496,8 @@ class _Framer:
 
     # -- actions in words ---------------------------------------------------------------------
 
-    def _name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat}"
-
-    def _action(self, state: GameState, event: Event, context: str) -> Action:
-        name = self._name
+    def action(self, state: GameState, event: Event, context: str) -> Action:
+        name = self.name
         if isinstance(event, Draw):
             tile = _tile_words(event.tile)
             replacement = context == "replacement"
@@ -626,12 +570,20 @@ class _Framer:
         if isinstance(event, DoraRevealed):
             tile = _tile_words(event.indicator)
             return Action("dora", None, f"A new dora indicator is turned: {tile}", {"tile": tile})
+        if isinstance(event, Swap):
+            tile, indicator = _tile_words(event.tile), _tile_words(event.indicator)
+            return Action(
+                "swap",
+                event.seat,
+                f"{name(event.seat)} swaps {tile} with the dora indicator {indicator}",
+                {"tile": tile, "indicator": indicator},
+            )
         if isinstance(event, Win):
             return self._win_action(event, context)
         return self._end_action(state, event)
 
     def _win_action(self, event: Win, context: str) -> Action:
-        name = self._name
+        name = self.name
         tile = _tile_words(event.tile)
         if event.tsumo:
             text = f"{name(event.seat)} wins by tsumo on {tile}"
@@ -649,7 +601,7 @@ class _Framer:
         )
 
     def _end_action(self, state: GameState, event: Event) -> Action:
-        name = self._name
+        name = self.name
         if isinstance(event, ExhaustiveDraw):
             tenpai = list(state.result.tenpai) if state.result is not None else []
             who = ", ".join(name(seat) for seat in tenpai) or "nobody"
@@ -682,7 +634,7 @@ class _Framer:
 
     # -- a deal the rules refuse ----------------------------------------------------------------
 
-    def _deal_frame(self) -> Frame:
+    def deal_frame(self) -> Frame:
         """Step 0 straight from the record, for a deal the state refuses (impossible tiles)."""
         round_ = self.round
         ruleset = self.ruleset

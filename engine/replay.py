@@ -9,14 +9,17 @@ own value is compared with it; the first difference gives the verdict ``score_mi
 replay goes on (the next hand starts from the scores the record gives) so that every difference is
 listed. The report also carries each hand's result and one row of facts per player per hand, the
 raw material of the statistics.
+
+The loop, hand after hand, is the one every family shares (:class:`engine.report.ReplayDriver`,
+over the :class:`~engine.table.Table` protocol); this module gives it riichi's table, riichi's
+comparisons of a finished hand, its facts, and the game's final scores and points.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
-from engine.errors import EngineError, IllegalActionError
+from engine.errors import EngineError
 from engine.events import (
     AbortiveDraw,
     ExhaustiveDraw,
@@ -27,15 +30,10 @@ from engine.events import (
     Win,
 )
 from engine.families import family_of
-from engine.game_flow import (
-    RoundPosition,
-    final_points,
-    final_scores,
-    first_position,
-)
+from engine.game_flow import final_points, final_scores, first_position
 from engine.report import (
     Discrepancy,
-    ReplayLedger,
+    ReplayDriver,
     ReplayReport,
     RoundFact,
     RoundSummary,
@@ -48,7 +46,7 @@ from engine.report import (
 )
 from engine.rules.presets import with_overrides
 from engine.rules.ruleset import PointsRounding, Ruleset
-from engine.state import GameState, HandResult, Phase, WinResult
+from engine.state import GameState, HandResult, WinResult
 from engine.tiles import FOREIGN_SHIFT, Tile, format_tiles
 
 #: Dora-like entries: Tenhou folds north extraction (kita) into ``dora``, so they are compared as
@@ -69,66 +67,39 @@ __all__ = [
 ]
 
 
-class _Replay(ReplayLedger):
-    """One riichi replay."""
+class _Replay(ReplayDriver[GameState, HandResult]):
+    """One riichi replay: the shared loop (:class:`~engine.report.ReplayDriver`) over a
+    :class:`~engine.state.GameState`, with riichi's comparisons, facts and final points."""
 
     def __init__(self, game: Game, ruleset: Ruleset, stop_at_first: bool) -> None:
         super().__init__(game, ruleset.name, stop_at_first)
         self.ruleset = ruleset
 
-    def run(self) -> ReplayReport:
-        game = self.game
-        rounds = game.rounds
-        first_dealer = rounds[0].dealer if rounds else 0
-        if rounds:
-            self._other_starting_points(rounds[0], first_dealer)
-        ruleset = self.ruleset
-        state = GameState(ruleset, first_dealer=first_dealer)
-        expected: RoundPosition | None = first_position(first_dealer)
-        expected_scores = [ruleset.starting_points] * ruleset.players
-        # A record that starts later than the first hand (a fragment: one hand cut out of a
-        # game) is replayed from its own first hand; it cannot prove the whole game.
-        fragment = bool(rounds) and (
-            position_of(rounds[0]) != expected or list(rounds[0].scores) != expected_scores
-        )
-        if fragment:
-            self.starts_late = True
-            expected = position_of(rounds[0])
-            expected_scores = list(rounds[0].scores)
-        complete = False
-        last_scores = list(expected_scores)
-        sticks_left = 0
-        for index, round_ in enumerate(rounds):
-            if not self.begin_round(index, round_, expected, expected_scores):
-                break
-            try:
-                state.start_round(round_)
-            except IllegalActionError as error:
-                self.differ(Verdict.ILLEGAL_ACTION, None, "deal", str(error), "this deal")
-                break
-            tracker = _FactTracker(index, round_, state)
-            finished = self._play(round_, state)
-            if self.stop() or not finished:
-                break
-            result = state.result
-            assert result is not None
-            expected = state.end_round()
-            expected_scores = list(state.scores)
-            last_scores = list(state.scores)
-            sticks_left = state.sticks
-            self._compare_wins(round_, result, state)
-            self._check_end(round_, result)
-            self.rounds.append(_summarise(index, round_, result, state))
-            self.facts.extend(tracker.finish(result, state))
-            if self.stop():
-                break
-        else:
-            complete = expected is None and not fragment
-        final = final_scores(last_scores, sticks_left, ruleset, first_dealer) if complete else None
-        report = self.report(complete, final, expected, first_dealer)
+    def prepare(self, first_dealer: int) -> None:
+        if self.game.rounds:
+            self._other_starting_points(self.game.rounds[0], first_dealer)
+
+    def new_table(self, first_dealer: int) -> GameState:
+        return GameState(self.ruleset, first_dealer=first_dealer)
+
+    def starting_scores(self) -> list[int]:
+        return [self.ruleset.starting_points] * self.ruleset.players
+
+    def scores_as_recorded(self, table: GameState) -> list[int]:
+        return list(table.scores)
+
+    def check_hand(self, index: int, round_: Round, result: HandResult, table: GameState) -> None:
+        self._compare_wins(round_, result, table)
+        self._check_end(round_, result)
+        self.rounds.append(_summarise(index, round_, result, table))
+        self.facts.extend(_facts(index, round_, result, table))
+
+    def final_scores(self, table: GameState, first_dealer: int) -> list[int]:
+        return final_scores(table.scores, table.sticks, self.ruleset, first_dealer)
+
+    def check_game(self, report: ReplayReport, final: list[int] | None, first_dealer: int) -> None:
         if final is not None:
             self._check_final_points(report, final, first_dealer)
-        return report
 
     def _check_final_points(
         self, report: ReplayReport, final: list[int], first_dealer: int
@@ -193,20 +164,6 @@ class _Replay(ReplayLedger):
             f"needing {target:,} to end it; its final points, which count by rules the record "
             "does not state, are not checked"
         )
-
-    def _play(self, round_: Round, state: GameState) -> bool:
-        """Apply the hand's events; whether the hand reached its end."""
-        events = round_.events
-        refused = state.push_events(events)
-        if refused is not None:
-            number, problem = refused
-            self.differ(
-                Verdict.ILLEGAL_ACTION, number, "action", problem, _event_words(events[number])
-            )
-            self.events += number
-            return False
-        self.events += len(events)
-        return state.phase is Phase.OVER or state.phase is Phase.WON
 
     def _compare_wins(self, round_: Round, result: HandResult, state: GameState) -> None:
         """Compare each recorded win with the engine's, once the hand is settled (the sticks of
@@ -319,15 +276,6 @@ def _same_tiles(mine: list[Tile], theirs: tuple[Tile, ...]) -> bool:
     return packed == other
 
 
-def _event_words(event: Any) -> str:
-    parts = [
-        f"{spec.name}={getattr(event, spec.name)}"
-        for spec in dataclasses.fields(event)
-        if spec.name != "recorded" and getattr(event, spec.name) is not None
-    ]
-    return f"{type(event).__name__}({', '.join(parts)})"
-
-
 def _normalise_yaku(yaku: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
     """Yaku with han, zero-han entries dropped and dora-like entries folded as Tenhou does."""
     folded: dict[str, int] = {}
@@ -378,56 +326,49 @@ def _summarise(index: int, round_: Round, result: HandResult, state: GameState) 
     return summary
 
 
-class _FactTracker:
-    """Collects each player's facts while a hand is replayed."""
-
-    def __init__(self, index: int, round_: Round, state: GameState) -> None:
-        self.state = state
-        name, dealer = round_.name, round_.dealer
-        self.facts = [
-            RoundFact(round=index, round_name=name, seat=seat, dealer=seat == dealer)
-            for seat in range(state.players)
-        ]
-        self.start_scores = list(round_.scores)
-
-    def finish(self, result: HandResult, state: GameState) -> list[RoundFact]:
-        for fact in self.facts:
-            seat = fact.seat
-            data = state.seats[seat]
-            fact.open_hand = data.open
-            fact.calls = len(data.meld_sources) - data.meld_sources.count(None)
-            fact.turns = data.draws
-            if data.riichi:
-                fact.riichi = True
-                fact.riichi_turn = data.riichi_turn
-                fact.riichi_chasing = data.riichi_order > 0
-                fact.riichi_wait_kinds = data.riichi_waits
-            fact.outcome = result.kind
-            fact.score_after = state.scores[seat]
-            fact.delta = state.scores[seat] - self.start_scores[seat]
-            if result.kind in ("exhaustive_draw", "nagashi_mangan"):
-                fact.tenpai_at_draw = seat in result.tenpai
-        for win in result.wins:
-            fact = self.facts[win.seat]
-            score = win.score
-            fact.won = True
-            fact.tsumo = win.seat == win.from_seat
-            fact.win_points = win.deltas[win.seat]
-            fact.han = score.han
-            fact.fu = score.fu
-            fact.limit_hand = is_limit_hand(score.limit)
-            fact.yaku = [y.name for y in score.yaku if y.han]
-            fact.ura = sum(y.han for y in score.yaku if y.name == "ura_dora")
-            fact.ippatsu = any(y.name == "ippatsu" for y in score.yaku)
-            fact.win_turn = state.seats[win.seat].draws
-            if not fact.tsumo:
-                loser = self.facts[win.from_seat]
-                loser.dealt_in = True
-                loser.deal_in_points += -win.deltas[win.from_seat]
-                loser.dealt_in_to = (
-                    "riichi" if fact.riichi else "open" if fact.open_hand else "dama"
-                )
-        return self.facts
+def _facts(index: int, round_: Round, result: HandResult, state: GameState) -> list[RoundFact]:
+    """Each player's facts of a hand that ended (``state`` after ``end_round``)."""
+    name, dealer = round_.name, round_.dealer
+    start_scores = round_.scores
+    facts = [
+        RoundFact(round=index, round_name=name, seat=seat, dealer=seat == dealer)
+        for seat in range(state.players)
+    ]
+    for fact in facts:
+        seat = fact.seat
+        data = state.seats[seat]
+        fact.open_hand = data.open
+        fact.calls = len(data.meld_sources) - data.meld_sources.count(None)
+        fact.turns = data.draws
+        if data.riichi:
+            fact.riichi = True
+            fact.riichi_turn = data.riichi_turn
+            fact.riichi_chasing = data.riichi_order > 0
+            fact.riichi_wait_kinds = data.riichi_waits
+        fact.outcome = result.kind
+        fact.score_after = state.scores[seat]
+        fact.delta = state.scores[seat] - start_scores[seat]
+        if result.kind in ("exhaustive_draw", "nagashi_mangan"):
+            fact.tenpai_at_draw = seat in result.tenpai
+    for win in result.wins:
+        fact = facts[win.seat]
+        score = win.score
+        fact.won = True
+        fact.tsumo = win.seat == win.from_seat
+        fact.win_points = win.deltas[win.seat]
+        fact.han = score.han
+        fact.fu = score.fu
+        fact.limit_hand = is_limit_hand(score.limit)
+        fact.yaku = [y.name for y in score.yaku if y.han]
+        fact.ura = sum(y.han for y in score.yaku if y.name == "ura_dora")
+        fact.ippatsu = any(y.name == "ippatsu" for y in score.yaku)
+        fact.win_turn = state.seats[win.seat].draws
+        if not fact.tsumo:
+            loser = facts[win.from_seat]
+            loser.dealt_in = True
+            loser.deal_in_points += -win.deltas[win.from_seat]
+            loser.dealt_in_to = "riichi" if fact.riichi else "open" if fact.open_hand else "dama"
+    return facts
 
 
 def replay(game: Game, *, stop_at_first: bool = False) -> ReplayReport:

@@ -1,20 +1,28 @@
-"""What a replay reports, and the bookkeeping every family's replayer shares.
+"""What a replay reports, the bookkeeping every family's replayer shares, and the replay loop.
 
 The report types (:class:`ReplayReport`, :class:`Discrepancy`, :class:`RoundSummary`,
 :class:`RoundFact`, ...) and :class:`ReplayLedger` are the contract between the replayers (riichi
 in :mod:`engine.replay`, each game family's own, found through :mod:`engine.families`) and their
 readers (the service's verification, the statistics, the viewer). They live here, below every
 replayer, so that a family's replayer never imports another family's.
+
+:class:`ReplayDriver` is the replay loop itself, hand after hand, written once against the
+table protocol (:class:`engine.table.Table`); a family's replayer subclasses it and supplies
+only what differs (its table, how it compares a finished hand with the record, its facts).
 """
 
 from __future__ import annotations
 
+import dataclasses
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from engine.events import Game, Round
-from engine.game_flow import RoundPosition, placements
+from engine.errors import IllegalActionError
+from engine.events import Event, Game, Round
+from engine.game_flow import RoundPosition, first_position, placements
+from engine.table import Table
 
 
 class Verdict(StrEnum):
@@ -229,7 +237,8 @@ def round_json(summary: RoundSummary) -> dict[str, Any]:
 class ReplayLedger:
     """The bookkeeping every replayer shares (riichi's in :mod:`engine.replay`, Ùzje's in
     :mod:`engine.variants.uzje.replay`): the discrepancies and where they are, when to stop, the
-    checks at each hand's start and at the game's end, and the report.
+    checks at each hand's start and at the game's end, and the report. :class:`ReplayDriver`
+    adds the replay loop.
 
     ``HAND`` and ``GAME`` name the units in messages (Ùzje calls a hand a game and a game a
     match); :meth:`position_words` says where a hand stands.
@@ -367,6 +376,137 @@ class ReplayLedger:
             warnings=[*game.warnings, *self.notes],
             fragment=part,
         )
+
+
+#: A family's table (its state machine) and the result of one of its finished hands.
+TableT = TypeVar("TableT", bound=Table[Any])
+ResultT = TypeVar("ResultT")
+
+
+class ReplayDriver(ReplayLedger, ABC, Generic[TableT, ResultT]):
+    """The replay loop, hand after hand, that every family's replayer shares: one
+    :class:`~engine.table.Table` follows the whole game.
+
+    :meth:`run` decides where the record starts (a record that starts after the game's first
+    hand, or with other scores, is a fragment, replayed from its own first hand), and for each
+    hand checks where and with which scores it starts (:meth:`ReplayLedger.begin_round`), deals
+    it (a deal the table refuses is an ``illegal_action`` of the ``deal``), pushes its events in
+    one call (:meth:`~engine.table.Table.push_events`: the per-event work stays in the family's
+    table; the first refused event is an ``illegal_action`` named by :meth:`event_words`), and,
+    once the hand has ended, settles it, ends it, and hands the result to :meth:`check_hand`.
+    It stops where :meth:`ReplayLedger.stop` says, and reports, with the game's final scores
+    when the record reaches the end of the game.
+
+    A family supplies :meth:`new_table`, :meth:`starting_scores`, :meth:`scores_as_recorded`,
+    :meth:`check_hand` and :meth:`final_scores`, and may override :meth:`prepare`,
+    :meth:`first_position`, :meth:`event_words` and :meth:`check_game`.
+    """
+
+    def run(self) -> ReplayReport:
+        """Replay the game and report."""
+        rounds = self.game.rounds
+        first_dealer = rounds[0].dealer if rounds else 0
+        self.prepare(first_dealer)
+        table = self.new_table(first_dealer)
+        expected: RoundPosition | None = self.first_position(first_dealer)
+        expected_scores = self.starting_scores()
+        # A record that starts later than the first hand (a fragment: one hand cut out of a
+        # game) is replayed from its own first hand; it cannot prove the whole game.
+        fragment = bool(rounds) and (
+            position_of(rounds[0]) != expected or list(rounds[0].scores) != expected_scores
+        )
+        if fragment:
+            self.starts_late = True
+            expected = position_of(rounds[0])
+            expected_scores = list(rounds[0].scores)
+        complete = False
+        for index, round_ in enumerate(rounds):
+            if not self.begin_round(index, round_, expected, expected_scores):
+                break
+            try:
+                table.start_round(round_)
+            except IllegalActionError as error:
+                self.differ(Verdict.ILLEGAL_ACTION, None, "deal", str(error), "this deal")
+                break
+            events = round_.events
+            refused = table.push_events(events)
+            if refused is not None:
+                number, problem = refused
+                self.differ(
+                    Verdict.ILLEGAL_ACTION,
+                    number,
+                    "action",
+                    problem,
+                    self.event_words(events[number]),
+                )
+                self.events += number
+                break
+            self.events += len(events)
+            if not table.finished:
+                break
+            result: ResultT = table.settle()
+            expected = table.end_round()
+            expected_scores = self.scores_as_recorded(table)
+            self.check_hand(index, round_, result, table)
+            if self.stop():
+                break
+        else:
+            complete = expected is None and not fragment
+        final = self.final_scores(table, first_dealer) if complete else None
+        report = self.report(complete, final, expected, first_dealer)
+        self.check_game(report, final, first_dealer)
+        return report
+
+    # -- what each family supplies -----------------------------------------------------------
+
+    def prepare(self, first_dealer: int) -> None:
+        """Before the first hand: what the record's start says about the rules (riichi: a
+        whole game from other starting points). Nothing by default."""
+
+    @abstractmethod
+    def new_table(self, first_dealer: int) -> TableT:
+        """The family's table for the whole game."""
+
+    def first_position(self, first_dealer: int) -> RoundPosition:
+        """Where a whole game starts: East 1 with no counters."""
+        return first_position(first_dealer)
+
+    @abstractmethod
+    def starting_scores(self) -> list[int]:
+        """Every seat's score at the start of a whole game."""
+
+    @abstractmethod
+    def scores_as_recorded(self, table: TableT) -> list[int]:
+        """The table's scores as a record writes them (the next hand's start scores)."""
+
+    @abstractmethod
+    def check_hand(self, index: int, round_: Round, result: ResultT, table: TableT) -> None:
+        """A hand that ended (settled into the scores by ``end_round``): compare the record's
+        figures with ``result`` (:meth:`ReplayLedger.differ`), and add its summary to
+        :attr:`rounds` and its facts to :attr:`facts`."""
+
+    @abstractmethod
+    def final_scores(self, table: TableT, first_dealer: int) -> list[int]:
+        """The engine's final scores of a game played to its end."""
+
+    def event_words(self, event: Event) -> str:
+        """A refused event in words (:func:`event_words`)."""
+        return event_words(event)
+
+    def check_game(self, report: ReplayReport, final: list[int] | None, first_dealer: int) -> None:
+        """After the report: the family's checks of the game's end (riichi: the final
+        points). Nothing by default."""
+
+
+def event_words(event: Any) -> str:
+    """An event in words, as a discrepancy names the refused one: its type and every field
+    but the recorded figures (``Discard(seat=1, tile=5m, tsumogiri=False)``)."""
+    parts = [
+        f"{spec.name}={getattr(event, spec.name)}"
+        for spec in dataclasses.fields(event)
+        if spec.name != "recorded" and getattr(event, spec.name) is not None
+    ]
+    return f"{type(event).__name__}({', '.join(parts)})"
 
 
 def named_round(round_: Round) -> str:

@@ -75,6 +75,7 @@ them, and :func:`catch_up_once_after` holds back the ones it is given).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -89,8 +90,13 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from mjlogs.models import Game
 from stats.models import QueuedCatchUp, RatingsBacklog, SummaryBacklog
-from stats.selectors import players_of_games
-from stats.services import RATINGS_LOCK, player_summaries_refresh, ratings_recompute
+from stats.selectors import players_of_games, study_pending_games
+from stats.services import (
+    RATINGS_LOCK,
+    game_study_store,
+    player_summaries_refresh,
+    ratings_recompute,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -386,17 +392,22 @@ def _aware(value: datetime | str | None) -> datetime | None:
 _held_catch_ups: ContextVar[list[Task] | None] = ContextVar("held_catch_ups", default=None)
 
 
-def game_stats_mark(game: Game, *, summaries: Task, ratings: Task) -> None:
+def game_stats_mark(
+    game: Game, *, summaries: Task, ratings: Task, study: Task | None = None
+) -> None:
     """Mark what a change to this game (verified, deleted, made public or private) changes,
     and after the current transaction commits, queue the catch-up tasks that bring it up to
     date (:func:`queue_catch_up`): ``summaries`` for its players' summaries, ``ratings`` for
-    the ratings from its time on. Call it inside the transaction that changes the game, before
-    deleting it (it reads the game's players now); ``stats.tasks.game_stats_queue_update``
+    the ratings from its time on, and first ``study`` for the study aids of games verified
+    since the last (:func:`study_pass`). Call it inside the transaction that changes the game,
+    before deleting it (it reads the game's players now); ``stats.tasks.game_stats_queue_update``
     does, with the tasks."""
-    games_stats_mark([game], summaries=summaries, ratings=ratings)
+    games_stats_mark([game], summaries=summaries, ratings=ratings, study=study)
 
 
-def games_stats_mark(games: Sequence[Game], *, summaries: Task, ratings: Task) -> None:
+def games_stats_mark(
+    games: Sequence[Game], *, summaries: Task, ratings: Task, study: Task | None = None
+) -> None:
     """:func:`game_stats_mark` for several games changed in one transaction (a batch of
     verifications): one mark of all their players, and the ratings from the earliest."""
     if not games:
@@ -408,6 +419,9 @@ def games_stats_mark(games: Sequence[Game], *, summaries: Task, ratings: Task) -
     summaries_mark_stale(player_ids)
 
     def queue() -> None:
+        if study is not None:
+            # First: it marks the players whose counts it adds to, for the summaries' pass.
+            queue_catch_up(study)
         if player_ids:
             queue_catch_up(summaries)
         # Marked now, not when the task runs: the catch-up then finds every mark made before
@@ -514,3 +528,62 @@ def _postponed(task: Task) -> bool:
     except BrokerUnreachable:  # run here, as the change that found no broker asked
         return False
     return True
+
+
+# The study aids ---------------------------------------------------------------------------
+
+#: Games whose study aids a pass counts before marking their players (one transaction each).
+STUDY_CHUNK = 20
+#: How long a study pass runs in-process (Celery eager, the default setup: after an upload, at
+#: the end of a bulk import) before it stops: it counts what fits, at least one game, and leaves
+#: the rest to the next pass or to ``manage.py study_games``, so that an import is not held up
+#: by them (about 40 ms a game: docs/performance.md).
+EAGER_STUDY_SECONDS = 1.0
+#: How long a pass on a worker runs before it queues the next (spaced as every catch-up).
+STUDY_SECONDS = 60.0
+
+
+def study_catch_up(budget: float | None = None) -> tuple[int, bool]:
+    """Count the study aids of the games waiting for them (verified since their last count:
+    their fact rows' ``decisions`` are null), lowest id first, through
+    :func:`stats.services.game_study_store`, and mark their players' summaries behind. Stops
+    once ``budget`` seconds have passed (after one game at least). Returns how many games were
+    counted, and whether some are still waiting."""
+    started = time.monotonic()
+    done = 0
+    while True:
+        pending = study_pending_games(STUDY_CHUNK)
+        if not pending:
+            return done, False
+        counted = []
+        for game_id in pending:
+            game_study_store(game_id)
+            counted.append(game_id)
+            if budget is not None and time.monotonic() - started >= budget:
+                break
+        with transaction.atomic():
+            summaries_mark_stale(players_of_games(counted))
+        done += len(counted)
+        if budget is not None and time.monotonic() - started >= budget:
+            return done, bool(study_pending_games(1))
+
+
+def study_pass(task: Task, summaries: Task) -> int:
+    """What the study aids' catch-up ``task`` does when it runs: unless it puts itself off
+    (:func:`postpone`), release its claim, count the games waiting (:func:`study_catch_up`,
+    for :data:`STUDY_SECONDS` on a worker, :data:`EAGER_STUDY_SECONDS` in-process), then
+    queue ``summaries`` for the players marked, and on a worker ``task`` again while games
+    are left. Returns the games counted."""
+    if _postponed(task):
+        return 0
+    release(task.name)
+    eager = bool(task.app.conf.task_always_eager)
+    try:
+        done, left = study_catch_up(EAGER_STUDY_SECONDS if eager else STUDY_SECONDS)
+    finally:
+        finish(task.name)
+    if done:
+        queue_catch_up(summaries)
+    if left and not eager:  # in-process they wait for the next pass (no queue to go round)
+        queue_catch_up(task)
+    return done

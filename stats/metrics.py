@@ -76,6 +76,9 @@ HAND_COUNTS: dict[str, Any] = {
     "deal_ins_to_dama": _count(dealt_in=True, dealt_in_to="dama"),
     "yakuman_wins": _count(won=True, limit_hand=True),
     "points": _sum("delta"),
+    # The study aids (docs/stats.md "Tile acceptance"): rows not yet counted (null) add nothing.
+    "decisions": _sum("decisions"),
+    "best_discards": _sum("best_discards"),
 }
 
 #: Counts over the player's seats in complete games (placements known).
@@ -204,6 +207,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("deal_in_to_open", _("Deal-ins to open hands"), "deal_ins_to_open", "deal_ins"),
     Metric("deal_in_to_dama", _("Deal-ins to dama"), "deal_ins_to_dama", "deal_ins"),
     Metric("points_per_hand", _("Points per hand"), "points", "hands", False),
+    Metric("best_acceptance_rate", _("Kept the most acceptance"), "best_discards", "decisions"),
 )
 
 
@@ -221,6 +225,7 @@ DENOMINATOR_LABELS: dict[str, str] = {
     "riichi_hands": _("riichi hands"),
     "riichi_wins": _("riichi wins"),
     "called_hands": _("hands with calls"),
+    "decisions": _("discard decisions"),
 }
 
 #: The metrics as the stats pages group them (every metric in exactly one group).
@@ -241,6 +246,7 @@ METRIC_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "deal_in_rate", "average_deal_in", "deal_in_to_riichi", "deal_in_to_open",
         "deal_in_to_dama",
     )),
+    (_("Discards"), ("best_acceptance_rate",)),
 )  # fmt: skip
 
 #: Each metric's group name.

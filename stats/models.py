@@ -53,6 +53,17 @@ class RoundFact(models.Model):
     dealt_in_to = models.CharField(max_length=8, blank=True)
     delta = models.IntegerField(help_text="Score change over the hand, riichi stick included.")
     score_after = models.IntegerField()
+    #: The study aids (``engine.study``, docs/stats.md "Tile acceptance"): written after the
+    #: verification by their own catch-up (``stats.catch_up.study_catch_up``), never by the
+    #: replay; null until then.
+    decisions = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Discards the player chose in the hand (null: not yet counted; 0 in Ùzje).",
+    )
+    best_discards = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Of those, discards that kept the most tile acceptance."
+    )
 
     class Meta:
         ordering = ("game", "round_index", "seat")
@@ -61,7 +72,15 @@ class RoundFact(models.Model):
                 fields=("game", "round_index", "seat"), name="one_fact_a_seat_a_hand"
             ),
         )
-        indexes = (models.Index(fields=("player", "game"), name="fact_player_game"),)
+        indexes = (
+            models.Index(fields=("player", "game"), name="fact_player_game"),
+            # The games whose study aids are still to count (stats.catch_up.study_catch_up).
+            models.Index(
+                fields=("game",),
+                condition=models.Q(decisions__isnull=True),
+                name="fact_study_pending",
+            ),
+        )
 
     def __str__(self) -> str:
         return f"{self.game} {self.round_name} seat {self.seat}"

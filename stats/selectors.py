@@ -845,3 +845,22 @@ def rating_standings_before(
             "player_id", "rating_after", "games_before"
         )
     }
+
+
+def study_pending_games(limit: int) -> list[int]:
+    """Games whose fact rows wait for their study aids (``decisions`` null: verified since the
+    last study catch-up), lowest id first, at most ``limit``."""
+    pending = RoundFact.objects.filter(decisions__isnull=True).values_list("game_id", flat=True)
+    return list(pending.distinct().order_by("game_id")[:limit])
+
+
+def study_pending_count() -> int:
+    """How many games wait for their study aids."""
+    pending = RoundFact.objects.filter(decisions__isnull=True)
+    return pending.values("game_id").distinct().count()
+
+
+def study_document(game_id: int) -> Any | None:
+    """The stored canonical document of a game whose study aids are to be counted (``None``
+    when the game is gone)."""
+    return Game.objects.filter(pk=game_id).values_list("document", flat=True).first()

@@ -12,6 +12,7 @@ module imports only ``models``, ``ratings`` and ``selectors`` of the stats app.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -19,6 +20,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from config.rows import insert_rows
+from engine.errors import EngineError
+from engine.families import family_of
+from engine.formats import canonical
 from engine.replay import RoundFact as EngineFact
 from mjlogs.models import GameSeat, Player
 from stats.models import PlayerSummary, RatingChange, RoundFact
@@ -29,7 +33,10 @@ from stats.selectors import (
     rated_games,
     rating_placements,
     rating_standings_before,
+    study_document,
 )
+
+logger = logging.getLogger(__name__)
 
 #: The advisory lock that keeps rating recomputations one at a time (PostgreSQL); the
 #: ratings' catch-up (``stats.catch_up.ratings_catch_up``) tries it without waiting.
@@ -193,3 +200,35 @@ def _lock_ratings() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK])
+
+
+def game_study_store(game_id: int) -> int:
+    """Count a game's study aids into its fact rows: for each player and hand, the discards
+    they chose and how many kept the most tile acceptance (``engine.study`` through the game's
+    family; docs/stats.md, "Tile acceptance"). A family that counts none (Ùzje), or a game the
+    engine cannot read, gets 0 and 0 (so it is not asked again). Idempotent. Returns the rows
+    updated (0 for a game gone or without facts).
+
+    The study is computed outside any transaction (it takes tens of milliseconds); rows replaced
+    meanwhile (a reverification) are new rows, left for the next catch-up."""
+    document = study_document(game_id)
+    if document is None:
+        return 0
+    tallies: dict[tuple[int, int], tuple[int, int]] = {}
+    try:
+        game = canonical.game_from_json(document)
+        found = family_of(game.header.ruleset).study(game)
+    except EngineError as error:
+        logger.info("Game %d has no study aids: %s", game_id, error)
+        found = None
+    except Exception:  # a bug must not leave the game pending for ever
+        logger.exception("The engine failed counting the study aids of game %d", game_id)
+        found = None
+    for tally in found or ():
+        tallies[tally.round, tally.seat] = (tally.decisions, tally.kept)
+    with transaction.atomic():
+        rows = list(RoundFact.objects.filter(game_id=game_id).only("pk", "round_index", "seat"))
+        for row in rows:
+            row.decisions, row.best_discards = tallies.get((row.round_index, row.seat), (0, 0))
+        RoundFact.objects.bulk_update(rows, ["decisions", "best_discards"], batch_size=500)
+    return len(rows)

@@ -51,6 +51,14 @@ def update_ratings() -> int:
     return catch_up.ratings_pass(update_ratings)
 
 
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def catch_up_study() -> int:
+    """Count the study aids (tile acceptance of every discard decision) of the games verified
+    since the last pass, then queue the summaries' catch-up for their players
+    (``stats.catch_up.study_pass``); returns the games counted."""
+    return catch_up.study_pass(catch_up_study, catch_up_player_stats)
+
+
 def game_stats_queue_update(game: Game) -> None:
     """Mark what a change to this game (verified, deleted, made public or private) changes,
     and after the current transaction commits, queue the tasks that bring it up to date: its
@@ -61,9 +69,13 @@ def game_stats_queue_update(game: Game) -> None:
     The tasks run in-process when Celery is eager, and also when the broker cannot be reached
     (logged): the marks would keep the statistics correct (read from the rows) but slow until
     the next catch-up, so they are brought up to date now."""
-    catch_up.game_stats_mark(game, summaries=catch_up_player_stats, ratings=update_ratings)
+    catch_up.game_stats_mark(
+        game, summaries=catch_up_player_stats, ratings=update_ratings, study=catch_up_study
+    )
 
 
 def games_stats_queue_update(games: Sequence[Game]) -> None:
     """:func:`game_stats_queue_update` for several games changed in one transaction."""
-    catch_up.games_stats_mark(games, summaries=catch_up_player_stats, ratings=update_ratings)
+    catch_up.games_stats_mark(
+        games, summaries=catch_up_player_stats, ratings=update_ratings, study=catch_up_study
+    )

@@ -76,12 +76,14 @@ four-of-a-kind use the full frontiers. Blocks are capped at 5 because the score 
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from engine.errors import InvalidHandError
 from engine.hand import shanten_table
+from engine.tiles import kinds_mask
 
 __all__ = [
     "AGARI",
@@ -586,6 +588,8 @@ def clear_tables() -> None:
     _COMBINED.clear()
     _FINAL.clear()
     _FROM_TABLE.clear()
+    _RESTS.clear()
+    _MOVES.clear()
 
 
 def shanten_regular(counts: Sequence[int], *, three_player: bool = False) -> int:
@@ -625,3 +629,316 @@ def shanten_kokushi(counts: Sequence[int]) -> int:
     """Thirteen-orphans shanten of a closed 13- or 14-tile hand."""
     stats = _closed_hand_stats(counts, "kokushi")
     return _kokushi(stats >> _F_TERMS & 0xFF, stats >> _F_TPAIRS & 0xFF)
+
+
+# --------------------------------------------------------------------------------------------
+# Tile acceptance: every discard of a 3n+2 hand with the draws that lower its shanten
+
+#: The kinds of each group of a hand by local position, per layout: the three number suits, the
+#: honours, and the honours with 1m and 9m after them (three-player mode, as in the keys of
+#: :data:`_HONOR3`).
+_LAYOUT_KINDS: Final = (
+    tuple(range(0, 9)),
+    tuple(range(9, 18)),
+    tuple(range(18, 27)),
+    tuple(range(27, 34)),
+    (*range(27, 34), 0, 8),
+)
+
+
+@functools.cache
+def _layout_masks(layout: int) -> tuple[int, ...]:
+    """The kinds mask (:func:`engine.tiles.kinds_mask`) of each set of a group's positions (bit
+    ``i`` for position ``i``) in this layout; made at first use (not at import: a start of
+    ``python -m engine verify`` never needs it)."""
+    single = [kinds_mask((kind,)) for kind in _LAYOUT_KINDS[layout]]
+    masks = [0] * (1 << len(single))
+    for bits in range(1, len(masks)):
+        low = bits & -bits
+        masks[bits] = masks[bits ^ low] | single[low.bit_length() - 1]
+    return tuple(masks)
+
+
+_YAOCHUU_BYTES: Final = kinds_mask((0, 8, 9, 17, 18, 26, *range(27, 34)))
+_ALL_BYTES: Final = kinds_mask(range(34))
+_SANMA_BYTES: Final = kinds_mask(k for k in range(34) if not 1 <= k <= 7)
+#: A count less one, as a byte.
+_LESS: Final = tuple(bytes((count - 1,)) if count else b"" for count in range(5))
+#: ``bytes.translate`` tables: 0xFF for a count of one, for a count of zero.
+_ONES: Final = bytes(0xFF if count == 1 else 0 for count in range(256))
+_ZEROS: Final = bytes(0xFF if count == 0 else 0 for count in range(256))
+#: The most entries each memo of the acceptance keeps (each is cleared when full): the corpus's
+#: 52,000 decisions meet 34,000 group patterns and 18,000 frontier combinations; 20,000 of
+#: each take about 20 MB.
+_ACCEPTANCE_MEMO_LIMIT: Final = 20_000
+
+
+def _combined(a: int, b: int) -> int:
+    found = _COMBINED.get(a << _ID_BITS | b)
+    return _combine(a, b) if found is None else found
+
+
+def _group_entry(layout: int, key: bytes) -> tuple[Any, int, Any]:
+    """The memo entry of one group's counts (``layout``: 0-2 a suit, 3 the honours, 4 the
+    honours with 1m and 9m)."""
+    if layout < 3:
+        found = _SUIT.get(key)
+        return found if found is not None else _learn_suit(key, 0)
+    table = _HONOR if layout == 3 else _HONOR3
+    entry = table.get(key)
+    if entry is None:
+        _check_counts(key, 0, len(key))
+        entry = table[key] = _learn_honor(key)
+    return entry
+
+
+def _full_id(layout: int, entry: tuple[Any, int, Any], calls: int) -> int:
+    full = entry[2]
+    return int(full[calls]) if layout >= 3 else int(full)
+
+
+def _splits(groups: int) -> tuple[tuple[int, tuple[int, ...], tuple[tuple[int, ...], ...]], ...]:
+    """For each group of a hand of ``groups`` groups: the other groups, and for each of those
+    the groups left beside it."""
+    out = []
+    for g in range(groups):
+        others = tuple(o for o in range(groups) if o != g)
+        out.append((g, others, tuple(tuple(x for x in others if x != o) for o in others)))
+    return tuple(out)
+
+
+#: :func:`_splits` of a four-player hand (four groups) and a three-player one (three).
+_SPLITS: Final = {4: _splits(4), 3: _splits(3)}
+
+#: The full frontier ids of a hand's groups -> per group: the frontier of the rest of the hand,
+#: the other groups, and the frontier of the rest without each of them.
+_RESTS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]] = {}
+
+
+def _rests(
+    ids: tuple[int, ...],
+) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
+    """:data:`_RESTS` of a hand, computed (a memo miss)."""
+    contexts = []
+    for _, others, aparts in _SPLITS[len(ids)]:
+        rest = ids[others[0]]
+        for o in others[1:]:
+            rest = _combined(rest, ids[o])
+        apart = []
+        for beside in aparts:
+            part = ids[beside[0]]
+            for x in beside[1:]:
+                part = _combined(part, ids[x])
+            apart.append(part)
+        contexts.append((rest, others, tuple(apart)))
+    found = tuple(contexts)
+    if len(_RESTS) >= _ACCEPTANCE_MEMO_LIMIT:
+        _RESTS.clear()
+    _RESTS[ids] = found
+    return found
+
+
+#: (layout, a group's counts, calls) -> every discard from it, then every draw into it, packed
+#: into ints to keep the memo small. A discard: the full frontier id of the group after it
+#: (bits 8 and up), the count held (bits 4-7) and the position in the group (bits 0-3), then
+#: its stats less the group's. A draw: the full frontier id of the group after it (bits 9 and
+#: up) and the positions of every draw that makes it (bits 0-8, bit ``i`` for position ``i``).
+_MOVES: dict[tuple[int, bytes, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _moves(layout: int, key: bytes, calls: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:data:`_MOVES` of one group, computed (a memo miss)."""
+    stats = _group_entry(layout, key)[1]
+    changed = bytearray(key)
+    shrinks: list[int] = []
+    grows: dict[int, int] = {}
+    for position, count in enumerate(key):
+        if count:
+            changed[position] = count - 1
+            key_d = bytes(changed)
+            entry = _group_entry(layout, key_d)
+            fid = _full_id(layout, entry, calls)
+            shrinks += (fid << 8 | count << 4 | position, entry[1] - stats)
+        if count < 4:
+            changed[position] = count + 1
+            fid = _full_id(layout, _group_entry(layout, bytes(changed)), calls)
+            grows[fid] = grows.get(fid, 0) | 1 << position
+        changed[position] = count
+    found = (tuple(shrinks), tuple(fid << 9 | bits for fid, bits in grows.items()))
+    if len(_MOVES) >= _ACCEPTANCE_MEMO_LIMIT:
+        _MOVES.clear()
+    _MOVES[layout, key, calls] = found
+    return found
+
+
+def _draw_values(rest: int, layout: int, grows: tuple[int, ...]) -> list[tuple[int, int]]:
+    """The regular shanten (before the jidahai floor) of each group of draws into a group
+    (:data:`_MOVES`) beside ``rest`` (the rest of the hand's frontier), with their kinds
+    mask."""
+    final = _FINAL
+    masks = _layout_masks(layout)
+    out = []
+    for grow in grows:
+        fid = grow >> 9
+        value = final.get(rest << _ID_BITS | fid)
+        if value is None:
+            value = _final(rest, fid)
+        out.append((value, masks[grow & 0x1FF]))
+    return out
+
+
+def discard_acceptance(
+    counts: Sequence[int], *, three_player: bool = False, lowest_only: bool = False
+) -> list[tuple[int, int, int]]:
+    """Every discard of a ``3n+2`` hand with its tile acceptance: for each kind held, in kind
+    order, ``(kind, shanten after discarding it, the kinds whose draw lowers that shanten)``, the
+    kinds as a kinds mask (byte ``k`` is 0xFF for kind ``k``: :func:`engine.tiles.kinds_mask`,
+    so that ``mask & packed`` keeps the packed counts of those kinds). The shapes are those of
+    :func:`shanten`: the regular hand and, for a closed hand, seven pairs and thirteen orphans.
+    A draw is any kind the hand then holds fewer than four of (none of 2m-8m in three-player
+    mode); how many copies of it are left is the caller's to count. With ``lowest_only``, only
+    the discards that leave the lowest shanten are listed (the others' draws are not worked
+    out).
+
+    Exactly what :func:`shanten` gives for each discard and each draw (``tests/engine/hand/
+    test_acceptance.py`` compares them), without computing each hand whole: a discard changes
+    one group (a number suit, the honours) and a draw one, so each group's frontier after each
+    discard or draw (:data:`_MOVES`) is combined with the frontier of the rest of the hand
+    (:data:`_RESTS`), and discards of one group that leave the same frontier share the other
+    groups' draws. A hand holding an honour (in three-player mode also 1m or 9m) four times,
+    where the jidahai floor can matter, is worked out draw by draw.
+
+    :raises InvalidHandError: not 34 counts of 0-4, or not ``3n+2`` tiles (up to 14).
+    """
+    try:
+        b = bytes(counts)
+    except (TypeError, ValueError):
+        raise _bad_input(counts) from None
+    if len(b) != 34:
+        raise _bad_input(counts)
+    n = sum(b)
+    calls = _CALLS[n] if n < len(_CALLS) else -1
+    if calls < 0 or n % 3 != 2:
+        raise InvalidHandError(f"a hand to discard from has 3n+2 tiles up to 14, got {n}")
+    if three_player:
+        if b[1:8] != _NO_MIDDLE_MAN:
+            raise _bad_sanma(b)
+        honour_key = b[27:34] + b[0:9:8]
+        keys: tuple[bytes, ...] = (b[9:18], b[18:27], honour_key)
+        layouts: tuple[int, ...] = (1, 2, 4)
+        exists = _SANMA_BYTES
+    else:
+        honour_key = b[27:34]
+        keys = (b[0:9], b[9:18], b[18:27], honour_key)
+        layouts = (0, 1, 2, 3)
+        exists = _ALL_BYTES
+    if 4 in honour_key:
+        return _acceptance_by_draws(list(b), three_player, lowest_only)
+    entries = [_group_entry(layout, key) for layout, key in zip(layouts, keys, strict=True)]
+    ids = tuple(
+        _full_id(layout, entry, calls) for layout, entry in zip(layouts, entries, strict=True)
+    )
+    moves = [
+        _MOVES.get((layout, key, calls)) or _moves(layout, key, calls)
+        for layout, key in zip(layouts, keys, strict=True)
+    ]
+    stats = sum(entry[1] for entry in entries)
+    closed = n == 14
+    final = _FINAL
+    contexts = _RESTS.get(ids) or _rests(ids)
+    # First every discard's shanten, then (for those wanted) its draws.
+    found: list[tuple[int, int, int, int, int, int, int]] = []
+    for g, (rest, _, _) in enumerate(contexts):
+        kinds = _LAYOUT_KINDS[layouts[g]]
+        shrinks = moves[g][0]
+        for index in range(0, len(shrinks), 2):
+            packed = shrinks[index]
+            id_d = packed >> 8
+            position = packed & 0xF
+            count = packed >> 4 & 0xF
+            kind = kinds[position]
+            change = shrinks[index + 1]
+            number = final.get(rest << _ID_BITS | id_d)
+            if number is None:
+                number = _final(rest, id_d)
+            stats_d = stats + change
+            if closed:
+                number = min(
+                    number,
+                    _CHIITOITSU[stats_d >> _F_PAIRS & 0xFFFF],
+                    _KOKUSHI[stats_d >> _F_TERMS & 0xFFFF],
+                )
+            found.append((kind, number, g, position, count, id_d, stats_d))
+    lowest = min(row[1] for row in found)
+    if closed:
+        singles = int.from_bytes(b.translate(_ONES), "little")
+        absent = int.from_bytes(b.translate(_ZEROS), "little") & exists
+    elsewhere: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    out: list[tuple[int, int, int]] = []
+    for kind, number, g, position, count, id_d, stats_d in found:
+        if lowest_only and number != lowest:
+            continue
+        rest, others, apart = contexts[g]
+        layout = layouts[g]
+        key = keys[g]
+        key_d = key[:position] + _LESS[key[position]] + key[position + 1 :]
+        grows = (_MOVES.get((layout, key_d, calls)) or _moves(layout, key_d, calls))[1]
+        accepted = 0
+        for value, mask in _draw_values(rest, layout, grows):
+            if value < number:
+                accepted |= mask
+        values = elsewhere.get((g, id_d))
+        if values is None:
+            values = []
+            for o, part in zip(others, apart, strict=True):
+                values += _draw_values(_combined(part, id_d), layouts[o], moves[o][1])
+            elsewhere[g, id_d] = values
+        for value, mask in values:
+            if value < number:
+                accepted |= mask
+        if closed:
+            mask = 0xFF << 8 * kind
+            if count == 1:
+                singles_d, absent_d = singles & ~mask, absent | mask
+            elif count == 2:
+                singles_d, absent_d = singles | mask, absent
+            else:
+                singles_d, absent_d = singles, absent
+            if _CHIITOITSU[stats_d >> _F_PAIRS & 0xFFFF] == number:
+                held = stats_d >> _F_KINDS & 0xFF
+                accepted |= singles_d | (absent_d if held < 7 else 0)
+            if _KOKUSHI[stats_d >> _F_TERMS & 0xFFFF] == number:
+                paired = stats_d >> _F_TPAIRS & 0xFF
+                accepted |= _YAOCHUU_BYTES & (absent_d if paired else exists)
+        out.append((kind, number, accepted))
+    out.sort()
+    return out
+
+
+def _acceptance_by_draws(
+    counts: list[int], three_player: bool, lowest_only: bool = False
+) -> list[tuple[int, int, int]]:
+    """:func:`discard_acceptance` worked out one discard and one draw at a time."""
+    out = []
+    kinds = [k for k in range(34) if not (three_player and 1 <= k <= 7)]
+    numbers = {}
+    for kind in range(34):
+        if counts[kind]:
+            counts[kind] -= 1
+            numbers[kind] = shanten(counts, three_player=three_player)
+            counts[kind] += 1
+    lowest = min(numbers.values())
+    for kind, number in numbers.items():
+        if lowest_only and number != lowest:
+            continue
+        counts[kind] -= 1
+        accepted = 0
+        for draw in kinds:
+            if counts[draw] < 4:
+                counts[draw] += 1
+                if shanten(counts, three_player=three_player) < number:
+                    accepted |= 0xFF << 8 * draw
+                counts[draw] -= 1
+        counts[kind] += 1
+        out.append((kind, number, accepted))
+    return out

@@ -77,8 +77,9 @@ class GameState(
     """One game's state, hand by hand.
 
     Start each hand with :meth:`start_round`; feed it the hand's events with :meth:`apply`; read
-    the outcome in :attr:`result` and close the hand with :meth:`end_round`, which returns the
-    next hand's position (``None`` when the game is over).
+    the outcome in :attr:`result` (:meth:`settle`) and close the hand with :meth:`end_round`,
+    which returns the next hand's position (``None`` when the game is over). It is riichi's
+    :class:`engine.table.Table`, which the shared replay and framer loops drive.
     """
 
     def __init__(
@@ -290,6 +291,23 @@ class GameState(
                 )
             )
         return True
+
+    @property
+    def finished(self) -> bool:
+        """The hand has ended (a win, or a draw): :meth:`settle` and :meth:`end_round` may
+        follow (a ron leaves the phase ``WON``: another seat may still ron the same tile)."""
+        return self.phase is Phase.WON or self.phase is Phase.OVER
+
+    def settle(self) -> HandResult:
+        """The finished hand's result (:attr:`result`), before :meth:`end_round` adds it to the
+        scores (which may still move the riichi sticks of a multiple ron to another winner).
+
+        :raises IllegalActionError: the hand has not ended.
+        """
+        result = self.result
+        if result is None or not self.finished:
+            raise IllegalActionError("the hand has not ended")
+        return result
 
     def end_round(self) -> RoundPosition | None:
         """Settle the finished hand's points and return the next hand's position, or ``None``

@@ -20,7 +20,7 @@ from engine.dialect import RIICHI, Dialect
 from engine.errors import EngineError
 from engine.events import Game
 from engine.families import GameFamily, Unit
-from engine.frame_types import RoundFrames, RoundInfo
+from engine.frame_types import RoundFrames, RoundInfo, StudyTally
 from engine.report import ReplayReport
 from engine.rules import PRESETS
 from engine.rules.presets import with_overrides
@@ -75,6 +75,11 @@ class RiichiFamily(GameFamily):
         from engine.frames import riichi_round_list_after_replay
 
         return riichi_round_list_after_replay(game, report)
+
+    def study(self, game: Game) -> list[StudyTally] | None:
+        from engine.study import riichi_study
+
+        return riichi_study(game)
 
     def check_modifiers(
         self, ruleset: str, modifiers: Sequence[str], overrides: Mapping[str, object] | None = None

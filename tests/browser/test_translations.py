@@ -79,6 +79,23 @@ def test_every_english_string_of_the_viewer_has_its_japanese(page: Any, live_ser
     assert missing[1] > 50  # the check sees a language that has nothing
 
 
+def test_a_swap_has_its_japanese_action_line(page: Any, live_server: Any) -> None:
+    """The ``swap`` rule modifier's action (engine/frames.py): its tile and the indicator in
+    Japanese; the engine's sentence in English."""
+    page.goto(f"{live_server.url}/")
+    lines = page.evaluate(
+        "async (url) => { const m = await import(url);"
+        " const action = {type: 'swap', seat: 0, tile: '5s', indicator: '3s',"
+        " text: 'Ann swaps 5s with the dora indicator 3s'};"
+        " const notation = {label: (code) => '<' + code + '>'};"
+        " m.setLanguage('ja', {}); const ja = m.actionText(action, () => 'Ann', notation);"
+        " m.setLanguage('en', {}); const en = m.actionText(action, () => 'Ann', notation);"
+        " return [ja, en]; }",
+        f"{live_server.url}{MODULES}strings.js",
+    )
+    assert lines == ["Ann <5s>とドラ表示牌<3s>を交換", "Ann swaps 5s with the dora indicator 3s"]
+
+
 def test_the_viewer_in_japanese(ja_page: Any, live_server: Any) -> None:
     game = store(Path(HANCHAN_4P).name, corpus_bytes(HANCHAN_4P))
     # The end of the first hand won with yaku the engine's table names.

@@ -315,6 +315,108 @@ def test_turns_steps_and_addresses(js: Any) -> None:
     }
 
 
-def test_the_analysis_module_is_there_for_the_study_aids(js: Any) -> None:
-    # Nothing is computed yet (issue 24's acceptance figures come next).
+# -- the study aids (analysis.js) ----------------------------------------------------------------
+
+# Frames as the engine writes their ``study`` (tests/engine/hand/test_acceptance.py works this
+# hand out by hand): seat 0 at 123m 9m 456p 13p 789s East White drops East, one of the three best
+# (each accepts 10: for East's drop 9m 3, 2p 4, White 3); seat 1 drops a tile that accepts 2
+# fewer than its best; seat 0 then raises its shanten (drops 1p), and later gives up 3 copies.
+ONE_SHANTEN_STUDY = {
+    "seat": 0,
+    "shanten": 1,
+    "best": 10,
+    "discard": "1z",
+    "kept": True,
+    "loss": 0,
+    "unseen": {"9m": 3, "2p": 4, "1z": 3, "5z": 3, "1p": 3},
+    "options": [
+        {"tile": "9m", "shanten": 1, "count": 10, "tiles": ["2p", "1z", "5z"]},
+        {"tile": "1z", "shanten": 1, "count": 10, "tiles": ["9m", "2p", "5z"]},
+        {"tile": "5z", "shanten": 1, "count": 10, "tiles": ["9m", "2p", "1z"]},
+        {"tile": "1p", "shanten": 2, "count": 13, "tiles": ["9m", "1p", "2p", "1z"]},
+    ],
+}
+
+
+def study(seat: int, discard: str, loss: int | None) -> dict[str, Any]:
+    return {**ONE_SHANTEN_STUDY, "seat": seat, "discard": discard, "loss": loss, "kept": loss == 0}
+
+
+STUDY_FRAMES = [
+    {"study": None},
+    {"study": ONE_SHANTEN_STUDY},
+    {"study": None},
+    {"study": study(1, "5z", 2)},
+    {"study": study(0, "1p", None)},
+    {"study": None},
+    {"study": study(0, "9m", 3)},
+]
+
+
+def test_the_discards_of_a_decision_best_first(js: Any) -> None:
+    choices = js("analysis.js", "m.discardChoices(arg, 0)", STUDY_FRAMES[1])
+    assert [choice["tile"] for choice in choices] == ["9m", "1z", "5z", "1p"]
+    assert choices[1] == {
+        "tile": "1z",
+        "shanten": 1,
+        "count": 10,
+        "tiles": [
+            {"tile": "9m", "unseen": 3},
+            {"tile": "2p", "unseen": 4},
+            {"tile": "5z", "unseen": 3},
+        ],
+        "chosen": True,
+        "best": True,
+        "loss": 0,
+        "raises": False,
+    }
+    assert [c["chosen"] for c in choices] == [False, True, False, False]
+    assert [c["best"] for c in choices] == [True, True, True, False]
+    # 1p raises the shanten: no loss figure, whatever its count.
+    assert (choices[3]["loss"], choices[3]["raises"]) == (None, True)
+    # Another seat's decision, or a frame without one: nothing.
+    assert js("analysis.js", "m.discardChoices(arg, 1)", STUDY_FRAMES[1]) is None
+    assert js("analysis.js", "m.discardChoices(arg, 0)", STUDY_FRAMES[0]) is None
     assert js("analysis.js", "m.discardChoices({seats: []}, 0)") is None
+
+
+def test_decisions_summaries_and_the_jumps(js: Any) -> None:
+    steps = js(
+        "analysis.js",
+        "[m.decisionSteps(arg, 0), m.decisionSteps(arg, 0, true), m.decisionSteps(arg, 1),"
+        " m.decisionSteps(arg, 2)]",
+        STUDY_FRAMES,
+    )
+    assert steps == [[1, 4, 6], [4, 6], [3], []]
+    assert js(
+        "analysis.js",
+        "[m.neighbour([1, 4, 6], 4, 1), m.neighbour([1, 4, 6], 6, 1),"
+        " m.neighbour([1, 4, 6], 4, -1), m.neighbour([1, 4, 6], 1, -1),"
+        " m.neighbour([1, 4, 6], 0, 1), m.neighbour([], 3, -1)]",
+    ) == [6, None, 1, None, 1, None]
+    # Seat 0: three decisions, one kept, one raised the shanten, one gave up 3 copies.
+    assert js("analysis.js", "m.summary(arg, 0)", STUDY_FRAMES) == {
+        "decisions": 3,
+        "kept": 1,
+        "raised": 1,
+        "lost": 3,
+    }
+    assert js("analysis.js", "m.summary(arg, 1)", STUDY_FRAMES) == {
+        "decisions": 1,
+        "kept": 0,
+        "raised": 0,
+        "lost": 2,
+    }
+    # A game: the hands loaded so far, added up (here the same hand twice and an empty one).
+    assert js("analysis.js", "m.gameSummary([arg, arg, []], 0)", STUDY_FRAMES) == {
+        "decisions": 6,
+        "kept": 2,
+        "raised": 2,
+        "lost": 6,
+        "hands": 3,
+    }
+    assert js("analysis.js", "[m.share(8, 15), m.share(1, 3), m.share(0, 0)]") == [
+        "53.3%",
+        "33.3%",
+        "\N{EN DASH}",
+    ]

@@ -3,6 +3,7 @@ preset, and a new family is one module plus one registry line, with no edit else
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from contextlib import redirect_stdout
@@ -12,13 +13,17 @@ import pytest
 from engine import families
 from engine.cli import main
 from engine.errors import UnsupportedLogError
+from engine.events import Discard
 from engine.families import Unit, family_named, family_of, preset_names
 from engine.formats import canonical, tenhou6
 from engine.frames import round_list
 from engine.replay import Verdict, replay
 from engine.rules import PRESETS
+from engine.tiles import parse_tile
 from engine.variants.uzje.rules import PRESETS as UZJE_PRESETS
 from tests.engine import toy_family
+
+TILE = parse_tile("1m")
 
 
 @pytest.fixture
@@ -68,6 +73,30 @@ def test_a_toy_family_is_found_by_its_preset_with_one_registry_line(
     assert [info.result for info in round_list(game)] == ["toy"]
     with pytest.raises(UnsupportedLogError, match="this one is toy mahjong"):
         tenhou6.write([game])
+
+
+def test_a_toy_family_gets_the_shared_replay_loop_from_its_table(
+    toy: families.GameFamily,
+) -> None:
+    """The toy gives the shared loop (engine.report.ReplayDriver) its table and nothing else:
+    where a hand starts, a refused event, and a hand after the game's end are checked as in
+    every family."""
+    game = next(iter(toy.simulate(toy_family.PRESET, 1, 0)))
+    report = replay(game)
+    assert report.complete and report.events == 2 and report.final_scores == [0, 0]
+    first = game.rounds[0]
+    stranger = dataclasses.replace(first, events=(first.events[0], Discard(5, TILE)))
+    report = replay(dataclasses.replace(game, rounds=(stranger,)))
+    assert report.verdict is Verdict.ILLEGAL_ACTION and report.discrepancy is not None
+    assert (report.discrepancy.round, report.discrepancy.event) == (0, 1)
+    assert "seat 5 is not at this 2-player table" in report.discrepancy.message
+    assert "Discard(seat=5" in report.discrepancy.message
+    report = replay(dataclasses.replace(game, rounds=(first, first)))
+    assert report.verdict is Verdict.ILLEGAL_ACTION and report.discrepancy is not None
+    assert report.discrepancy.message.endswith("the game is over; the record has another hand (E1)")
+    late = dataclasses.replace(first, honba=1)
+    report = replay(dataclasses.replace(game, rounds=(late,)))
+    assert report.verdict is Verdict.VERIFIED_FRAGMENT and not report.complete
 
 
 def test_the_command_line_simulates_and_scores_a_toy_game(toy: families.GameFamily) -> None:

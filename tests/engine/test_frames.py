@@ -30,6 +30,7 @@ from engine.events import (
     Round,
     ScoreChange,
     Source,
+    Swap,
     Win,
 )
 from engine.formats import read_games
@@ -714,8 +715,14 @@ def test_frames_json_shape() -> None:
     frame = data["frames"][0]
     assert set(frame) == {
         "step", "action", "round_name", "honba", "riichi_sticks", "dealer", "wall_left",
-        "dora_indicators", "ura_indicators", "turn", "seats", "result",
+        "dora_indicators", "ura_indicators", "turn", "seats", "result", "study",
     }  # fmt: skip
+    assert frame["study"] is None  # the deal: nobody has chosen a discard
+    study = next(frame["study"] for frame in data["frames"] if frame["study"])
+    assert set(study) == {
+        "seat", "shanten", "best", "discard", "kept", "loss", "unseen", "options",
+    }  # fmt: skip
+    assert set(study["options"][0]) == {"tile", "shanten", "count", "tiles"}
     assert set(frame["seats"][0]) == {
         "hand", "drawn", "discards", "melds", "north", "score", "delta", "riichi", "shanten",
         "waits",
@@ -786,3 +793,34 @@ def test_a_game_the_replay_disagrees_with_has_its_rounds_replayed() -> None:
     assert report.verdict is Verdict.SCORE_MISMATCH
     listed = _listed(round_list_after_replay(broken, report))
     assert listed == _listed(round_list(broken)) and len(listed) == len(broken.rounds)
+
+
+def test_a_swap_under_the_swap_modifier_is_shown() -> None:
+    """A seat swaps a concealed tile with a dora indicator (the ``swap`` rule modifier): every
+    round of a self-played game has its frames, and the swap's frame says so in words, shows
+    the tile among the indicators and the indicator in the seat's hand."""
+    game = next(iter(simulate("tenhou-4p", 1, 1, modifiers=("swap",))))
+    assert replay(game).verdict is Verdict.VERIFIED
+    swaps = 0
+    for index, round_ in enumerate(game.rounds):
+        frames = round_frames(game, index)
+        assert frames.stopped is None and frames.result != "unfinished"
+        assert len(frames.frames) == len(round_.events) + 1
+        for number, event in enumerate(round_.events):
+            if not isinstance(event, Swap):
+                continue
+            swaps += 1
+            before, after = frames.frames[number], frames.frames[number + 1]
+            action = after.action
+            assert action is not None and action.type == "swap" and action.seat == event.seat
+            tile, indicator = str(event.tile), str(event.indicator)
+            assert action.details == {"tile": tile, "indicator": indicator}
+            assert action.text == (
+                f"{frames.players[event.seat]} swaps {tile} with the dora indicator {indicator}"
+            )
+            assert action.to_json()["type"] == "swap"
+            place = before.dora_indicators.index(indicator)
+            assert after.dora_indicators[place] == tile
+            hand = Counter(after.seats[event.seat].hand)
+            assert hand - Counter(before.seats[event.seat].hand) >= Counter([indicator])
+    assert swaps

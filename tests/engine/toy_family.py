@@ -3,20 +3,35 @@ this module plus one line in ``engine.families.FAMILIES``, which the tests add w
 ``monkeypatch``.
 
 Toy mahjong deals two players a few riichi tiles, writes its tiles in capitals (``"5M"``), and
-counts a win in points; every game it plays is one round of a draw and a discard. Its replayer
-checks only that each event names a seat at the table.
+counts a win in points; every game it plays is one round of a draw and a discard. Its state
+machine (:class:`ToyTable`, an :class:`engine.table.Table`) checks only that each event names a
+seat at the table, and a game is one hand; the replay loop is the shared one
+(:class:`engine.report.ReplayDriver`), given the toy's table and nothing to compare, and so is
+the round list (:func:`engine.frame_types.round_outcomes`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.dialect import Dialect
-from engine.events import EVENT_TYPES, Discard, Draw, Game, GameHeader, Player, Round, Source
+from engine.events import (
+    EVENT_TYPES,
+    Discard,
+    Draw,
+    Event,
+    Game,
+    GameHeader,
+    Player,
+    Round,
+    Source,
+)
 from engine.families import GameFamily, Unit
-from engine.frame_types import RoundFrames, RoundInfo
-from engine.report import ReplayLedger, ReplayReport, Verdict
+from engine.frame_types import RoundFrames, RoundInfo, round_outcomes
+from engine.game_flow import RoundPosition
+from engine.report import ReplayDriver, ReplayReport
 from engine.tiles import Tile, parse_tile
 
 PRESET = "toy-2p"
@@ -28,6 +43,66 @@ def _format_tile(tile: Tile) -> str:
 
 def _parse_tile(text: str) -> Tile:
     return parse_tile(text.lower())
+
+
+@dataclass(frozen=True, slots=True)
+class ToyHand:
+    """How a toy hand ended: always the same way."""
+
+    kind: str = "toy"
+
+
+class ToyTable:
+    """Toy mahjong's state machine: every event must name a seat at the table, a hand ends
+    when its events do, and a game is one hand with no score changes."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.scores: list[int] = [0] * players
+        self.finished = False
+
+    def start_round(self, round_: Round) -> None:
+        self.scores = list(round_.scores)
+        self.finished = False
+
+    def push(self, event: Event) -> str | None:
+        seat = getattr(event, "seat", 0)
+        if not 0 <= seat < self.players:
+            return f"seat {seat} is not at this {self.players}-player table"
+        self.finished = True
+        return None
+
+    def push_events(self, events: Sequence[Event]) -> tuple[int, str] | None:
+        for number, event in enumerate(events):
+            problem = self.push(event)
+            if problem is not None:
+                return number, problem
+        return None
+
+    def settle(self) -> ToyHand:
+        return ToyHand()
+
+    def end_round(self) -> RoundPosition | None:
+        return None
+
+
+class _ToyReplay(ReplayDriver[ToyTable, ToyHand]):
+    """The shared replay loop over the toy's table."""
+
+    def new_table(self, first_dealer: int) -> ToyTable:
+        return ToyTable(self.game.players)
+
+    def starting_scores(self) -> list[int]:
+        return [0] * self.game.players
+
+    def scores_as_recorded(self, table: ToyTable) -> list[int]:
+        return list(table.scores)
+
+    def check_hand(self, index: int, round_: Round, result: ToyHand, table: ToyTable) -> None:
+        pass  # a toy record states no figures
+
+    def final_scores(self, table: ToyTable, first_dealer: int) -> list[int]:
+        return list(table.scores)
 
 
 class ToyFamily(GameFamily):
@@ -45,22 +120,13 @@ class ToyFamily(GameFamily):
         return Unit.POINTS
 
     def replay(self, game: Game, *, stop_at_first: bool = False) -> ReplayReport:
-        ledger = ReplayLedger(game, game.header.ruleset, stop_at_first)
-        for index, round_ in enumerate(game.rounds):
-            ledger.round_index, ledger.round_name = index, round_.name
-            for number, event in enumerate(round_.events):
-                seat = getattr(event, "seat", 0)
-                if not 0 <= seat < game.players:
-                    ledger.differ(Verdict.ILLEGAL_ACTION, number, "seat", "0 or 1", seat)
-            ledger.events += len(round_.events)
-        final = [0] * game.players
-        return ledger.report(True, final, None, 0)
+        return _ToyReplay(game, game.header.ruleset, stop_at_first).run()
 
     def round_frames(self, game: Game, round_index: int, first_dealer: int | None) -> RoundFrames:
         raise IndexError("toy mahjong has no frames")
 
     def round_list(self, game: Game) -> list[RoundInfo]:
-        return [RoundInfo(i, r.name, r.honba, "toy") for i, r in enumerate(game.rounds)]
+        return round_outcomes(game, lambda: ToyTable(game.players))
 
     def simulate(
         self, ruleset: str, games: int, seed: int, modifiers: Sequence[str] = ()

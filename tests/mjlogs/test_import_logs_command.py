@@ -256,3 +256,21 @@ def test_the_statistics_catch_up_once_after_the_whole_import(
     PlayerSummary.objects.all().delete()
     call_command("recompute_stats", "--quiet", stdout=io.StringIO())
     assert summaries() == caught_up and ratings() == rated
+
+
+def test_games_left_for_the_study_aids_are_named_with_the_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from stats import catch_up
+    from stats.selectors import study_pending_count
+
+    monkeypatch.setattr(catch_up, "EAGER_STUDY_SECONDS", 0.0)  # one game a pass
+    (tmp_path / "three.json").write_bytes(canonical.write(list(simulate("tenhou-4p-east", 3, 7))))
+    output, status = run(str(tmp_path))
+    assert status == 0
+    assert "2 games wait for their study aids' counts" in output
+    assert "`manage.py study_games` counts them" in output
+    call_command("study_games", stdout=io.StringIO())
+    assert study_pending_count() == 0
+    again, _ = run(str(tmp_path))
+    assert "wait for their study aids" not in again

@@ -31,9 +31,11 @@ a wait may still be worth less than the minimum fan) with the copies the seat ca
 overstate by one), so none is shown rather than a wrong one.
 
 The frames drive :class:`~engine.variants.uzje.state.UzjeState` through the round's events as
-:func:`engine.variants.uzje.replay.replay` does, and track what the state does not keep in the
-form the viewer needs: rivers with their called tiles (the state drops a claimed discard), who
-each meld was claimed from, and the tile just drawn. An event the rules refuse stops the frames
+:func:`engine.variants.uzje.replay.replay` does, in the framer loop every family shares
+(:class:`engine.frame_types.FrameDriver`; an Ùzje round's events are Ùzje events, cast from the
+shared ``Event``), and track what the state does not keep in the form the viewer needs: rivers
+with their called tiles (the state drops a claimed discard), who each meld was claimed from, and
+the tile just drawn. An event the rules refuse stops the frames
 (:attr:`~engine.frame_types.RoundFrames.stopped`).
 """
 
@@ -43,31 +45,32 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
-from engine.errors import EngineError, IllegalActionError, NotationError
+from engine.errors import EngineError, NotationError
 from engine.events import (
     AddedKan,
     ClosedKan,
     Discard,
     Draw,
+    Event,
     ExhaustiveDraw,
     Game,
     OpenKan,
     Pon,
-    Round,
     Win,
 )
 from engine.frame_types import (
     Action,
     Frame,
+    FrameDriver,
     MeldView,
     Result,
     RiverTile,
     RoundFrames,
     RoundInfo,
     SeatFrame,
-    Stop,
     WaitView,
     WinView,
+    round_outcomes,
 )
 from engine.tiles import Tile
 from engine.variants.uzje.events import BonusRevealed, Chow, FlowerExposed, UzjeEvent
@@ -76,7 +79,7 @@ from engine.variants.uzje.replay import rules_of
 from engine.variants.uzje.rules import UzjeRules
 from engine.variants.uzje.scoring import as_recorded, as_recorded_all, bonus_kind, normal
 from engine.variants.uzje.shapes import Meld, is_complete, waits
-from engine.variants.uzje.state import HandResult, Phase, UzjeState, WinResult
+from engine.variants.uzje.state import UzjeHandResult, UzjePhase, UzjeState, UzjeWin
 from engine.variants.uzje.tiles import (
     FIRST_FLOWER,
     FLOWER_LETTERS,
@@ -179,7 +182,7 @@ def round_frames(
     if not 0 <= round_index < len(game.rounds):
         raise IndexError(f"round {round_index} out of range (the game has {len(game.rounds)})")
     dealer = game.rounds[0].dealer if first_dealer is None else first_dealer
-    return _Framer(game, _rules(game), round_index, dealer).run()
+    return cast(UzjeRoundFrames, _Framer(game, _rules(game), round_index, dealer).run())
 
 
 def round_list(game: Game) -> list[RoundInfo]:
@@ -191,21 +194,7 @@ def round_list(game: Game) -> list[RoundInfo]:
     """
     rules = _rules(game)
     first_dealer = game.rounds[0].dealer if game.rounds else 0
-    out = []
-    for index, round_ in enumerate(game.rounds):
-        state = UzjeState(rules, first_dealer)
-        outcome = "unfinished"
-        try:
-            state.start_round(round_)
-            for event in _events(round_):
-                state.apply(event)
-        except EngineError:
-            pass
-        else:
-            if state.finished:
-                outcome = state.settle().kind
-        out.append(RoundInfo(index, round_.name, round_.honba, outcome))
-    return out
+    return round_outcomes(game, lambda: UzjeState(rules, first_dealer))
 
 
 def _rules(game: Game) -> UzjeRules:
@@ -213,11 +202,6 @@ def _rules(game: Game) -> UzjeRules:
     if game.players != rules.players:
         raise EngineError(f"{game.players} players, but {rules.name} is for {rules.players}")
     return rules
-
-
-def _events(round_: Round) -> Sequence[UzjeEvent]:
-    # An Ùzje round holds Ùzje events (engine.events.Event does not list Ùzje's own classes).
-    return cast(Sequence[UzjeEvent], round_.events)
 
 
 # -- tiles in words -------------------------------------------------------------------------------
@@ -253,25 +237,22 @@ class _MeldSource:
     from_seat: int | None
 
 
-class _Framer:
-    """Builds one round's frames: the state, and the bookkeeping the state does not keep."""
+class _Framer(FrameDriver[UzjeState, UzjeHandResult]):
+    """Builds one round's frames: the shared loop (:class:`~engine.frame_types.FrameDriver`)
+    over an :class:`~engine.variants.uzje.state.UzjeState`, and the bookkeeping the state does
+    not keep."""
+
+    round_frames_type = UzjeRoundFrames
 
     def __init__(self, game: Game, rules: UzjeRules, round_index: int, first_dealer: int) -> None:
-        self.game = game
+        super().__init__(game, round_index, first_dealer)
         self.rules = rules
-        self.index = round_index
-        self.first_dealer = first_dealer
-        self.round: Round = game.rounds[round_index]
         self.players = rules.players
-        self.names = tuple(
-            player.name or f"Seat {seat}" for seat, player in enumerate(game.header.players)
-        )
         players = self.players
         #: Each seat's river as shown: a claimed discard stays, marked called.
         self.rivers: list[list[RiverTile]] = [[] for _ in range(players)]
         #: Each seat's melds as made, in the order of the state's ``melds``.
         self.sources: list[list[_MeldSource]] = [[] for _ in range(players)]
-        self.turn = self.round.dealer
         self.scores: list[float] = [
             self.round.scores[seat] if seat < len(self.round.scores) else 0
             for seat in range(players)
@@ -283,63 +264,29 @@ class _Framer:
         #: Hand analysis by (concealed counts, melds): whether complete, and the waits.
         self.memo: dict[tuple[tuple[int, ...], tuple[Meld, ...]], tuple[bool, tuple[int, ...]]] = {}
 
-    # -- the loop ---------------------------------------------------------------------------
+    # -- the loop's steps (engine.frame_types.FrameDriver) ------------------------------------
 
-    def run(self) -> UzjeRoundFrames:
-        round_ = self.round
-        state = UzjeState(self.rules, self.first_dealer)
-        state.scores = list(self.scores)
-        try:
-            state.start_round(round_)
-        except IllegalActionError as error:
-            return self._finish((self._deal_frame(),), "unfinished", Stop(None, str(error)))
-        frames: list[Frame] = [self._frame(state, 0, None, final=False)]
-        events = _events(round_)
-        last = len(events) - 1
-        stopped: Stop | None = None
-        for number, event in enumerate(events):
-            context = self._before(state, event)
-            try:
-                state.apply(event)
-            except EngineError as error:  # refused, or a tile of another game
-                stopped = Stop(number, str(error))
-                break
-            self._note(state, event)
-            final = number == last and state.finished
-            if final:
-                state.settle()
-                state.end_round()
-            action = self._action(state, event, context)
-            frames.append(self._frame(state, number + 1, action, final=final))
-        outcome = "unfinished"
-        if stopped is None and state.result is not None:
-            outcome = state.result.kind
-        return self._finish(tuple(frames), outcome, stopped)
+    def new_table(self) -> UzjeState:
+        return UzjeState(self.rules, self.first_dealer)
 
-    def _finish(
-        self, frames: tuple[Frame, ...], outcome: str, stopped: Stop | None
-    ) -> UzjeRoundFrames:
-        round_ = self.round
-        return UzjeRoundFrames(
-            index=self.index,
-            name=round_.name,
-            honba=round_.honba,
-            players=self.names,
-            ruleset=self.game.header.ruleset,
-            frames=frames,
-            result=outcome,
-            stopped=stopped,
-        )
+    def before(self, state: UzjeState, event: Event) -> str:
+        return self._before(state, cast(UzjeEvent, event))
+
+    def note(self, state: UzjeState, number: int, event: Event) -> None:
+        self._note(state, cast(UzjeEvent, event))
+
+    def action(self, state: UzjeState, event: Event, context: str) -> Action:
+        return self._action(state, cast(UzjeEvent, event), context)
 
     @staticmethod
     def _before(state: UzjeState, event: UzjeEvent) -> str:
         """What the action's words need from the state before the event: a replacement draw,
         or where a win comes from (a discard, a quad, a flower, or a tile already won on)."""
         phase = state.phase
-        if isinstance(event, Draw) and phase in (Phase.FLOWER, Phase.QUAD):
+        if isinstance(event, Draw) and phase in (UzjePhase.FLOWER, UzjePhase.QUAD):
             return "replacement"
         if isinstance(event, Win):
-            if phase is Phase.WON and state.win_source is not None:
+            if phase is UzjePhase.WON and state.win_source is not None:
                 phase = state.win_source[2]
             return phase.value
         return ""
@@ -372,7 +319,7 @@ class _Framer:
 
     # -- one frame --------------------------------------------------------------------------
 
-    def _frame(self, state: UzjeState, step: int, action: Action | None, *, final: bool) -> Frame:
+    def frame(self, state: UzjeState, step: int, action: Action | None, *, final: bool) -> Frame:
         result = self._current_result(state, final)
         scores = list(state.scores)
         if not final:
@@ -414,17 +361,17 @@ class _Framer:
         return deltas
 
     @staticmethod
-    def _current_result(state: UzjeState, final: bool) -> HandResult | None:
+    def _current_result(state: UzjeState, final: bool) -> UzjeHandResult | None:
         if final:
             return state.result
-        if state.phase is Phase.WON:
+        if state.phase is UzjePhase.WON:
             deltas: list[float] = [0] * state.players
             for win in state.wins:
                 for seat, delta in enumerate(win.deltas):
                     deltas[seat] = normal(deltas[seat] + delta)
-            return HandResult("win", tuple(state.wins), tuple(deltas))
-        if state.phase is Phase.OVER:
-            return HandResult("exhaustive_draw", (), (0,) * state.players)
+            return UzjeHandResult("win", tuple(state.wins), tuple(deltas))
+        if state.phase is UzjePhase.OVER:
+            return UzjeHandResult("exhaustive_draw", (), (0,) * state.players)
         return None
 
     def _public_seen(self, state: UzjeState) -> list[int]:
@@ -448,7 +395,7 @@ class _Framer:
         """The tile the seat just drew, while it is still in its hand (a drawn flower leaves
         it when exposed)."""
         kind = state.last_draw
-        if kind is None or seat != state.turn or state.phase is Phase.CLAIM:
+        if kind is None or seat != state.turn or state.phase is UzjePhase.CLAIM:
             return None
         data = state.seats[seat]
         held = kind in data.held_flowers if kind >= FIRST_FLOWER else data.counts[kind] > 0
@@ -518,7 +465,7 @@ class _Framer:
 
     # -- the end of the game ------------------------------------------------------------------
 
-    def _result(self, state: UzjeState, result: HandResult, scores: list[float]) -> Result:
+    def _result(self, state: UzjeState, result: UzjeHandResult, scores: list[float]) -> Result:
         after = as_recorded_all(scores)
         deltas = as_recorded_all(result.deltas)
         if result.kind == "win":
@@ -526,7 +473,7 @@ class _Framer:
             return Result("win", deltas, after, wins=wins)
         return Result(result.kind, deltas, after)
 
-    def _win(self, state: UzjeState, win: WinResult) -> WinView:
+    def _win(self, state: UzjeState, win: UzjeWin) -> WinView:
         data = state.seats[win.seat]
         hand = data.concealed()
         self_draw = win.seat == win.from_seat
@@ -550,11 +497,8 @@ class _Framer:
 
     # -- actions in words ---------------------------------------------------------------------
 
-    def _name(self, seat: int) -> str:
-        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat}"
-
     def _action(self, state: UzjeState, event: UzjeEvent, context: str) -> Action:
-        name = self._name
+        name = self.name
         if isinstance(event, Draw):
             tile = _words(event.tile)
             replacement = context == "replacement"
@@ -635,11 +579,11 @@ class _Framer:
         )
 
     def _win_action(self, state: UzjeState, event: Win, context: str) -> Action:
-        name = self._name
+        name = self.name
         tile = _words(event.tile)
         winner, source = name(event.seat), name(event.from_seat)
         self_draw = event.seat == event.from_seat
-        if context == Phase.FLOWER.value:
+        if context == UzjePhase.FLOWER.value:
             special = state.wins[-1].special
             how = "" if special is None else special.value.replace("_", " ")
             text = f"{winner} wins: {how} on the flower {tile}"
@@ -647,7 +591,7 @@ class _Framer:
                 text += f" from {source}"
         elif self_draw:
             text = f"{winner} wins by self-draw on {tile}"
-        elif context == Phase.QUAD.value:
+        elif context == UzjePhase.QUAD.value:
             text = f"{winner} wins on {tile}, robbing {source}'s quad"
         else:
             text = f"{winner} wins on {tile} from {source}"
@@ -660,7 +604,7 @@ class _Framer:
 
     # -- a deal the rules refuse ----------------------------------------------------------------
 
-    def _deal_frame(self) -> Frame:
+    def deal_frame(self) -> Frame:
         """Step 0 straight from the record, for a deal the state refuses."""
         round_ = self.round
         seats = []

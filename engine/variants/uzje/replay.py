@@ -1,11 +1,14 @@
 """Replay an Ùzje game through the rules and compare what the record claims with what the rules
 give, in the same report as the riichi replayer (:class:`engine.report.ReplayReport`).
 
-Every event goes through :meth:`UzjeState.apply`; the first one the rules refuse stops the replay
-with ``illegal_action``, naming the game, the event and the reason. Recorded figures (each win's
-fan, patterns, limit, points, score changes and hand; an exhaustive draw's payments, which are
-none; each game's starting position and scores; the final scores) are compared with the engine's;
-a difference is a ``score_mismatch`` and the replay goes on from the record's scores.
+The replay is the loop every family shares (:class:`engine.report.ReplayDriver`) driving an
+:class:`~engine.variants.uzje.state.UzjeState` (Ùzje's :class:`~engine.table.Table`): every
+event goes through :meth:`UzjeState.apply`; the first one the rules refuse stops the replay with
+``illegal_action``, naming the game, the event (its tiles in UJMJ notation) and the reason.
+Recorded figures (each win's fan, patterns, limit, points, score changes and hand; an exhaustive
+draw's payments, which are none; each game's starting position and scores; the final scores) are
+compared with the engine's; a difference is a ``score_mismatch`` and the replay goes on from the
+record's scores.
 
 In the report a win's ``han`` is its fan in tenths, ``yaku`` its patterns (tenths, or limits
 for limit-hand patterns), ``limit`` ``"<n>l"``, and ``fu`` is 0. The per-player facts fill what
@@ -22,26 +25,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from engine.errors import EngineError, IllegalActionError
-from engine.events import ExhaustiveDraw, Game, RecordedWin, Round, Win
+from engine.errors import EngineError
+from engine.events import Event, ExhaustiveDraw, Game, RecordedWin, Round, Win
 from engine.game_flow import RoundPosition
 from engine.report import (
-    ReplayLedger,
+    ReplayDriver,
     ReplayReport,
     RoundFact,
     RoundSummary,
     Verdict,
     WinSummary,
     check_table,
-    position_of,
     refused_report,
 )
 from engine.tiles import Tile
 from engine.variants.uzje.events import UzjeEvent
-from engine.variants.uzje.flow import first_position
 from engine.variants.uzje.rules import UzjeRules, with_overrides
 from engine.variants.uzje.scoring import as_recorded_all, whole_points
-from engine.variants.uzje.state import HandResult, UzjeState, WinResult
+from engine.variants.uzje.state import UzjeHandResult, UzjeState, UzjeWin
 from engine.variants.uzje.tiles import format_kinds, format_tiles, kind_of
 
 
@@ -50,8 +51,10 @@ def rules_of(game: Game) -> UzjeRules:
     return with_overrides(game.header.ruleset, game.header.rule_overrides)
 
 
-class _Replay(ReplayLedger):
-    """One Ùzje replay. In Ùzje's words a hand is a *game* and a whole game a *match*."""
+class _Replay(ReplayDriver[UzjeState, UzjeHandResult]):
+    """One Ùzje replay: the shared loop (:class:`~engine.report.ReplayDriver`) over an
+    :class:`~engine.variants.uzje.state.UzjeState`. In Ùzje's words a hand is a *game* and a
+    whole game a *match*."""
 
     HAND = "game"
     GAME = "match"
@@ -67,66 +70,29 @@ class _Replay(ReplayLedger):
             f"row), {position.sticks} stick(s)"
         )
 
-    def run(self) -> ReplayReport:
-        game, rules = self.game, self.rules
-        rounds = game.rounds
-        first_dealer = rounds[0].dealer if rounds else 0
-        state = UzjeState(rules, first_dealer)
-        expected: RoundPosition | None = first_position(first_dealer)
-        scores: list[float] = [rules.starting_points] * rules.players
-        # A fragment (a record starting later than the first game) cannot prove the match.
-        fragment = bool(rounds) and (
-            position_of(rounds[0]) != expected or list(rounds[0].scores) != scores
-        )
-        if fragment:
-            expected = position_of(rounds[0])
-            scores = list(rounds[0].scores)
-        complete = False
-        for index, round_ in enumerate(rounds):
-            if not self.begin_round(index, round_, expected, list(as_recorded_all(scores))):
-                break
-            state.scores = list(round_.scores)
-            try:
-                state.start_round(round_)
-            except IllegalActionError as error:
-                self.differ(Verdict.ILLEGAL_ACTION, None, "deal", str(error), "this deal")
-                break
-            if not self._play(round_, state):
-                break
-            result = state.settle()
-            self._compare(round_, result, state)
-            start_scores = list(state.scores)
-            facts = _facts(index, round_, state, result)
-            expected = state.end_round()
-            for fact in facts:
-                fact.score_after = whole_points(state.scores[fact.seat])
-                fact.delta = whole_points(state.scores[fact.seat] - start_scores[fact.seat])
-            self.facts.extend(facts)
-            self.rounds.append(_summary(index, round_, result, state))
-            scores = list(state.scores)
-            if self.stop():
-                break
-        else:
-            complete = expected is None and not fragment
-        final = list(as_recorded_all(state.scores)) if complete else None
-        return self.report(complete, final, expected, first_dealer)
+    def new_table(self, first_dealer: int) -> UzjeState:
+        return UzjeState(self.rules, first_dealer)
 
-    def _play(self, round_: Round, state: UzjeState) -> bool:
-        """Apply a game's events; whether the game reached its end."""
-        events = cast(Sequence[UzjeEvent], round_.events)
-        for number, event in enumerate(events):
-            try:
-                state.apply(event)
-            except EngineError as error:  # an illegal action, or a tile of another game
-                self.differ(
-                    Verdict.ILLEGAL_ACTION, number, "action", str(error), _event_words(event)
-                )
-                self.events += number
-                return False
-        self.events += len(events)
-        return state.finished
+    def starting_scores(self) -> list[int]:
+        return [self.rules.starting_points] * self.rules.players
 
-    def _compare(self, round_: Round, result: HandResult, state: UzjeState) -> None:
+    def scores_as_recorded(self, table: UzjeState) -> list[int]:
+        return list(as_recorded_all(table.scores))
+
+    def check_hand(
+        self, index: int, round_: Round, result: UzjeHandResult, table: UzjeState
+    ) -> None:
+        self._compare(round_, result, table)
+        self.facts.extend(_facts(index, round_, table, result))
+        self.rounds.append(_summary(index, round_, result, table))
+
+    def final_scores(self, table: UzjeState, first_dealer: int) -> list[int]:
+        return list(as_recorded_all(table.scores))
+
+    def event_words(self, event: Event) -> str:
+        return _event_words(cast(UzjeEvent, event))
+
+    def _compare(self, round_: Round, result: UzjeHandResult, state: UzjeState) -> None:
         wins = iter(result.wins)
         for number, event in enumerate(round_.events):
             if isinstance(event, Win):
@@ -147,7 +113,7 @@ class _Replay(ReplayLedger):
                 )
 
     def _compare_win(
-        self, number: int, event: Win, recorded: RecordedWin, computed: WinResult, state: UzjeState
+        self, number: int, event: Win, recorded: RecordedWin, computed: UzjeWin, state: UzjeState
     ) -> None:
         value = computed.value
         checks: list[tuple[str, Any, Any]] = []
@@ -175,7 +141,9 @@ class _Replay(ReplayLedger):
         self.differ_in_win(number, computed.seat, checks)
 
 
-def _facts(index: int, round_: Round, state: UzjeState, result: HandResult) -> list[RoundFact]:
+def _facts(index: int, round_: Round, state: UzjeState, result: UzjeHandResult) -> list[RoundFact]:
+    """Each player's facts of a game that ended (``state`` after ``end_round``), in whole
+    points."""
     facts = [
         RoundFact(round=index, round_name=round_.name, seat=seat, dealer=seat == round_.dealer)
         for seat in range(state.players)
@@ -186,6 +154,8 @@ def _facts(index: int, round_: Round, state: UzjeState, result: HandResult) -> l
         fact.calls = data.claims
         fact.open_hand = data.open
         fact.outcome = result.kind
+        fact.score_after = whole_points(state.scores[fact.seat])
+        fact.delta = whole_points(state.scores[fact.seat] - round_.scores[fact.seat])
     for win in result.wins:
         fact = facts[win.seat]
         fact.won = True
@@ -203,7 +173,7 @@ def _facts(index: int, round_: Round, state: UzjeState, result: HandResult) -> l
     return facts
 
 
-def _summary(index: int, round_: Round, result: HandResult, state: UzjeState) -> RoundSummary:
+def _summary(index: int, round_: Round, result: UzjeHandResult, state: UzjeState) -> RoundSummary:
     summary = RoundSummary(
         index=index,
         name=round_.name,

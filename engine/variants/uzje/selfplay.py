@@ -39,7 +39,7 @@ from engine.variants.uzje.events import BonusRevealed, Chow, UzjeEvent
 from engine.variants.uzje.flow import first_position
 from engine.variants.uzje.rules import UzjeRules, as_preset, get_rules
 from engine.variants.uzje.scoring import as_recorded_all
-from engine.variants.uzje.state import HandResult, Phase, UzjeState, WinResult
+from engine.variants.uzje.state import UzjeHandResult, UzjePhase, UzjeState, UzjeWin
 from engine.variants.uzje.tiles import sort_key, tile
 
 #: Events one game may take before the loop gives up (a game has a few hundred at most).
@@ -85,7 +85,7 @@ def deal(
     )
 
 
-def recorded_win(win: WinResult, state: UzjeState) -> RecordedWin:
+def recorded_win(win: UzjeWin, state: UzjeState) -> RecordedWin:
     """What a record states about a win: fan in tenths as ``han``, the patterns as ``yaku``
     (tenths of fan, or limits for limit-hand patterns), ``limit`` as ``"<n>l"``, the points,
     the score changes and the winner's hand (winning tile included)."""
@@ -106,7 +106,7 @@ def recorded_win(win: WinResult, state: UzjeState) -> RecordedWin:
 
 def play_round(
     state: UzjeState, round_: Round, bots: Sequence[Bot], rng: random.Random
-) -> tuple[Round, HandResult]:
+) -> tuple[Round, UzjeHandResult]:
     """Play one dealt game; the round with its events, and its result."""
     state.start_round(round_)
     events: list[UzjeEvent] = []
@@ -122,7 +122,7 @@ def play_round(
         if not actions:
             raise SimulationError(f"nothing is legal in phase {state.phase}")
         phase = state.phase
-        if phase is Phase.ACT:
+        if phase is UzjePhase.ACT:
             choice = bots[state.turn].turn(state, actions)
             if choice not in actions:
                 raise SimulationError(f"seat {state.turn}'s bot chose {choice}, not offered")
@@ -134,7 +134,7 @@ def play_round(
             for win in taken:
                 do(win)
             continue
-        if phase is Phase.CLAIM:
+        if phase is UzjePhase.CLAIM:
             claims = [a for a in actions if isinstance(a, Pon | OpenKan | Chow)]
             claim = _claim(state, claims, bots)
             if claim is not None:

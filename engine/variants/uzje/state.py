@@ -35,14 +35,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
-from engine.errors import IllegalActionError, NotationError
+from engine.errors import EngineError, IllegalActionError, NotationError
 from engine.events import (
     AddedKan,
     ClosedKan,
     Discard,
     Draw,
+    Event,
     ExhaustiveDraw,
     OpenKan,
     Pon,
@@ -85,7 +86,10 @@ from engine.variants.uzje.tiles import (
 )
 
 
-class Phase(StrEnum):
+class UzjePhase(StrEnum):
+    """Where an Ùzje game (a hand) is between two events (riichi's are
+    :class:`engine.state.Phase`)."""
+
     #: ``turn`` holds 14 tiles: expose a flower, win, declare a quad, or discard.
     ACT = "act"
     #: After a discard: wins, a trip or quad, an arith by the next player, or the next draw.
@@ -143,8 +147,8 @@ class SeatState:
 
 
 @dataclass(frozen=True, slots=True)
-class WinResult:
-    """One win as the engine values it."""
+class UzjeWin:
+    """One win as the engine values it (riichi's is :class:`engine.state.WinResult`)."""
 
     seat: int
     from_seat: int
@@ -156,16 +160,18 @@ class WinResult:
 
 
 @dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a game ended: ``win`` or ``exhaustive_draw``, the wins, the score changes."""
+class UzjeHandResult:
+    """How a game ended: ``win`` or ``exhaustive_draw``, the wins, the score changes (riichi's
+    is :class:`engine.state.HandResult`)."""
 
     kind: str
-    wins: tuple[WinResult, ...]
+    wins: tuple[UzjeWin, ...]
     deltas: tuple[float, ...]
 
 
 class UzjeState:
-    """The table during one game, and the scores across games."""
+    """The table during one game, and the scores across games: Ùzje's
+    :class:`engine.table.Table`, which the shared replay and framer loops drive."""
 
     def __init__(self, rules: UzjeRules, first_dealer: int = 0) -> None:
         self.rules = rules
@@ -175,17 +181,18 @@ class UzjeState:
         self.scores: list[float] = [rules.starting_points] * rules.players
         self.games_played = 0
         self._in_play = frozenset(rules.kinds)
-        self.phase = Phase.OVER
+        self.phase = UzjePhase.OVER
         self.position = RoundPosition(0, 1, first_dealer, 0, 0)
         self.seats: list[SeatState] = []
-        self.result: HandResult | None = None
+        self.result: UzjeHandResult | None = None
 
     # -- the deal ---------------------------------------------------------------------------
 
     def start_round(self, round_: Round) -> None:
-        """Deal a game as the record gives it: the dealer 14 tiles, the others 13, and the first
-        bonus tile. A known wall (``round_.wall``: ``live`` the live wall from front to back,
-        ``dora_indicators`` the dead wall in reveal order) is checked draw by draw."""
+        """Deal a game as the record gives it: the scores, the dealer 14 tiles, the others 13,
+        and the first bonus tile. A known wall (``round_.wall``: ``live`` the live wall from
+        front to back, ``dora_indicators`` the dead wall in reveal order) is checked draw by
+        draw."""
         rules = self.rules
         players = self.players
         if len(round_.hands) != players:
@@ -197,6 +204,10 @@ class UzjeState:
         self.position = RoundPosition(
             round_.wind, round_.number, round_.dealer, round_.honba, round_.sticks
         )
+        # One score a seat (a record that says otherwise is a start-scores mismatch already).
+        self.scores = [
+            round_.scores[seat] if seat < len(round_.scores) else 0 for seat in range(players)
+        ]
         self.dealer = round_.dealer
         self.round_wind = round_.wind % 4
         self.seen = [0] * KINDS
@@ -248,7 +259,7 @@ class UzjeState:
             if sorted(everything) != sorted(rules.tiles()):
                 raise IllegalActionError("the hands and the wall are not exactly the tile set")
         self.turn = round_.dealer
-        self.phase = Phase.ACT
+        self.phase = UzjePhase.ACT
         self.last_draw: int | None = None
         self.source: DrawSource | None = DrawSource.DEAL
         self.quad_chain = 0
@@ -256,8 +267,8 @@ class UzjeState:
         self.last_discard_final = False
         self.quad: tuple[int, int, str] | None = None
         self.flower: tuple[int, int] | None = None
-        self.win_source: tuple[int, int, Phase] | None = None
-        self.wins: list[WinResult] = []
+        self.win_source: tuple[int, int, UzjePhase] | None = None
+        self.wins: list[UzjeWin] = []
         self.result = None
         self.score_changes: list[float] = [0] * self.players
 
@@ -287,10 +298,32 @@ class UzjeState:
         handler = _HANDLERS.get(type(event))
         if handler is None:
             raise IllegalActionError(f"{type(event).__name__} is not an Ùzje event")
-        ended = self.phase is Phase.OVER or (self.phase is Phase.WON and type(event) is not Win)
+        ended = self.phase is UzjePhase.OVER or (
+            self.phase is UzjePhase.WON and type(event) is not Win
+        )
         if ended and type(event) is not ScoreChange:
             raise IllegalActionError(f"the game is over; no {event.type} after its end")
         handler(self, event)
+
+    def push(self, event: Event | UzjeEvent) -> str | None:
+        """Check an event and apply it: ``None`` when applied, else why it is refused (an
+        illegal action, or a tile of another game)."""
+        try:
+            self.apply(cast(UzjeEvent, event))
+        except EngineError as error:
+            return str(error)
+        return None
+
+    def push_events(self, events: Sequence[Event | UzjeEvent]) -> tuple[int, str] | None:
+        """:meth:`push` each event in turn, stopping at the first refused: its index and why,
+        or ``None`` when every event was applied."""
+        apply = self.apply
+        for number, event in enumerate(events):
+            try:
+                apply(cast(UzjeEvent, event))
+            except EngineError as error:
+                return number, str(error)
+        return None
 
     def why_illegal(self, event: UzjeEvent) -> str | None:
         """Why an event would be refused, without applying it (``None``: legal)."""
@@ -359,7 +392,7 @@ class UzjeState:
             data.counts[kind] -= 1
 
     def _expect_act(self, seat: int, what: str) -> SeatState:
-        if self.phase is not Phase.ACT:
+        if self.phase is not UzjePhase.ACT:
             raise IllegalActionError(f"seat {seat} cannot {what} now ({self._phase_words()})")
         if seat != self.turn:
             raise IllegalActionError(f"seat {seat} cannot {what}: it is seat {self.turn}'s turn")
@@ -371,15 +404,15 @@ class UzjeState:
         return data
 
     def _phase_words(self) -> str:
-        if self.phase is Phase.ACT:
+        if self.phase is UzjePhase.ACT:
             return f"seat {self.turn} is to play"
-        if self.phase is Phase.CLAIM:
+        if self.phase is UzjePhase.CLAIM:
             return "a discard waits for claims"
-        if self.phase is Phase.FLOWER:
+        if self.phase is UzjePhase.FLOWER:
             return f"seat {self.turn} is to draw a flower's replacement"
-        if self.phase is Phase.QUAD:
+        if self.phase is UzjePhase.QUAD:
             return f"seat {self.turn} is to draw a quad's replacement"
-        if self.phase is Phase.BONUS:
+        if self.phase is UzjePhase.BONUS:
             return "a bonus tile is to be shown"
         return f"the game is {self.phase.value}"
 
@@ -389,7 +422,7 @@ class UzjeState:
         seat = event.seat
         data = self._seat(seat)
         kind = self._kind(event.tile)
-        if self.phase is Phase.CLAIM:
+        if self.phase is UzjePhase.CLAIM:
             if self.discard is None:
                 raise IllegalActionError("no discard to pass")
             nxt = (self.discard[0] + 1) % self.players
@@ -397,13 +430,13 @@ class UzjeState:
                 raise IllegalActionError(f"seat {seat} cannot draw: seat {nxt} draws next")
             from_back = False
             source = DrawSource.WALL
-        elif self.phase in (Phase.FLOWER, Phase.QUAD):
+        elif self.phase in (UzjePhase.FLOWER, UzjePhase.QUAD):
             if seat != self.turn:
                 raise IllegalActionError(
                     f"seat {seat} cannot draw: seat {self.turn} draws the replacement"
                 )
             from_back = True
-            if self.phase is Phase.QUAD or self.source is DrawSource.QUAD:
+            if self.phase is UzjePhase.QUAD or self.source is DrawSource.QUAD:
                 source = DrawSource.QUAD
             else:
                 source = DrawSource.FLOWER
@@ -431,7 +464,7 @@ class UzjeState:
         else:
             data.counts[kind] += 1
         data.draws += 1
-        was_quad = self.phase is Phase.QUAD
+        was_quad = self.phase is UzjePhase.QUAD
         self.turn = seat
         self.last_draw = kind
         self.source = source
@@ -439,12 +472,12 @@ class UzjeState:
         if source is not DrawSource.QUAD:
             self.quad_chain = 0
         if was_quad and len(self.bonus_shown) < self.rules.dead_wall:
-            self.phase = Phase.BONUS
+            self.phase = UzjePhase.BONUS
         else:
-            self.phase = Phase.ACT
+            self.phase = UzjePhase.ACT
 
     def _bonus(self, event: BonusRevealed) -> None:
-        if self.phase is not Phase.BONUS:
+        if self.phase is not UzjePhase.BONUS:
             raise IllegalActionError(f"no bonus tile is due ({self._phase_words()})")
         kind = self._kind(event.tile)
         if self.dead is not None and kind != self.dead[len(self.bonus_shown)]:
@@ -455,14 +488,14 @@ class UzjeState:
         self.seen[kind] += 1
         self._check_seen("the bonus tile", kind)
         self.bonus_shown.append(kind)
-        self.phase = Phase.ACT
+        self.phase = UzjePhase.ACT
 
     # -- the turn -------------------------------------------------------------------------------
 
     def _flower(self, event: FlowerExposed) -> None:
         seat = event.seat
         kind = self._kind(event.tile)
-        if self.phase is not Phase.ACT or seat != self.turn:
+        if self.phase is not UzjePhase.ACT or seat != self.turn:
             raise IllegalActionError(
                 f"seat {seat} cannot expose a flower now ({self._phase_words()})"
             )
@@ -475,7 +508,7 @@ class UzjeState:
         data.held_flowers.remove(kind)
         data.flowers.append(kind)
         self.flower = (seat, kind)
-        self.phase = Phase.FLOWER
+        self.phase = UzjePhase.FLOWER
 
     def _discard(self, event: Discard) -> None:
         seat = event.seat
@@ -496,7 +529,7 @@ class UzjeState:
         data.discards.append(kind)
         self.discard = (seat, kind)
         self.last_discard_final = self.live_left == 0
-        self.phase = Phase.CLAIM
+        self.phase = UzjePhase.CLAIM
         self.last_draw = None
         self.quad_chain = 0
 
@@ -553,14 +586,14 @@ class UzjeState:
             self.quad_chain = 1
         self.quad = (seat, kind, how)
         self.turn = seat
-        self.phase = Phase.QUAD
+        self.phase = UzjePhase.QUAD
         self.last_draw = None
 
     # -- claims ---------------------------------------------------------------------------------
 
     def _claim_check(self, seat: int, from_seat: int, tile_value: Tile) -> int:
         """The claimed kind, once the claim is checked against the waiting discard."""
-        if self.phase is not Phase.CLAIM or self.discard is None:
+        if self.phase is not UzjePhase.CLAIM or self.discard is None:
             raise IllegalActionError(
                 f"seat {seat} cannot claim: no discard waits ({self._phase_words()})"
             )
@@ -600,7 +633,7 @@ class UzjeState:
             )
         self._take(event.seat, consumed, "claims a trip")
         self._claimed(event.seat, Meld(Shape.TRIP, (kind,) * 3, None, True))
-        self.phase = Phase.ACT
+        self.phase = UzjePhase.ACT
 
     def _open_quad(self, event: OpenKan) -> None:
         kind = self._claim_check(event.seat, event.from_seat, event.tile)
@@ -633,7 +666,7 @@ class UzjeState:
             raise IllegalActionError(f"{format_kinds([*consumed, kind])} is not {what} to claim")
         self._take(event.seat, consumed, "claims an arith")
         self._claimed(event.seat, meld)
-        self.phase = Phase.ACT
+        self.phase = UzjePhase.ACT
 
     # -- wins -----------------------------------------------------------------------------------
 
@@ -652,42 +685,42 @@ class UzjeState:
         data = self._seat(seat)
         self._seat(from_seat)
         kind = self._kind(event.tile)
-        if self.phase is Phase.WON:
+        if self.phase is UzjePhase.WON:
             self._more_wins(event, kind)
             return
-        if self.phase is Phase.ACT:
+        if self.phase is UzjePhase.ACT:
             value = self._self_draw_value(seat, from_seat, kind, data)
             special = None
-            source_phase = Phase.ACT
-        elif self.phase is Phase.CLAIM:
+            source_phase = UzjePhase.ACT
+        elif self.phase is UzjePhase.CLAIM:
             value = self._claim_value(seat, from_seat, kind, data)
             special = None
-            source_phase = Phase.CLAIM
-        elif self.phase is Phase.FLOWER:
+            source_phase = UzjePhase.CLAIM
+        elif self.phase is UzjePhase.FLOWER:
             value, special = self._flower_value(seat, from_seat, kind)
-            source_phase = Phase.FLOWER
-        elif self.phase is Phase.QUAD:
+            source_phase = UzjePhase.FLOWER
+        elif self.phase is UzjePhase.QUAD:
             value = self._rob_value(seat, from_seat, kind, data)
             special = None
-            source_phase = Phase.QUAD
+            source_phase = UzjePhase.QUAD
         else:
             raise IllegalActionError(f"seat {seat} cannot win now ({self._phase_words()})")
         self._record_win(seat, from_seat, kind, value, special)
         self.win_source = (from_seat, kind, source_phase)
-        self.phase = Phase.WON
+        self.phase = UzjePhase.WON
 
     def _record_win(
         self, seat: int, from_seat: int, kind: int, value: HandValue, special: SpecialWin | None
     ) -> None:
         payer = None if seat == from_seat else from_seat
         deltas = payments(value.points, seat, payer, self.players, self.rules)
-        self.wins.append(WinResult(seat, from_seat, kind, value, tuple(deltas), special))
+        self.wins.append(UzjeWin(seat, from_seat, kind, value, tuple(deltas), special))
 
     def _more_wins(self, event: Win, kind: int) -> None:
         assert self.win_source is not None
         from_seat, won_kind, phase = self.win_source
         seat = event.seat
-        if phase is Phase.ACT or event.from_seat != from_seat or kind != won_kind:
+        if phase is UzjePhase.ACT or event.from_seat != from_seat or kind != won_kind:
             raise IllegalActionError(
                 f"after the win, only other wins on the same tile ({format_kind(won_kind)} from "
                 f"seat {from_seat}) may follow"
@@ -701,16 +734,16 @@ class UzjeState:
         data = self._seat(seat)
         self.phase = phase
         try:
-            if phase is Phase.CLAIM:
+            if phase is UzjePhase.CLAIM:
                 value = self._claim_value(seat, from_seat, kind, data)
                 special = None
-            elif phase is Phase.QUAD:
+            elif phase is UzjePhase.QUAD:
                 value = self._rob_value(seat, from_seat, kind, data)
                 special = None
             else:
                 value, special = self._flower_value(seat, from_seat, kind)
         finally:
-            self.phase = Phase.WON
+            self.phase = UzjePhase.WON
         self._record_win(seat, from_seat, kind, value, special)
 
     def _valued(
@@ -832,11 +865,11 @@ class UzjeState:
     # -- the end ----------------------------------------------------------------------------------
 
     def _exhaustive(self, event: ExhaustiveDraw) -> None:
-        if self.live_left != 0 or self.phase not in (Phase.CLAIM, Phase.FLOWER):
+        if self.live_left != 0 or self.phase not in (UzjePhase.CLAIM, UzjePhase.FLOWER):
             raise IllegalActionError(
                 f"no exhaustive draw: {self.live_left} tile(s) left to draw ({self._phase_words()})"
             )
-        self.phase = Phase.OVER
+        self.phase = UzjePhase.OVER
 
     def _score_change(self, event: ScoreChange) -> None:
         if len(event.deltas) != self.players:
@@ -847,9 +880,9 @@ class UzjeState:
     @property
     def finished(self) -> bool:
         """The game has ended (a win or an exhaustive draw)."""
-        return self.phase in (Phase.WON, Phase.OVER)
+        return self.phase in (UzjePhase.WON, UzjePhase.OVER)
 
-    def settle(self) -> HandResult:
+    def settle(self) -> UzjeHandResult:
         """The game's result (once it is finished)."""
         if not self.finished:
             raise IllegalActionError(f"the game has not ended ({self._phase_words()})")
@@ -858,7 +891,7 @@ class UzjeState:
             for seat, delta in enumerate(win.deltas):
                 deltas[seat] = normal(deltas[seat] + delta)
         kind = "win" if self.wins else "exhaustive_draw"
-        self.result = HandResult(kind, tuple(self.wins), tuple(deltas))
+        self.result = UzjeHandResult(kind, tuple(self.wins), tuple(deltas))
         return self.result
 
     def end_round(self) -> RoundPosition | None:
@@ -871,7 +904,7 @@ class UzjeState:
         self.games_played += 1
         dealer_won = any(win.seat == self.dealer for win in result.wins)
         keeps = dealer_won or (not result.wins and self.rules.draw_keeps_dealer)
-        self.phase = Phase.OVER
+        self.phase = UzjePhase.OVER
         return next_position(
             self.position,
             self.rules,
@@ -885,23 +918,23 @@ class UzjeState:
     def legal_actions(self) -> list[UzjeEvent]:
         """Every event legal now (draws and bonus tiles only when the wall is known)."""
         out: list[UzjeEvent] = []
-        if self.phase is Phase.ACT:
+        if self.phase is UzjePhase.ACT:
             out.extend(self._turn_actions())
-        elif self.phase is Phase.CLAIM:
+        elif self.phase is UzjePhase.CLAIM:
             out.extend(self._claim_actions())
-        elif self.phase in (Phase.FLOWER, Phase.QUAD):
+        elif self.phase in (UzjePhase.FLOWER, UzjePhase.QUAD):
             out.extend(self._window_wins())
             if self.live_left:
                 if self.wall is not None:
                     out.append(Draw(self.turn, tile(self.wall[-1 - self.back])))
             else:
                 out.append(ExhaustiveDraw(recorded_deltas=(0,) * self.players))
-        elif self.phase is Phase.BONUS and self.dead is not None:
+        elif self.phase is UzjePhase.BONUS and self.dead is not None:
             out.append(BonusRevealed(tile(self.dead[len(self.bonus_shown)])))
-        elif self.phase is Phase.WON:
+        elif self.phase is UzjePhase.WON:
             assert self.win_source is not None
             from_seat, kind, phase = self.win_source
-            if phase is not Phase.ACT:
+            if phase is not UzjePhase.ACT:
                 last = self.wins[-1].seat
                 for seat in self._order_from(from_seat):
                     if (seat - from_seat) % self.players > (last - from_seat) % self.players:
@@ -992,7 +1025,7 @@ class UzjeState:
 
     def _window_wins(self) -> list[UzjeEvent]:
         out: list[UzjeEvent] = []
-        if self.phase is Phase.FLOWER:
+        if self.phase is UzjePhase.FLOWER:
             assert self.flower is not None
             exposer, kind = self.flower
             for seat in [exposer, *self._order_from(exposer)]:

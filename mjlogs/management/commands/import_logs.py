@@ -28,6 +28,7 @@ from mjlogs.archives import UploadedFile
 from mjlogs.models import Visibility
 from mjlogs.services import DEFAULT_LIMITS, Outcome, Status, import_files, local_file
 from replay.selectors import verdict_counts
+from stats.selectors import study_pending_count
 
 
 def _files(paths: list[Path]) -> Iterator[Path]:
@@ -101,5 +102,13 @@ class Command(BaseCommand):
         if verdicts:
             words = ", ".join(f"{count} {verdict}" for verdict, count in sorted(verdicts.items()))
             self.stdout.write(f"verdicts of these games: {words}")
+        waiting = study_pending_count() if settings.CELERY_TASK_ALWAYS_EAGER else 0
+        if waiting:
+            # In-process, the study aids' counts run a second after an import, not its whole
+            # length (stats.catch_up.EAGER_STUDY_SECONDS); a worker goes on by itself.
+            self.stdout.write(
+                f"{waiting} games wait for their study aids' counts (tile acceptance, "
+                "docs/stats.md): `manage.py study_games` counts them"
+            )
         if counts["failed"]:
             raise SystemExit(1)

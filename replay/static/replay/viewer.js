@@ -7,7 +7,7 @@
    - layout.js: where the seats, rivers, hands and the centre lie (pure maths);
    - tiles.js, table.js, result.js, panel.js: drawing the tiles, the table, the result panel and
      the analysis panel;
-   - analysis.js: the study aids (empty for now);
+   - analysis.js: the study aids (each discard decision's tile acceptance, read from the frames);
    - navigation.js: the moment shown, loading the frames, the address, autoplay and the keys;
    - strings.js, format.js: every sentence and number as the page writes it.
 
@@ -116,12 +116,24 @@ function start() {
     handsButton.setAttribute("aria-pressed", state.hands ? "true" : "false");
     actionNode.textContent = frame.action ? actionText(frame.action, names, notation) : t("deal");
     layout();
-    const context = { notation: notation, names: names, count: count };
+    const context = studyContext();
     table.render(frame, previous, { viewed: state.seat, handsShown: state.hands, notation: notation });
     renderAnalysis(analysisPanel, frame, state.seat, context);
     showResult(frame, context);
     markDiscrepancy();
     document.title = t("pageTitle", { round: roundWords(frame.round_name), step: state.step, title: data.title });
+  }
+
+  /** What the panels need: the notation, the names, and for the study aids the hand's frames
+      and every hand loaded so far (the game's summary). */
+  function studyContext() {
+    return {
+      notation: notation,
+      names: names,
+      count: count,
+      frames: nav.state.current.frames,
+      game: nav.loadedHands()
+    };
   }
 
   function showResult(frame, context) {
@@ -210,6 +222,14 @@ function start() {
       loadError.hidden = true;
     }
   });
+  // Once a hand is shown, the others load one by one for the game's summary of the study aids;
+  // the panel counts each as it comes.
+  nav.onMoreLoaded = () => {
+    if (nav.ready()) {
+      const state = nav.state;
+      renderAnalysis(analysisPanel, state.current.frames[state.step], state.seat, studyContext());
+    }
+  };
   nav.onPlaying = (playing) => {
     playButton.textContent = playing ? t("pause") : t("play");
     playButton.setAttribute("aria-pressed", playing ? "true" : "false");
@@ -287,6 +307,15 @@ function start() {
   resultPanel.querySelector(".close-result").addEventListener("click", hideResult);
   banner.querySelector(".go-discrepancy").addEventListener("click", () => nav.goDiscrepancy());
   bindKeys(nav, { speed: changeSpeed, help: openHelp, hideResult: hideResult }, help);
+  // The study aids' buttons (drawn by panel.js): the decision keys , . < > for touch screens.
+  analysisPanel.addEventListener("click", (event) => {
+    const button = event.target.closest ? event.target.closest("[data-study]") : null;
+    if (!button) {
+      return;
+    }
+    const name = button.getAttribute("data-study");
+    nav.jumpDecision(name.startsWith("next") ? 1 : -1, name.endsWith("missed"));
+  });
   window.addEventListener("popstate", (event) => nav.restore(event.state));
 
   // The table follows the window's size.
@@ -318,7 +347,9 @@ function start() {
     return;
   }
   const first = data.start;
-  nav.go(first.round, first.at_discrepancy ? "discrepancy" : first.step, { replace: true });
+  nav
+    .go(first.round, first.at_discrepancy ? "discrepancy" : first.step, { replace: true })
+    .then(() => nav.loadAll());
 }
 
 start();

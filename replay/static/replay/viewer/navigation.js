@@ -3,6 +3,7 @@
    history entry, autoplay replaces it, so a link opens that moment and the browser's back and
    forward walk the moves), autoplay and the keys. The pure parts are exported for the tests. */
 
+import { decisionSteps, neighbour } from "./analysis.js";
 import { clamp } from "./format.js";
 import { t } from "./strings.js";
 
@@ -84,6 +85,9 @@ export class Navigator {
       resultHidden: null // "round:step" whose result panel the user closed
     };
     this.cache = {};
+    // Each hand's frames once loaded, by round: the study aids' game summary reads them.
+    this.loaded = {};
+    this.onMoreLoaded = () => {};
     this.token = 0;
     this.timer = null;
     this.roundsRefreshed = false;
@@ -122,6 +126,7 @@ export class Navigator {
           if (found && this.data.discrepancy && found.round === round && typeof found.step === "number") {
             this.data.discrepancy.step = found.step;
           }
+          this.loaded[round] = body;
           return body;
         });
       this.cache[round].catch(() => {
@@ -262,6 +267,78 @@ export class Navigator {
     } else if (state.round > 0) {
       this.go(state.round - 1, -1);
     }
+  }
+
+  /** The steps of the current hand where the viewed seat chose a discard (analysis.js); with
+      ``missed``, those that did not keep the most acceptance. */
+  decisions(seat, missed) {
+    const round = this.state.current;
+    round.decisions = round.decisions || {};
+    const key = seat + (missed ? "m" : "");
+    if (!round.decisions[key]) {
+      round.decisions[key] = decisionSteps(round.frames, seat, missed);
+    }
+    return round.decisions[key];
+  }
+
+  /** Go to the viewed seat's next (``direction`` 1) or previous (-1) discard decision (with
+      ``missed``: one that did not keep the most acceptance), in this hand or the nearest hand
+      that has one; stay when there is none. */
+  jumpDecision(direction, missed) {
+    if (!this.ready()) {
+      return Promise.resolve();
+    }
+    const state = this.state;
+    const seat = state.seat;
+    const here = neighbour(this.decisions(seat, missed), state.step, direction);
+    if (here !== null) {
+      return this.go(state.round, here);
+    }
+    const seek = (round) => {
+      if (round < 0 || round >= this.rounds.length) {
+        return Promise.resolve();
+      }
+      return this.load(round).then((body) => {
+        const steps = decisionSteps(body.frames, seat, missed);
+        if (!steps.length) {
+          return seek(round + direction);
+        }
+        return this.go(round, direction > 0 ? steps[0] : steps[steps.length - 1]);
+      });
+    };
+    return seek(state.round + direction).catch((error) => this.onError(error));
+  }
+
+  /** The hands loaded so far, for the game's summary: ``{hands: [frames, ...], total}``. */
+  loadedHands() {
+    const hands = [];
+    for (let round = 0; round < this.rounds.length; round += 1) {
+      if (this.loaded[round]) {
+        hands.push(this.loaded[round].frames);
+      }
+    }
+    return { hands: hands, total: this.rounds.length };
+  }
+
+  /** Load every hand's frames, one after the other (each once), calling ``onMoreLoaded``
+      after each: the game's summary counts every hand. */
+  loadAll() {
+    if (this.loadingAll) {
+      return this.loadingAll;
+    }
+    let chain = Promise.resolve();
+    for (let round = 0; round < this.rounds.length; round += 1) {
+      chain = chain.then(() => {
+        if (this.loaded[round]) {
+          return null;
+        }
+        return this.load(round).then(() => this.onMoreLoaded());
+      });
+    }
+    this.loadingAll = chain.catch(() => {
+      this.loadingAll = null;
+    });
+    return this.loadingAll;
   }
 
   changeRound(by) {
@@ -417,6 +494,10 @@ export function bindKeys(nav, actions, help) {
       nav.setSeat(nav.state.seat + 1);
     } else if (key === "R") {
       nav.setSeat(nav.state.seat - 1);
+    } else if (key === "." || key === ",") {
+      nav.jumpDecision(key === "." ? 1 : -1, false);
+    } else if (key === ">" || key === "<") {
+      nav.jumpDecision(key === ">" ? 1 : -1, true);
     } else if (key === "d" || key === "D") {
       nav.goDiscrepancy();
     } else if (key === "?") {

@@ -1,11 +1,18 @@
 /* The analysis panel beside the table: the viewed seat's shanten and, when it is tenpai, its
-   waits with the copies of each it cannot see (the engine's figures, from the frames). The
-   study aids of analysis.js will be drawn here too. */
+   waits with the copies of each it cannot see (the engine's figures, from the frames); then the
+   study aids of analysis.js: where the seat chose a discard, every discard it could make with
+   its tile acceptance, best first, the one it made marked with what it cost, and how often its
+   discards kept the most acceptance over the hand and the game. */
 
+import { discardChoices, gameSummary, share, summary } from "./analysis.js";
 import { t } from "./strings.js";
 import { clear, element, tile } from "./tiles.js";
-import { discardChoices } from "./analysis.js";
 
+/**
+ * Draw the panel for ``seat`` at ``frame``. ``context``: ``notation``, ``names(seat)``, and for
+ * the study aids ``frames`` (the hand's) and ``game`` (``{hands: [frames, ...], total}``: the
+ * hands loaded so far, and how many the game has).
+ */
 export function renderAnalysis(panel, frame, seat, context) {
   const notation = context.notation;
   const view = frame.seats[seat];
@@ -50,6 +57,180 @@ export function renderAnalysis(panel, frame, seat, context) {
   } else if (shanten === 0 && view.drawn) {
     box.appendChild(element("span", "muted", t("waitsAfterDiscard")));
   }
-  // The study aids (analysis.js) have nothing to show yet.
-  discardChoices(frame, seat);
+  renderStudy(studyBox(panel), frame, seat, context);
+}
+
+/** The panel's study part (made on first use: the page's template has no place for it). */
+function studyBox(panel) {
+  let box = panel.querySelector(".study");
+  if (!box) {
+    box = element("div", "study");
+    box.setAttribute("data-part", "study");
+    panel.appendChild(box);
+  }
+  return box;
+}
+
+function shantenWords(shanten) {
+  return shanten === 0 ? t("studyTenpai") : t("badgeShanten", { n: shanten });
+}
+
+/** The study aids: the discards of this moment, the verdict on the one made, the summaries and
+    the buttons that jump between the seat's decisions (the keys , . < >). */
+export function renderStudy(box, frame, seat, context) {
+  clear(box);
+  const notation = context.notation;
+  if (!notation.shantenKnown) {
+    box.appendChild(element("p", "muted", t("studyNone")));
+    return;
+  }
+  const choices = discardChoices(frame, seat);
+  if (choices) {
+    // The discards that leave the lowest shanten, best first; those that raise it folded away
+    // (open when the discard played is one of them).
+    const lowest = choices[0].shanten;
+    const level = choices.filter((choice) => !choice.raises);
+    const raising = choices.filter((choice) => choice.raises);
+    box.appendChild(
+      element("h3", "study-heading", t("studyHeading", { shanten: shantenWords(lowest) }))
+    );
+    box.appendChild(choiceList(level, notation));
+    if (raising.length) {
+      const more = element("details", "raising");
+      more.open = raising.some((choice) => choice.chosen);
+      more.appendChild(
+        element(
+          "summary",
+          "",
+          t("studyRaising", { n: raising.length, shanten: shantenWords(raising[0].shanten) })
+        )
+      );
+      more.appendChild(choiceList(raising, notation));
+      box.appendChild(more);
+    }
+    const made = choices.find((choice) => choice.chosen);
+    if (made) {
+      box.appendChild(verdict(made, choices));
+    }
+  } else {
+    box.appendChild(element("p", "muted study-none-here", t("studyNoDecision")));
+  }
+  box.appendChild(summaries(seat, context));
+  box.appendChild(jumps());
+}
+
+function choiceList(choices, notation) {
+  const list = element("ol", "discard-list");
+  list.setAttribute("data-part", "discards");
+  choices.forEach((choice) => list.appendChild(choiceItem(choice, notation)));
+  return list;
+}
+
+function choiceItem(choice, notation) {
+  const classes = ["discard-choice"];
+  if (choice.chosen) {
+    classes.push("chosen");
+  }
+  if (choice.best) {
+    classes.push("best");
+  }
+  if (choice.raises) {
+    classes.push("raises");
+  }
+  const item = element("li", classes.join(" "));
+  item.setAttribute("data-tile", choice.tile);
+  item.setAttribute("data-shanten", String(choice.shanten));
+  item.setAttribute("data-count", String(choice.count));
+  item.setAttribute("data-loss", choice.loss === null ? "" : String(choice.loss));
+  const head = element("span", "discard-head");
+  head.appendChild(tile(choice.tile, notation, "discard-tile"));
+  item.appendChild(head);
+  const accepts = element("span", "accepts");
+  choice.tiles.forEach((accepted) => {
+    const one = element("span", "accept" + (accepted.unseen === 0 ? " dead" : ""));
+    one.setAttribute("data-tile", accepted.tile);
+    one.setAttribute("data-unseen", String(accepted.unseen));
+    one.appendChild(tile(accepted.tile, notation));
+    one.appendChild(element("span", "unseen", "\u00d7" + accepted.unseen));
+    one.title = t("unseen", { n: accepted.unseen });
+    accepts.appendChild(one);
+  });
+  item.appendChild(accepts);
+  const count = element("span", "count", String(choice.count));
+  count.title = t("unseenInAll", { n: choice.count });
+  item.appendChild(count);
+  if (choice.chosen) {
+    item.appendChild(element("span", "played", t("studyPlayed")));
+  }
+  return item;
+}
+
+function verdict(made, choices) {
+  let text;
+  let kind;
+  if (made.best) {
+    text = t("studyKept");
+    kind = "kept";
+  } else if (made.raises) {
+    text = t("studyRaised", { made: shantenWords(made.shanten), best: shantenWords(choices[0].shanten) });
+    kind = "raised";
+  } else {
+    text = t("studyLost", { n: made.loss, best: choices[0].count });
+    kind = "lost";
+  }
+  const node = element("p", "study-verdict " + kind, text);
+  node.setAttribute("data-verdict", kind);
+  return node;
+}
+
+function summaries(seat, context) {
+  const node = element("div", "study-summary");
+  const hand = summary(context.frames || [], seat);
+  const handLine = element(
+    "p",
+    "hand-summary",
+    t("studyHand", { kept: hand.kept, decisions: hand.decisions, share: share(hand.kept, hand.decisions) })
+  );
+  handLine.setAttribute("data-kept", String(hand.kept));
+  handLine.setAttribute("data-decisions", String(hand.decisions));
+  node.appendChild(handLine);
+  const game = context.game;
+  if (game && game.hands.length) {
+    const all = gameSummary(game.hands, seat);
+    const values = {
+      kept: all.kept,
+      decisions: all.decisions,
+      share: share(all.kept, all.decisions),
+      hands: all.hands,
+      total: game.total
+    };
+    const gameLine = element(
+      "p",
+      "game-summary",
+      all.hands < game.total ? t("studyGameSoFar", values) : t("studyGame", values)
+    );
+    gameLine.setAttribute("data-kept", String(all.kept));
+    gameLine.setAttribute("data-decisions", String(all.decisions));
+    gameLine.setAttribute("data-hands", String(all.hands));
+    node.appendChild(gameLine);
+  }
+  return node;
+}
+
+/** The buttons of the decision keys (for touch screens): viewer.js listens to them. */
+function jumps() {
+  const row = element("div", "study-jumps");
+  [
+    ["previous", "studyPrevious", "studyPreviousTitle"],
+    ["next", "studyNext", "studyNextTitle"],
+    ["previous-missed", "studyPreviousMissed", "studyPreviousMissedTitle"],
+    ["next-missed", "studyNextMissed", "studyNextMissedTitle"]
+  ].forEach(([name, label, title]) => {
+    const button = element("button", "study-jump", t(label));
+    button.type = "button";
+    button.setAttribute("data-study", name);
+    button.title = t(title);
+    row.appendChild(button);
+  });
+  return row;
 }

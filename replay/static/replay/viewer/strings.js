@@ -83,7 +83,28 @@ const ENGLISH = {
   // Melds by type, their shape's words otherwise; the shanten badge beside a seat's name.
   melds: { chi: "Chi", pon: "Pon", open_kan: "Open kan", added_kan: "Added kan", closed_kan: "Closed kan" },
   badgeComplete: "Complete",
-  badgeShanten: "{n}-shanten"
+  badgeShanten: "{n}-shanten",
+  // The study aids (analysis.js, panel.js): each discard's tile acceptance, the decision keys.
+  studyHeading: "Discards that leave {shanten}, best first: the tiles each accepts (\u00d7 unseen) and their total",
+  studyRaising: "{n} more raise the shanten to {shanten}",
+  studyTenpai: "tenpai",
+  studyPlayed: "played",
+  studyKept: "The discard played kept the most acceptance.",
+  studyLost: "The discard played lowers the acceptance by {n} (the best accepts {best}).",
+  studyRaised: "The discard played raises the shanten: {made}, where the best discards leave {best}.",
+  studyNone: "No tile acceptance for \u00dczje (the engine counts no shanten for it).",
+  studyNoDecision: "No discard chosen here by this seat: , and . jump to its decisions.",
+  studyHand: "This hand: the most acceptance kept in {kept} of {decisions} discards ({share}).",
+  studyGame: "This game: {kept} of {decisions} ({share}).",
+  studyGameSoFar: "This game, {hands} of {total} hands counted so far: {kept} of {decisions} ({share}).",
+  studyPrevious: "\u25c0 Decision",
+  studyNext: "Decision \u25b6",
+  studyPreviousMissed: "\u25c0 Missed",
+  studyNextMissed: "Missed \u25b6",
+  studyPreviousTitle: "Previous discard decision of this seat (,)",
+  studyNextTitle: "Next discard decision of this seat (.)",
+  studyPreviousMissedTitle: "Previous decision that did not keep the most acceptance (<)",
+  studyNextMissedTitle: "Next decision that did not keep the most acceptance (>)"
 };
 
 /* Japanese: every key of ENGLISH (tests/browser/test_translations.py checks), in the words of
@@ -158,6 +179,27 @@ const JAPANESE = {
   melds: { chi: "チー", pon: "ポン", open_kan: "大明槓", added_kan: "加槓", closed_kan: "暗槓" },
   badgeComplete: "和了形",
   badgeShanten: "{n}向聴",
+  // The study aids: 牌効率 (tile acceptance) of each discard, and the decision keys.
+  studyHeading: "{shanten}になる打牌（有効牌の多い順）：受け入れる牌（×見えていない枚数）と合計",
+  studyRaising: "ほかの{n}種の打牌は{shanten}に戻ります",
+  studyTenpai: "聴牌",
+  studyPlayed: "実際の打牌",
+  studyKept: "実際の打牌は受け入れ最大を保ちました。",
+  studyLost: "実際の打牌は受け入れが{n}枚少なくなります（最善は{best}枚）。",
+  studyRaised: "実際の打牌は向聴数が戻ります：{made}（最善の打牌なら{best}）。",
+  studyNone: "\u00dczje には牌効率を表示しません（向聴数を数えないため）。",
+  studyNoDecision: "この席はここで打牌を選んでいません。「,」「.」で打牌選択の場面へ移動します。",
+  studyHand: "この局：受け入れ最大を保った打牌 {kept} / {decisions}（{share}）。",
+  studyGame: "この対局：{kept} / {decisions}（{share}）。",
+  studyGameSoFar: "この対局（{total}局中{hands}局を集計）：{kept} / {decisions}（{share}）。",
+  studyPrevious: "\u25c0 打牌選択",
+  studyNext: "打牌選択 \u25b6",
+  studyPreviousMissed: "\u25c0 ロス",
+  studyNextMissed: "ロス \u25b6",
+  studyPreviousTitle: "この席の前の打牌選択（,）",
+  studyNextTitle: "この席の次の打牌選択（.）",
+  studyPreviousMissedTitle: "受け入れ最大を保たなかった前の打牌（<）",
+  studyNextMissedTitle: "受け入れ最大を保たなかった次の打牌（>）",
   actions: {
     draw: "{name} ツモ {tile}",
     replacement: "{name} 嶺上ツモ {tile}",
@@ -173,6 +215,7 @@ const JAPANESE = {
     riichi: "{name} 立直",
     riichi_accepted: "{name} の立直が成立",
     dora: "新ドラ表示牌 {tile}",
+    swap: "{name} {tile}とドラ表示牌{indicator}を交換",
     tsumo: "{name} ツモ和了 {tile}",
     ron: "{name} ロン和了 {tile}（{from}から）",
     exhaustive_draw: "流局（聴牌：{names}）",
@@ -293,7 +336,12 @@ export function actionText(action, names, notation) {
     own[key].replace(/\{(\w+)\}/g, (whole, field) =>
       Object.prototype.hasOwnProperty.call(values, field) ? String(values[field]) : whole
     );
-  const values = { name: name(action.seat), tile: tile(action.tile), from: name(action.from) };
+  const values = {
+    name: name(action.seat),
+    tile: tile(action.tile),
+    from: name(action.from),
+    indicator: tile(action.indicator)
+  };
   const type = action.type;
   if (type === "draw") {
     return fill(action.replacement ? "replacement" : "draw", values);

@@ -11,7 +11,7 @@ from engine.tiles import Tile
 from engine.variants.uzje import tiles as T
 from engine.variants.uzje.events import FlowerExposed, UzjeEvent
 from engine.variants.uzje.rules import UZJE_4P, UzjeRules
-from engine.variants.uzje.state import Phase, UzjeState
+from engine.variants.uzje.state import UzjePhase, UzjeState
 
 
 def tiles(text: str) -> tuple[Tile, ...]:
@@ -78,7 +78,7 @@ def drain(state: UzjeState, stop_when_left: int = 0) -> None:
     """Play on from the wall (known) with every player discarding the tile just drawn, until
     ``stop_when_left`` tiles are left, and the next draw is due (or the wall is empty)."""
     while True:
-        if state.phase is Phase.ACT:
+        if state.phase is UzjePhase.ACT:
             data = state.seats[state.turn]
             if data.held_flowers:
                 state.apply(FlowerExposed(state.turn, T.tile(data.held_flowers[0])))
@@ -86,7 +86,7 @@ def drain(state: UzjeState, stop_when_left: int = 0) -> None:
                 assert state.last_draw is not None
                 state.apply(Discard(state.turn, T.tile(state.last_draw), tsumogiri=True))
             continue
-        if state.live_left <= stop_when_left and state.phase is Phase.CLAIM:
+        if state.live_left <= stop_when_left and state.phase is UzjePhase.CLAIM:
             return
         draws = [e for e in state.legal_actions() if isinstance(e, Draw)]
         assert len(draws) == 1, state.phase

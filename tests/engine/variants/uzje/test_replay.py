@@ -150,6 +150,19 @@ def test_final_scores_and_truncation(games: list[Game]) -> None:
     assert report.verdict is Verdict.VERIFIED_FRAGMENT and not report.complete
 
 
+def test_a_record_that_starts_later_is_a_fragment_that_says_so(games: list[Game]) -> None:
+    # The shared replay loop (engine.report.ReplayDriver) names the part of the match held in
+    # Ùzje's words, as riichi's does in its own.
+    game = games[1]
+    late = dataclasses.replace(game, rounds=game.rounds[2:3], recorded_final=None)
+    report = replay(late)
+    assert report.verdict is Verdict.VERIFIED_FRAGMENT and not report.complete
+    assert report.fragment is not None
+    assert "starts after the match's first game" in report.fragment
+    assert f"(1 game, {game.rounds[2].name})" in report.fragment
+    assert len(report.rounds) == 1
+
+
 def test_start_scores_are_checked(games: list[Game]) -> None:
     game = games[0]
     second = game.rounds[1]

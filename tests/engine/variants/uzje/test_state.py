@@ -20,7 +20,7 @@ from engine.events import (
 )
 from engine.variants.uzje.events import BonusRevealed, Chow, FlowerExposed
 from engine.variants.uzje.rules import UZJE_4P
-from engine.variants.uzje.state import Phase
+from engine.variants.uzje.state import UzjePhase
 from tests.engine.variants.uzje.tables import drain, play, table, tile, tiles
 
 NO_FLOWERS = UZJE_4P.replace(name="nf", flowers=False)
@@ -46,7 +46,7 @@ def test_dealer_gets_fourteen_and_the_others_thirteen() -> None:
     # seeds/002 line 60: "The dealer should have 14 tiles and everyone else 13."
     state, _ = table(QUIET)
     assert [seat.size for seat in state.seats] == [14, 13, 13, 13]
-    assert state.phase is Phase.ACT and state.turn == 0
+    assert state.phase is UzjePhase.ACT and state.turn == 0
     with pytest.raises(IllegalActionError, match="seat 1 is dealt 14 tiles, not 13"):
         table((QUIET[0], QUIET[1] + " cs", *QUIET[2:]))
 
@@ -75,7 +75,7 @@ def test_flowers_are_exposed_first_and_replaced_from_the_back() -> None:
     refused(state, Discard(0, tile("E")), "must expose its flower")
     refused(state, Win(0, 0, tile("E")), "must expose its flower")
     play(state, FlowerExposed(0, tile("h")))
-    assert state.phase is Phase.FLOWER
+    assert state.phase is UzjePhase.FLOWER
     refused(state, Draw(0, tile("3s")), "the back of the wall is 9m")
     refused(state, Draw(1, tile("9m")), "seat 0 draws the replacement")
     play(state, Draw(0, tile("9m")))
@@ -129,7 +129,7 @@ def test_trip_claimed_by_anyone_then_a_discard_not_a_win() -> None:
     # lines 75 and 94: a trip from any player, skipping the others' turns.
     state, _ = table(CLAIMS)
     play(state, Discard(0, tile("4s")), Pon(2, 0, tile("4s"), tiles("4s 4s")))
-    assert state.phase is Phase.ACT and state.turn == 2
+    assert state.phase is UzjePhase.ACT and state.turn == 2
     assert state.seats[2].open and state.seats[2].claims == 1
     refused(state, Win(2, 2, tile("Z")), "claimed its 14th tile and must discard")
     refused(state, Discard(1, tile("C")), "it is seat 2's turn")
@@ -251,11 +251,11 @@ def test_closed_quad_replacement_and_bonus_then_a_quad_draw_win() -> None:
     state, _ = table(QUADS, wall=True, back="1m", dead="F")
     refused(state, ClosedKan(0, tiles("1s 1s 1s 1s")), "with 4 x 1s but holds 1")
     play(state, ClosedKan(0, tiles("9m 9m 9m 9m")))
-    assert state.phase is Phase.QUAD
+    assert state.phase is UzjePhase.QUAD
     refused(state, Discard(0, tile("1s")), "cannot discard now")
     refused(state, Draw(0, tile("2m")), "the back of the wall is 1m")
     play(state, Draw(0, tile("1m")))
-    assert state.phase is Phase.BONUS
+    assert state.phase is UzjePhase.BONUS
     refused(state, BonusRevealed(tile("C")), "the next bonus tile is F")
     play(state, BonusRevealed(tile("F")))
     assert state.bonus_shown == [tile_kind("P"), tile_kind("F")]
@@ -470,5 +470,5 @@ def test_no_bonus_tile_once_the_dead_wall_is_all_shown() -> None:
     # wall (an option) the first quad already finds it all shown.
     state, _ = table(QUADS, rules=UZJE_4P.replace(name="d", dead_wall=1), wall=True, back="1m")
     play(state, ClosedKan(0, tiles("9m 9m 9m 9m")), Draw(0, tile("1m")))
-    assert state.phase is Phase.ACT
+    assert state.phase is UzjePhase.ACT
     refused(state, BonusRevealed(tile("F")), "no bonus tile is due")

@@ -1,0 +1,52 @@
+"""``manage.py study_games``: count the study aids (tile acceptance of every discard decision,
+docs/stats.md "Tile acceptance") of the verified games that wait for them, here and now, then
+bring the players' summaries up to date.
+
+Imports count them after verifying, by their own catch-up (``stats.catch_up.study_pass``): on a
+worker as fast as it goes, but in-process (Celery eager, the default setup) a pass stops after
+about a second so that an import is not held up. After a bulk import on the default setup, run
+this once. ``--all`` counts every verified game again (after a change to the counting).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from tqdm import tqdm
+
+from stats.catch_up import player_summaries_catch_up, study_catch_up
+from stats.models import RoundFact
+from stats.selectors import study_pending_games
+
+
+class Command(BaseCommand):
+    help = "Count the study aids of the verified games that wait for them (in this process)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--all", action="store_true", help="Count every verified game's again.")
+        parser.add_argument("--quiet", action="store_true", help="No progress bar.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["all"]:
+            RoundFact.objects.update(decisions=None, best_discards=None)
+        waiting = len(study_pending_games(10**9))
+        done = 0
+        with tqdm(
+            total=waiting,
+            unit="game",
+            desc="counting",
+            file=sys.stderr,
+            disable=options["quiet"] or None,
+        ) as bar:
+            while True:
+                counted, left = study_catch_up(budget=5.0)
+                done += counted
+                bar.update(counted)
+                if not left:
+                    break
+        summaries = player_summaries_catch_up()
+        self.stdout.write(
+            f"{done} games' study aids counted; {summaries} players' summaries brought up to date"
+        )

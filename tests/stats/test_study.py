@@ -1,0 +1,138 @@
+"""The study aids in the statistics (docs/stats.md, "Tile acceptance"): after a verification the
+study catch-up counts each player's discard decisions per hand into the fact rows, as the engine
+counts them; ``best_acceptance_rate`` is the rows' decisions that kept the most acceptance over
+their decisions, on the page and in the API; rows not yet counted are left out."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from engine.formats import canonical
+from engine.study import riichi_study
+from mjlogs.models import Game, GameSeat
+from mjlogs.services import Status, import_file
+from replay.services import game_verify
+from stats import catch_up
+from stats.models import RoundFact, SummaryBacklog
+from stats.selectors import study_pending_games
+from tests.engine.corpus import corpus_dir
+
+pytestmark = pytest.mark.django_db
+
+HANCHAN_4P = "mjlog_xml/mjx-project__mjx/2010081709gm-00a9-0000-fe3371ad.mjlog"
+
+
+def imported(path: str = HANCHAN_4P) -> Game:
+    data = (corpus_dir() / path).read_bytes()
+    (outcome,) = import_file(Path(path).name, data)
+    assert outcome.status is Status.IMPORTED, outcome
+    game = Game.objects.get(pk=outcome.game_id)
+    game_verify(game.pk)
+    return game
+
+
+def rows_of(game: Game) -> dict[tuple[int, int], tuple[int | None, int | None]]:
+    rows = RoundFact.objects.filter(game=game)
+    return {
+        (index, seat): (decisions, best)
+        for index, seat, decisions, best in rows.values_list(
+            "round_index", "seat", "decisions", "best_discards"
+        )
+    }
+
+
+def stats_of(client: Client, player_id: int) -> dict[str, Any]:
+    answer = client.get(f"/api/players/{player_id}/stats/")
+    assert answer.status_code == 200, answer.content
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def metric(body: dict[str, Any], name: str) -> dict[str, Any]:
+    (found,) = [entry for entry in body["metrics"] if entry["name"] == name]
+    return found
+
+
+@pytest.mark.corpus
+def test_the_catch_up_counts_what_the_engine_counts() -> None:
+    game = imported()
+    # Verified, with its rows waiting for the study aids (the replay does not count them).
+    assert set(rows_of(game).values()) == {(None, None)}
+    assert study_pending_games(10) == [game.pk]
+    SummaryBacklog.objects.all().delete()
+    counted, left = catch_up.study_catch_up()
+    assert (counted, left) == (1, False)
+    assert study_pending_games(10) == []
+    engine_game = canonical.game_from_json(game.document)
+    expected = {(t.round, t.seat): (t.decisions, t.kept) for t in riichi_study(engine_game)}
+    assert rows_of(game) == expected
+    assert sum(decisions for decisions, _ in expected.values()) > 200
+    # Its players' summaries are behind: the figure changed.
+    seated = set(GameSeat.objects.filter(game=game).values_list("player_id", flat=True))
+    assert set(SummaryBacklog.objects.values_list("player_id", flat=True)) == seated
+
+
+@pytest.mark.corpus
+def test_the_figure_is_the_rows_count(client: Client) -> None:
+    game = imported()
+    catch_up.study_catch_up()
+    seat = GameSeat.objects.get(game=game, seat=0)
+    rows = RoundFact.objects.filter(game=game, player_id=seat.player_id).order_by("round_index")
+    # Set the rows by hand: hand 0 10 decisions, 7 kept; hand 1 5 decisions, 1 kept; hand 2 not
+    # counted yet (null: left out); the rest none. Kept the most: (7 + 1) / (10 + 5) = 8 / 15.
+    values = [(10, 7), (5, 1), (None, None)]
+    for index, row in enumerate(rows):
+        row.decisions, row.best_discards = values[index] if index < len(values) else (0, 0)
+        row.save(update_fields=["decisions", "best_discards"])
+    catch_up.summaries_mark_stale([seat.player_id])  # the summary no longer holds
+    body = stats_of(client, seat.player_id)
+    assert body["counts"]["decisions"] == 15
+    assert body["counts"]["best_discards"] == 8
+    figure = metric(body, "best_acceptance_rate")
+    assert figure["value"] == pytest.approx(8 / 15)
+    assert figure["n"] == 15
+    assert figure["denominator"] == "decisions"
+    assert figure["label"] == "Kept the most acceptance"
+    assert not figure["lower_is_better"]
+    # The summary, once recomputed, says the same; so does the page.
+    catch_up.player_summaries_update([seat.player_id])
+    assert metric(stats_of(client, seat.player_id), "best_acceptance_rate")["value"] == (
+        pytest.approx(8 / 15)
+    )
+    page = client.get(f"/stats/players/{seat.player_id}/")
+    assert page.status_code == 200
+    assert "53.3%" in page.content.decode()  # 8 / 15
+
+
+@pytest.mark.corpus
+def test_a_verification_queues_the_study_and_the_command_counts_the_rest(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = imported()
+    # The catch-up ran after the verification committed (Celery eager): counted.
+    assert None not in {decisions for decisions, _ in rows_of(game).values()}
+    counted = dict(rows_of(game))
+    RoundFact.objects.filter(game=game).update(decisions=None, best_discards=None)
+    call_command("study_games", "--quiet", stdout=io.StringIO())
+    assert rows_of(game) == counted
+
+
+def test_an_uzje_game_counts_no_decisions() -> None:
+    from engine.variants.uzje.selfplay import simulate
+
+    (match,) = simulate(1, 301, "uzje-4p")
+    document = canonical.game_to_json(match)
+    (outcome,) = import_file("uzje.json", json.dumps(document).encode())
+    game = Game.objects.get(pk=outcome.game_id)
+    game_verify(game.pk)
+    assert RoundFact.objects.filter(game=game).exists()
+    catch_up.study_catch_up()
+    assert set(rows_of(game).values()) == {(0, 0)}
