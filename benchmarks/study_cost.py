@@ -33,7 +33,7 @@ from engine.errors import EngineError  # noqa: E402
 from engine.events import Game  # noqa: E402
 from engine.formats import read_games  # noqa: E402
 from engine.hand import acceptance as acceptance_module  # noqa: E402
-from engine.hand.shanten import discard_acceptance, shanten  # noqa: E402
+from engine.hand.shanten import acceptance_by_draws, discard_acceptance  # noqa: E402
 from engine.replay import replay  # noqa: E402
 from engine.study import riichi_study  # noqa: E402
 
@@ -49,26 +49,6 @@ def games_of(folder: Path) -> list[Game]:
             except EngineError:
                 continue
     return games
-
-
-def plain(counts: list[int], three_player: bool) -> list[tuple[int, int, int]]:
-    draws = [k for k in range(34) if not (three_player and 1 <= k <= 7)]
-    out = []
-    for discard in range(34):
-        if not counts[discard]:
-            continue
-        counts[discard] -= 1
-        number = shanten(counts, three_player=three_player)
-        mask = 0
-        for draw in draws:
-            if counts[draw] < 4:
-                counts[draw] += 1
-                if shanten(counts, three_player=three_player) < number:
-                    mask |= 0xFF << 8 * draw
-                counts[draw] -= 1
-        counts[discard] += 1
-        out.append((discard, number, mask))
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     acceptance_module.discard_acceptance = original  # type: ignore[assignment]
     start = time.process_time()
-    slow = [plain(list(counts), three) for counts, three in hands]
+    slow = [acceptance_by_draws(list(counts), three) for counts, three in hands]
     plain_took = time.process_time() - start
     start = time.process_time()
     fast = [discard_acceptance(counts, three_player=three) for counts, three in hands]

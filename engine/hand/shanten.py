@@ -833,7 +833,7 @@ def discard_acceptance(
         layouts = (0, 1, 2, 3)
         exists = _ALL_BYTES
     if 4 in honour_key:
-        return _acceptance_by_draws(list(b), three_player, lowest_only)
+        return acceptance_by_draws(list(b), three_player, lowest_only)
     entries = [_group_entry(layout, key) for layout, key in zip(layouts, keys, strict=True)]
     ids = tuple(
         _full_id(layout, entry, calls) for layout, entry in zip(layouts, entries, strict=True)
@@ -915,10 +915,11 @@ def discard_acceptance(
     return out
 
 
-def _acceptance_by_draws(
+def acceptance_by_draws(
     counts: list[int], three_player: bool, lowest_only: bool = False
 ) -> list[tuple[int, int, int]]:
-    """:func:`discard_acceptance` worked out one discard and one draw at a time."""
+    """:func:`discard_acceptance` worked out one discard and one draw at a time: its fallback,
+    and the plain way the benchmark (``benchmarks/study_cost.py``) times it against."""
     out = []
     kinds = [k for k in range(34) if not (three_player and 1 <= k <= 7)]
     numbers = {}
