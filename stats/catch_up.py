@@ -455,8 +455,16 @@ def catch_up_once_after() -> Iterator[None]:
         yield
     finally:
         _held_catch_ups.reset(token)
-    for task in held:
-        queue_catch_up(task)
+    # Each held catch-up runs once, in the order asked. One that asks for another still to run
+    # (the study aids' pass asks for the summaries' pass) leaves it to its turn; one it asks for
+    # that has run already runs again after the rest.
+    while held:
+        task = held.pop(0)
+        token = _held_catch_ups.set(held)
+        try:
+            _queue_now(task)
+        finally:
+            _held_catch_ups.reset(token)
 
 
 def queue_catch_up(task: Task) -> None:
@@ -469,6 +477,11 @@ def queue_catch_up(task: Task) -> None:
         if task not in held:
             held.append(task)
         return
+    _queue_now(task)
+
+
+def _queue_now(task: Task) -> None:
+    """:func:`queue_catch_up` without holding it back."""
     delay = claim(task.name)
     if delay is None:
         return

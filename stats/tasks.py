@@ -69,13 +69,13 @@ def game_stats_queue_update(game: Game) -> None:
     The tasks run in-process when Celery is eager, and also when the broker cannot be reached
     (logged): the marks would keep the statistics correct (read from the rows) but slow until
     the next catch-up, so they are brought up to date now."""
-    catch_up.game_stats_mark(
-        game, summaries=catch_up_player_stats, ratings=update_ratings, study=catch_up_study
-    )
+    catch_up.game_stats_mark(game, summaries=catch_up_player_stats, ratings=update_ratings)
 
 
 def games_stats_queue_update(games: Sequence[Game]) -> None:
-    """:func:`game_stats_queue_update` for several games changed in one transaction."""
+    """:func:`game_stats_queue_update` for games just verified, in one transaction: also the
+    study aids' counts of their hands, which a deletion or a change of visibility does not
+    need."""
     catch_up.games_stats_mark(
         games, summaries=catch_up_player_stats, ratings=update_ratings, study=catch_up_study
     )

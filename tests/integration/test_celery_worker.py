@@ -16,7 +16,8 @@ from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs.models import Game
 from replay.models import Verdict, Verification
-from stats.models import PlayerSummary, RatingChange
+from stats.models import PlayerSummary, RatingChange, SummaryBacklog
+from stats.selectors import study_pending_count
 from tests.integration.conftest import wait_for
 from tests.integration.processes import manage
 
@@ -87,7 +88,10 @@ def test_a_worker_verifies_imported_games_from_redis(
 
     def statistics_done() -> bool:
         summaries, ratings = statistics()
-        return len(ratings) == 12 and sum(games for games, _ in summaries.values()) == 12
+        # The study aids' counts come after the verifications, and the summaries after them.
+        settled = study_pending_count() == 0 and not SummaryBacklog.objects.exists()
+        games = sum(count for count, _ in summaries.values())
+        return settled and len(ratings) == 12 and games == 12
 
     wait_for(statistics_done, timeout=120, what="the statistics tasks", log=celery_worker)
     incremental = statistics()
