@@ -16,8 +16,9 @@ from django.views.decorators.http import require_safe
 
 from mjlogs import selectors as game_selectors
 from mjlogs.models import Game, Player
-from mjlogs.provenance import RANK_LADDERS, platform_label, rank_index
+from mjlogs.provenance import RANK_LADDERS, rank_index
 from mjlogs.selectors import User
+from mjlogs.terms import platform_name
 from mjlogs.views.common import paginate
 from stats import selectors
 from stats.filters import StatsFilter
@@ -119,7 +120,11 @@ def chart_data(series: selectors.PlayerSeries) -> dict[str, Any]:
         ],
         "recorded_rank": [rank_index(platform, point.recorded_rank) for point in series.games],
         "rank_labels": list(RANK_LADDERS.get(platform, ())),
-        "rank_name": "Tenhou dan" if platform == "tenhou" else f"{platform_label(platform)} rank",
+        "rank_name": (
+            gettext("Tenhou dan")
+            if platform == "tenhou"
+            else gettext("%(platform)s rank") % {"platform": platform_name(platform)}
+        ),
     }
 
 

@@ -5,8 +5,11 @@ hand names, result, yaku, tiles, buttons and the action line in Japanese. The he
 works without script. At 390x844 every game of the list shows its scores, verdict and replay
 link with nothing scrolling sideways.
 
-Screenshots: ``viewer-ja-1280x900.png``, ``game-list-ja.png``, ``game-list-390x844.png`` and
-``game-list-ja-390x844.png`` in ``test-artifacts/``.
+The scripts of the statistics, compare and upload pages write their words in the page's
+language too (their own ``WORDS`` tables, picked by ``<html lang>``).
+
+Screenshots: ``viewer-ja-1280x900.png``, ``game-list-ja.png``, ``game-list-390x844.png``,
+``game-list-ja-390x844.png``, ``stats-ja.png`` and ``upload-ja.png`` in ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -17,11 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 from engine.formats import canonical
 from engine.rules.yaku import YAKU
 from mjlogs.models import Game
+from stats.services import ratings_recompute
 from tests.browser.conftest import screenshot
+from tests.browser.test_compare_page import suggestions
+from tests.browser.test_upload_page import game_json, logged_in
 from tests.browser.test_viewer import (
     HANCHAN_3P,
     HANCHAN_4P,
@@ -31,6 +38,8 @@ from tests.browser.test_viewer import (
     wait_step,
 )
 from tests.mjlogs.pages import engine_game
+from tests.stats.names_data import build_names_world
+from tests.stats.stats_data import build_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -94,6 +103,65 @@ def test_a_swap_has_its_japanese_action_line(page: Any, live_server: Any) -> Non
         f"{live_server.url}{MODULES}strings.js",
     )
     assert lines == ["Ann <5s>とドラ表示牌<3s>を交換", "Ann swaps 5s with the dora indicator 3s"]
+
+
+def test_the_uzje_tiles_and_actions_have_their_japanese(page: Any, live_server: Any) -> None:
+    """Ùzje's notation (notation/uzje.js) names its tiles in the page's language, and its own
+    actions (a flower set aside, a bonus tile shown, a chow) have Japanese action lines."""
+    page.goto(f"{live_server.url}/")
+    found = page.evaluate(
+        "async ([strings, notation]) => { const m = await import(strings);"
+        " const uzje = (await import(notation)).default;"
+        " const names = () => 'Ann';"
+        " const read = () => [['5s', 'xt', 'fm', 'Z', 'E', 'H', 'C', 'h', 'q']"
+        "   .map((code) => uzje.label(code)), uzje.doraLabel, uzje.readyWord,"
+        "   m.actionText({type: 'flower', seat: 0, tile: 'h',"
+        "     text: 'Ann sets the flower Spring aside'}, names, uzje),"
+        "   m.actionText({type: 'bonus', seat: null, tile: '3m',"
+        "     text: 'A new bonus tile is shown: 3m'}, names, uzje),"
+        "   m.actionText({type: 'chow', seat: 0, from: 1, tile: 'xt',"
+        "     text: 'Ann claims the run with xt from Ann'}, names, uzje)];"
+        " m.setLanguage('ja', {}); const ja = read();"
+        " m.setLanguage('en', {}); const en = read(); return [ja, en]; }",
+        [f"{live_server.url}{MODULES}strings.js", f"{live_server.url}{MODULES}notation/uzje.js"],
+    )
+    ja, en = found
+    assert ja == [
+        [
+            "5索",
+            "10筒",
+            "16萬",
+            "ゼロ",
+            "東",
+            "横の風（東西）",  # noqa: RUF001
+            "赤の矢（中）",  # noqa: RUF001
+            "春の花（東）",  # noqa: RUF001
+            "三の花（菊、西）",  # noqa: RUF001
+        ],
+        "ボーナス",
+        "聴牌",
+        "Ann 花牌 春の花（東） を抜く",  # noqa: RUF001
+        "新ボーナス牌 3萬",
+        "Ann チー 10筒（Annから）",  # noqa: RUF001
+    ]
+    assert en == [
+        [
+            "5 socks",
+            "10 tongs",
+            "16 mans",
+            "Zero",
+            "East wind",
+            "Horizontal wind (East and West)",
+            "Red arrow",
+            "Spring flower (East)",
+            "Three flower (chrysanthemum, West)",
+        ],
+        "Bonus",
+        "Ready",
+        "Ann sets the flower Spring aside",
+        "A new bonus tile is shown: 3m",
+        "Ann claims the run with xt from Ann",
+    ]
 
 
 def test_the_viewer_in_japanese(ja_page: Any, live_server: Any) -> None:
@@ -208,6 +276,87 @@ def test_the_switch_works_without_script_and_wins_over_the_browser(
         assert page.locator("h1").inner_text() == "Games"
     finally:
         page.context.close()
+
+
+# -- The pages' scripts in Japanese -------------------------------------------------------------
+
+#: Every chart's dataset labels and axis titles, as Chart.js holds them (what it paints on the
+#: canvas, in the legends and in the tooltips).
+CHART_WORDS = """() => Array.from(document.querySelectorAll("#charts canvas")).flatMap((canvas) => {
+  const chart = Chart.getChart(canvas);
+  if (!chart) { return []; }
+  const titles = Object.values(chart.options.scales).map((scale) => scale.title.text);
+  return chart.data.datasets.map((set) => set.label).concat(titles.filter(Boolean),
+    chart.data.labels.slice(0, 1));
+})"""
+
+
+def test_the_stats_charts_in_japanese(ja_page: Any, live_server: Any) -> None:
+    world = build_world()
+    ratings_recompute()
+    ann = world.players["Ann"]
+    ja_page.goto(f"{live_server.url}/stats/players/{ann.pk}/")
+    ja_page.wait_for_selector('#charts[data-drawn="4"]')
+    words = ja_page.evaluate(CHART_WORDS)
+    for japanese in (
+        "順位",
+        "R（当サービスの計算）",  # noqa: RUF001
+        "和了率 %",
+        "放銃率 %",
+        "立直率 %",
+        "副露率 %",
+        "局数に対する %",
+        "最終ポイント（ウマ・オカ込み）の累計",  # noqa: RUF001
+        "点数の増減の累計",
+        "最終ポイント",
+        "点数",
+    ):
+        assert japanese in words, (japanese, words)
+    assert any(re.fullmatch(r"平均順位（直近\d+戦）", word) for word in words), words  # noqa: RUF001
+    assert any(word.startswith("第1戦 · ") for word in words), words
+    english = ("Placement", "Place", "Win %", "Deal-in %", "Riichi %", "Call %", "% of hands")
+    assert not [word for word in words if word in english or "added up" in word or "ours" in word]
+    screenshot(ja_page, "stats-ja")
+
+
+def test_the_compare_completion_in_japanese(
+    ja_page: Any, live_server: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    build_names_world(django_capture_on_commit_callbacks)
+    ja_page.goto(f"{live_server.url}/stats/compare/")
+    ja_page.wait_for_load_state("networkidle")
+    ja_page.locator("#id_b").press_sequentially("e", delay=30)
+    ja_page.wait_for_function(
+        "() => document.querySelector('#id_b_players option[value^=\"Lee\"]') !== null"
+    )
+    texts = set(suggestions(ja_page, "b"))
+    assert {"Lee · 天鳳（ボット）", "Lee · 雀魂（ボット）"} <= texts, texts  # noqa: RUF001
+    assert not any("(bot)" in text or "Tenhou" in text or "Mahjong Soul" in text for text in texts)
+
+
+def test_the_upload_results_in_japanese(ja_page: Any, live_server: Any) -> None:
+    alice = User.objects.create_user("alice", password="alice-secret-1")
+    logged_in(ja_page, live_server, alice)
+    ja_page.goto(f"{live_server.url}/upload/")
+    ja_page.set_input_files(
+        'input[type="file"]',
+        files=[
+            {"name": "one.json", "mimeType": "application/json", "buffer": game_json(1)},
+            {"name": "notes.txt", "mimeType": "text/plain", "buffer": b"no game here"},
+        ],
+    )
+    ja_page.wait_for_function("document.querySelectorAll('#upload-list .outcome').length >= 2")
+    items = ja_page.locator("#upload-list > li")
+    good, bad = items.nth(0), items.nth(1)
+    assert good.locator(".upload-state").inner_text() == "取り込み1件、重複0件、失敗0件"
+    assert good.locator(".outcome-imported").inner_text() == "取り込み済み：対局を見る"  # noqa: RUF001
+    assert good.locator("progress").get_attribute("aria-label") == "one.json のアップロード"
+    assert bad.locator(".upload-state").inner_text() == "取り込み0件、重複0件、失敗1件"
+    assert bad.locator(".outcome-failed").inner_text().startswith("失敗：")  # noqa: RUF001
+    shown = ja_page.locator("#upload-list").inner_text()
+    for english in ("imported", "duplicate", "failed:", "view the game"):
+        assert english not in shown, shown
+    screenshot(ja_page, "upload-ja")
 
 
 # -- The game list on a phone --------------------------------------------------------------------

@@ -1,9 +1,50 @@
 /* The upload page without a page load per file: each chosen or dropped file is posted on its
    own (XMLHttpRequest, so the upload shows its progress), and what became of each of its games
    is shown under it. Without JavaScript the form posts as usual and the page lists the results.
-   The server answers JSON because of the Accept header (see mjlogs/views/uploads.py). */
+   The server answers JSON because of the Accept header (see mjlogs/views/uploads.py).
+   The words are in English, or in Japanese when the page is (<html lang="ja">): WORDS below. */
 (function () {
   "use strict";
+
+  var WORDS = {
+    en: {
+      game: "Game {number}: ",
+      imported: "imported: ",
+      viewGame: "view the game",
+      duplicate: "already stored: ",
+      viewStored: "view the stored game",
+      failed: "failed: {error}",
+      progress: "Upload of {file}",
+      sending: "Sending\u2026",
+      reading: "Reading and storing\u2026",
+      counts: "{imported} imported, {duplicate} duplicate, {failed} failed",
+      refused: "The server refused the file ({status}); reload the page and try again.",
+      offline: "The upload did not reach the server; check the connection and try again."
+    },
+    ja: {
+      game: "対局{number}：",
+      imported: "取り込み済み：",
+      viewGame: "対局を見る",
+      duplicate: "保存済み：",
+      viewStored: "保存済みの対局を見る",
+      failed: "失敗：{error}",
+      progress: "{file} のアップロード",
+      sending: "送信中\u2026",
+      reading: "読み込んで保存しています\u2026",
+      counts: "取り込み{imported}件、重複{duplicate}件、失敗{failed}件",
+      refused: "サーバーがファイルを受け付けませんでした（{status}）。ページを再読み込みしてもう一度お試しください。",
+      offline: "アップロードがサーバーに届きませんでした。接続を確認してもう一度お試しください。"
+    }
+  };
+  var language = (document.documentElement.lang || "en").toLowerCase().split("-")[0];
+  var words = WORDS[language] || WORDS.en;
+
+  /** The words of ``key`` with ``{name}`` replaced by ``values.name``. */
+  function say(key, values) {
+    return words[key].replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
 
   var form = document.getElementById("upload-form");
   if (!form || !window.FormData || !window.XMLHttpRequest) {
@@ -44,15 +85,15 @@
     var several = outcomes.length > 1;
     outcomes.forEach(function (outcome) {
       var row = element("li", "outcome outcome-" + outcome.status);
-      var label = several && outcome.index !== null ? "Game " + (outcome.index + 1) + ": " : "";
+      var label = several && outcome.index !== null ? say("game", { number: outcome.index + 1 }) : "";
       if (outcome.status === "imported") {
-        row.appendChild(document.createTextNode(label + "imported: "));
-        row.appendChild(gameLink(outcome.game_id, "view the game"));
+        row.appendChild(document.createTextNode(label + say("imported")));
+        row.appendChild(gameLink(outcome.game_id, say("viewGame")));
       } else if (outcome.status === "duplicate") {
-        row.appendChild(document.createTextNode(label + "already stored: "));
-        row.appendChild(gameLink(outcome.game_id, "view the stored game"));
+        row.appendChild(document.createTextNode(label + say("duplicate")));
+        row.appendChild(gameLink(outcome.game_id, say("viewStored")));
       } else {
-        row.appendChild(document.createTextNode(label + "failed: " + outcome.error));
+        row.appendChild(document.createTextNode(label + say("failed", { error: outcome.error })));
       }
       results.appendChild(row);
     });
@@ -72,9 +113,9 @@
     var progress = element("progress");
     progress.max = 100;
     progress.value = 0;
-    progress.setAttribute("aria-label", "Upload of " + file.name);
+    progress.setAttribute("aria-label", say("progress", { file: file.name }));
     item.appendChild(progress);
-    var state = element("span", "upload-state", "Sending…");
+    var state = element("span", "upload-state", say("sending"));
     item.appendChild(state);
     var results = element("ul", "outcomes");
     item.appendChild(results);
@@ -99,27 +140,29 @@
     };
     xhr.upload.onload = function () {
       progress.value = 100;
-      state.textContent = "Reading and storing…";
+      state.textContent = say("reading");
     };
     xhr.onload = function () {
       progress.value = 100;
       var body = parse(xhr.responseText);
       if (xhr.status === 200 && body && body.outcomes) {
         var counts = body.counts || {};
-        state.textContent =
-          (counts.imported || 0) + " imported, " + (counts.duplicate || 0) + " duplicate, " +
-          (counts.failed || 0) + " failed";
+        state.textContent = say("counts", {
+          imported: counts.imported || 0,
+          duplicate: counts.duplicate || 0,
+          failed: counts.failed || 0
+        });
         item.classList.add(counts.failed ? "has-failures" : "done");
         showOutcomes(results, body.outcomes);
       } else {
         item.classList.add("has-failures");
         state.textContent = (body && body.error) ||
-          "The server refused the file (" + xhr.status + "); reload the page and try again.";
+          say("refused", { status: xhr.status });
       }
     };
     xhr.onerror = function () {
       item.classList.add("has-failures");
-      state.textContent = "The upload did not reach the server; check the connection and try again.";
+      state.textContent = say("offline");
     };
     xhr.send(data);
   }

@@ -2,9 +2,60 @@
    rolling average, the rolling rates, the final points (uma and oka) and the score changes
    added up, our R beside the R the records state (Tenhou's), and the rank the records state
    on the player's platform's ladder (when any does). The page gives the data in the JSON script #stats-series
-   (stats.views.chart_data); when every chart is drawn, #charts gets data-drawn="N". */
+   (stats.views.chart_data); when every chart is drawn, #charts gets data-drawn="N".
+   The words are in English, or in Japanese when the page is (<html lang="ja">): WORDS below. */
 (function () {
   "use strict";
+
+  const WORDS = {
+    en: {
+      game: "#{number} · {date}",
+      placement: "Placement",
+      averagePlacement: "Average placement (last {window})",
+      place: "Place",
+      win: "Win %",
+      dealIn: "Deal-in %",
+      riichi: "Riichi %",
+      call: "Call %",
+      ofHands: "% of hands",
+      finalPointsAdded: "Final points (uma, oka), added up",
+      scoreAdded: "Score change, added up",
+      finalPoints: "Final points",
+      score: "Score",
+      ratingOurs: "R (ours)",
+      ratingRecorded: "R (as the records state)",
+      rankRecorded: "{rank} (as the records state)",
+      rank: "Rank",
+    },
+    ja: {
+      game: "第{number}戦 · {date}",
+      placement: "順位",
+      averagePlacement: "平均順位（直近{window}戦）",
+      place: "順位",
+      win: "和了率 %",
+      dealIn: "放銃率 %",
+      riichi: "立直率 %",
+      call: "副露率 %",
+      ofHands: "局数に対する %",
+      finalPointsAdded: "最終ポイント（ウマ・オカ込み）の累計",
+      scoreAdded: "点数の増減の累計",
+      finalPoints: "最終ポイント",
+      score: "点数",
+      ratingOurs: "R（当サービスの計算）",
+      ratingRecorded: "R（牌譜の記録）",
+      rankRecorded: "{rank}（牌譜の記録）",
+      rank: "段位",
+    },
+  };
+  const language = (document.documentElement.lang || "en").toLowerCase().split("-")[0];
+  const words = WORDS[language] || WORDS.en;
+
+  /** The words of ``key`` with ``{name}`` replaced by ``values.name``. */
+  function say(key, values) {
+    return words[key].replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
 
   const source = document.getElementById("stats-series");
   const box = document.getElementById("charts");
@@ -13,7 +64,7 @@
   }
   const data = JSON.parse(source.textContent);
   const labels = data.dates.map(function (date, index) {
-    return "#" + (index + 1) + " · " + date;
+    return say("game", { number: index + 1, date: date });
   });
   const colours = {
     ink: "#1d2330",
@@ -61,7 +112,7 @@
       labels: labels,
       datasets: [
         {
-          label: "Placement",
+          label: say("placement"),
           data: data.placement,
           showLine: false,
           pointRadius: 3,
@@ -69,7 +120,7 @@
           backgroundColor: colours.ink,
         },
         {
-          label: "Average placement (last " + data.window + ")",
+          label: say("averagePlacement", { window: data.window }),
           data: data.rolling.average_placement,
           borderColor: colours.accent,
           backgroundColor: colours.accent,
@@ -86,17 +137,17 @@
           min: 1,
           max: data.players,
           ticks: { stepSize: 1 },
-          title: { display: true, text: "Place" },
+          title: { display: true, text: say("place") },
         },
       },
     }),
   }));
 
   const rates = [
-    ["Win", "win_rate", colours.win],
-    ["Deal-in", "deal_in_rate", colours.dealIn],
-    ["Riichi", "riichi_rate", colours.riichi],
-    ["Call", "call_rate", colours.call],
+    [say("win"), "win_rate", colours.win],
+    [say("dealIn"), "deal_in_rate", colours.dealIn],
+    [say("riichi"), "riichi_rate", colours.riichi],
+    [say("call"), "call_rate", colours.call],
   ];
   charts.push(new Chart(document.getElementById("chart-rates"), {
     type: "line",
@@ -104,7 +155,7 @@
       labels: labels,
       datasets: rates.map(function (rate) {
         return {
-          label: rate[0] + " %",
+          label: rate[0],
           data: percent(data.rolling[rate[1]]),
           borderColor: rate[2],
           backgroundColor: rate[2],
@@ -115,7 +166,7 @@
       }),
     },
     options: options({
-      scales: { y: { min: 0, title: { display: true, text: "% of hands" } } },
+      scales: { y: { min: 0, title: { display: true, text: say("ofHands") } } },
     }),
   }));
 
@@ -125,7 +176,7 @@
       labels: labels,
       datasets: [
         {
-          label: "Final points (uma, oka), added up",
+          label: say("finalPointsAdded"),
           data: data.final_points,
           borderColor: colours.ink,
           backgroundColor: "rgba(29, 35, 48, 0.08)",
@@ -136,7 +187,7 @@
           yAxisID: "y",
         },
         {
-          label: "Score change, added up",
+          label: say("scoreAdded"),
           data: data.points,
           borderColor: colours.riichi,
           backgroundColor: colours.riichi,
@@ -149,11 +200,11 @@
     },
     options: options({
       scales: {
-        y: { title: { display: true, text: "Final points" } },
+        y: { title: { display: true, text: say("finalPoints") } },
         score: {
           position: "right",
           grid: { drawOnChartArea: false },
-          title: { display: true, text: "Score" },
+          title: { display: true, text: say("score") },
         },
       },
     }),
@@ -165,7 +216,7 @@
 
   const ratings = [
     {
-      label: "R (ours)",
+      label: say("ratingOurs"),
       data: data.rating,
       borderColor: colours.accent,
       backgroundColor: colours.accent,
@@ -176,7 +227,7 @@
   ];
   if (any(data.recorded_rating)) {
     ratings.push({
-      label: "R (as the records state)",
+      label: say("ratingRecorded"),
       data: data.recorded_rating,
       borderColor: colours.riichi,
       backgroundColor: colours.riichi,
@@ -200,7 +251,7 @@
         labels: labels,
         datasets: [
           {
-            label: data.rank_name + " (as the records state)",
+            label: say("rankRecorded", { rank: data.rank_name }),
             data: data.recorded_rank,
             stepped: true,
             borderColor: colours.win,
@@ -218,7 +269,7 @@
               stepSize: 1,
               callback: function (value) { return data.rank_labels[value] || ""; },
             },
-            title: { display: true, text: "Rank" },
+            title: { display: true, text: say("rank") },
           },
         },
       }),

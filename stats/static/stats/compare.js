@@ -6,7 +6,20 @@
    as typed, and the second field's list holds the first player's opponents.
 
    When a list is filled, its input gets data-suggested="<count>" until the next keystroke (the
-   browser tests wait for it). */
+   browser tests wait for it).
+
+   The words are in English, or in Japanese when the page is (<html lang="ja">): WORDS below (the
+   API names platforms in English; the page's language names them here). */
+
+const WORDS = {
+  en: { bot: " (bot)", platforms: {} },
+  ja: {
+    bot: "（ボット）",
+    platforms: { tenhou: "天鳳", majsoul: "雀魂", sim: "セルフ対戦（ボット）", canonical: "正規形式の牌譜" },
+  },
+};
+const LANGUAGE = (document.documentElement.lang || "en").toLowerCase().split("-")[0];
+const words = WORDS[LANGUAGE] || WORDS.en;
 
 const SHOWN = 15;
 const DELAY_MS = 150;
@@ -31,11 +44,12 @@ function optionsFor(players, complete) {
       complete && seen.get(player.name) === 1 && !/^[+-]?\d+$/.test(player.name) && !player.name.includes("@");
     const value = plain || !player.platform ? player.name : player.name + "@" + player.platform;
     let label = player.name;
-    if (player.platform_label) {
-      label += " · " + player.platform_label;
+    const platform = words.platforms[player.platform] || player.platform_label;
+    if (platform) {
+      label += " · " + platform;
     }
     if (player.kind === "bot") {
-      label += " (bot)";
+      label += words.bot;
     }
     const option = document.createElement("option");
     option.value = value;

@@ -7,7 +7,11 @@
 
    Ranks 1-9, the winds and the arrows are the vendored set's faces (the suits are the same
    ones under other names); ranks 10-16, the zero, H, V and the flowers are drawn in its style
-   by tiles/make_faces.py. Pure functions: no DOM. */
+   by tiles/make_faces.py. Pure functions: no DOM. Its words follow the page's language
+   (``language()`` of strings.js): "5 socks", "Red arrow", "3.6 f" in English; 5索, 赤の矢（中）,
+   3.6 f in Japanese (the suits and honours by the riichi tiles whose faces they share). */
+
+import { language } from "../strings.js";
 
 const RANKS = "0123456789xabcdef";
 const SUITS = { t: ["tongs", "Pin"], s: ["socks", "Sou"], m: ["mans", "Man"] };
@@ -24,6 +28,35 @@ const HONOURS = {
   P: ["White arrow", "Haku"]
 };
 const SEAT_WINDS = ["East", "South", "West", "North"];
+// Japanese: the suits, honours, seat winds and flowers (name, picture).
+const JAPANESE_SUITS = { t: "筒", s: "索", m: "萬" };
+const JAPANESE_HONOURS = {
+  Z: "ゼロ",
+  E: "東",
+  S: "南",
+  W: "西",
+  N: "北",
+  H: "横の風（東西）",
+  V: "縦の風（南北）",
+  C: "赤の矢（中）",
+  F: "緑の矢（發）",
+  P: "白の矢（白）"
+};
+const JAPANESE_SEAT_WINDS = ["東", "南", "西", "北"];
+const JAPANESE_FLOWERS = {
+  h: ["春", ""],
+  i: ["夏", ""],
+  j: ["秋", ""],
+  k: ["冬", ""],
+  o: ["一", "梅、"],
+  p: ["二", "蘭、"],
+  q: ["三", "菊、"],
+  r: ["四", "竹、"]
+};
+
+function japanese() {
+  return language() === "ja";
+}
 // Each flower: its name, its picture, and the seat (1-4: East to North) it belongs to.
 const FLOWERS = {
   h: ["Spring", "", "Spring", 1],
@@ -53,6 +86,9 @@ export function fanText(tenths) {
 
 export function limitText(limits) {
   const number = parseInt(String(limits), 10);
+  if (japanese()) {
+    return "上限役" + number;
+  }
   return number + (number === 1 ? " limit" : " limits");
 }
 
@@ -62,11 +98,26 @@ const uzje = {
   upright: true,
   riichiSticks: false,
   shantenKnown: false,
-  doraLabel: "Bonus",
-  indicatorsLabel: "Bonus tiles",
+  get doraLabel() {
+    return japanese() ? "ボーナス" : "Bonus";
+  },
+  get indicatorsLabel() {
+    return japanese() ? "ボーナス牌" : "Bonus tiles";
+  },
 
+  /** The tile in words: "5 socks", "Spring flower (East)" (5索, 春の花（東）). */
   label(code) {
     const number = numberTile(code);
+    if (number && japanese()) {
+      return number.rank + JAPANESE_SUITS[number.suit];
+    }
+    if (japanese()) {
+      const flower = JAPANESE_FLOWERS[code];
+      if (flower) {
+        return flower[0] + "の花（" + flower[1] + JAPANESE_SEAT_WINDS[FLOWERS[code][3] - 1] + "）";
+      }
+      return JAPANESE_HONOURS[code] || null;
+    }
     if (number) {
       return number.rank + " " + SUITS[number.suit][0];
     }
@@ -98,10 +149,15 @@ const uzje = {
 
   /** The games the dealer has dealt in a row. */
   repeats(count) {
+    if (japanese()) {
+      return "連荘";
+    }
     return count === 1 ? "repeat" : "repeats";
   },
 
-  readyWord: "Ready",
+  get readyWord() {
+    return japanese() ? "聴牌" : "Ready";
+  },
 
   yakuWorth(win, amount) {
     return win.limit_patterns ? limitText(amount) : fanText(amount);
