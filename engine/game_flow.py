@@ -11,6 +11,7 @@ with the target stops after a win (``agari_yame``) or tenpai (``tenpai_yame``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from engine.rules.ruleset import PointsRounding, Ruleset
@@ -170,3 +171,10 @@ def final_points(
     if rounding is PointsRounding.THOUSANDS:
         return (tuple(rounded),)
     return exact, tuple(rounded)
+
+
+def whole_points(amount: float) -> int:
+    """An amount in whole points, a half rounded away from zero (``2.5`` is 3, ``-2.5`` is -3):
+    for what counts whole points (the statistics' rows, the seats' scores) where a game pays
+    halves (Ùzje's exact self-draws). Whole amounts are unchanged."""
+    return int(math.copysign(math.floor(abs(amount) + 0.5), amount))

@@ -24,7 +24,6 @@ from __future__ import annotations
 import gzip
 import io
 import logging
-import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -52,7 +51,7 @@ from engine.formats import (
     sniff_file,
     sniff_head,
 )
-from engine.game_flow import placements
+from engine.game_flow import placements, whole_points
 from mjlogs import record_cache
 from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand, is_archive
 from mjlogs.identity import identity_hash
@@ -652,14 +651,6 @@ def _player(platform: str, name: str) -> Player:
         player.delete()
         return known.get().player
     return player
-
-
-def whole_points(points: float) -> int:
-    """A score as the seats' integer columns keep it: Ùzje's exact self-draw halves (2.5 from
-    each payer) rounded away from zero, as its statistics rows count them; the record, the
-    verdict and the viewer keep the halves."""
-    whole = math.floor(abs(points) + 0.5)
-    return int(whole if points >= 0 else -whole)
 
 
 def _started_at(text: str | None) -> datetime | None:

@@ -424,6 +424,20 @@ def _learn_honor3(b: bytes) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
 # Errors
 
 
+def _packed(counts: Sequence[int]) -> bytes:
+    """The 34 counts as bytes (what the tables are keyed by).
+
+    :raises InvalidHandError, TypeError: not 34 counts of 0-4 (:func:`_bad_input`).
+    """
+    try:
+        b = bytes(counts)
+    except (TypeError, ValueError):
+        raise _bad_input(counts) from None
+    if len(b) != 34:
+        raise _bad_input(counts)
+    return b
+
+
 def _bad_input(counts: Sequence[int]) -> InvalidHandError | TypeError:
     """The error for counts that ``bytes()`` refused (or that have the wrong length)."""
     try:
@@ -473,12 +487,7 @@ def shanten(
     >>> shanten([2] + [0] * 33)  # a lone pair: four melds were called
     -1
     """
-    try:
-        b = bytes(counts)
-    except (TypeError, ValueError):
-        raise _bad_input(counts) from None
-    if len(b) != 34:
-        raise _bad_input(counts)
+    b = _packed(counts)
     suit = _SUIT
     if three_player:
         if b[1:8] != _NO_MIDDLE_MAN:
@@ -598,12 +607,7 @@ def shanten_regular(counts: Sequence[int], *, three_player: bool = False) -> int
 
 
 def _closed_hand_stats(counts: Sequence[int], shape: str) -> int:
-    try:
-        b = bytes(counts)
-    except (TypeError, ValueError):
-        raise _bad_input(counts) from None
-    if len(b) != 34:
-        raise _bad_input(counts)
+    b = _packed(counts)
     suit = _SUIT
     stats = (
         (suit.get(b[0:9]) or _learn_suit(b, 0))[1]
@@ -810,12 +814,7 @@ def discard_acceptance(
 
     :raises InvalidHandError: not 34 counts of 0-4, or not ``3n+2`` tiles (up to 14).
     """
-    try:
-        b = bytes(counts)
-    except (TypeError, ValueError):
-        raise _bad_input(counts) from None
-    if len(b) != 34:
-        raise _bad_input(counts)
+    b = _packed(counts)
     n = sum(b)
     calls = _CALLS[n] if n < len(_CALLS) else -1
     if calls < 0 or n % 3 != 2:

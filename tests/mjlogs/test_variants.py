@@ -260,7 +260,7 @@ def test_a_small_mahjong_win_shows_points_not_han(client: Client) -> None:
 
 
 def test_the_seats_keep_halves_rounded_away_from_zero() -> None:
-    from mjlogs.services import whole_points
+    from engine.game_flow import whole_points
 
     assert [whole_points(x) for x in (7.5, -2.5, 2.4, -2.6, 0.5, -0.5, 25_000)] == [
         8, -3, 2, -3, 1, -1, 25_000

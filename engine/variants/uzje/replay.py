@@ -27,7 +27,7 @@ from typing import Any, cast
 
 from engine.errors import EngineError
 from engine.events import Event, ExhaustiveDraw, Game, RecordedWin, Round, Win
-from engine.game_flow import RoundPosition
+from engine.game_flow import RoundPosition, whole_points
 from engine.report import (
     ReplayDriver,
     ReplayReport,
@@ -41,7 +41,7 @@ from engine.report import (
 from engine.tiles import Tile
 from engine.variants.uzje.events import UzjeEvent
 from engine.variants.uzje.rules import UzjeRules, with_overrides
-from engine.variants.uzje.scoring import as_recorded_all, whole_points
+from engine.variants.uzje.scoring import as_recorded_all
 from engine.variants.uzje.state import UzjeHandResult, UzjeState, UzjeWin
 from engine.variants.uzje.tiles import format_kinds, format_tiles, kind_of
 

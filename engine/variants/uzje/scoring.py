@@ -20,13 +20,12 @@ hand), and so scores may be too. An amount of points (a payment, a score change,
 never ``5.0``, as a record writes whole points). Floats hold every half of a whole number exactly,
 and sums and differences of them too, far beyond any score a match can reach, so nothing is ever
 rounded. The shared record, report and frame types say ``int`` (every riichi figure is whole):
-:func:`as_recorded` hands them an amount, halves included; :func:`whole_points` rounds one for
-the statistics' rows, which count whole points (docs/variants/uzje.md, "Payments").
+:func:`as_recorded` hands them an amount, halves included; ``engine.game_flow.whole_points``
+rounds one for the statistics' rows, which count whole points (docs/variants/uzje.md, "Payments").
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -218,12 +217,6 @@ def as_recorded(amount: float) -> int:
 def as_recorded_all(amounts: Iterable[float]) -> tuple[int, ...]:
     """:func:`as_recorded` of every amount."""
     return tuple(as_recorded(amount) for amount in amounts)
-
-
-def whole_points(amount: float) -> int:
-    """An amount in whole points, a half rounded away from zero (``2.5`` is 3, ``-2.5`` is -3):
-    for the statistics' rows, which count whole points. Whole amounts are unchanged."""
-    return int(math.copysign(math.floor(abs(amount) + 0.5), amount))
 
 
 def half(amount: int, rounding: Rounding) -> float:

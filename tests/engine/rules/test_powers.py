@@ -53,6 +53,7 @@ from engine.sim.bots import GreedyBot, RandomBot
 from engine.sim.selfplay import play_game, simulate
 from engine.state import GameState, Phase
 from engine.tiles import parse_tile, parse_tiles
+from tests.engine.test_state import play
 
 T = parse_tile
 
@@ -94,12 +95,6 @@ def started(
 ) -> GameState:
     state = GameState(get_ruleset(preset).replace(modifiers=modifiers))
     state.start_round(round_ or make_round())
-    return state
-
-
-def play(state: GameState, *events: Event) -> GameState:
-    for event in events:
-        state.apply(event)
     return state
 
 

@@ -18,11 +18,11 @@ from engine.errors import MalformedLogError
 from engine.events import Game, Win
 from engine.formats import canonical
 from engine.frames import round_frames
+from engine.game_flow import whole_points
 from engine.replay import Verdict
 from engine.variants.uzje import request
 from engine.variants.uzje.replay import replay, rules_of
 from engine.variants.uzje.rules import PRESETS, UZJE_4P, Rounding, as_preset, with_overrides
-from engine.variants.uzje.scoring import whole_points
 from engine.variants.uzje.selfplay import simulate
 from tests.engine.formats.test_canonical import four_player_doc
 

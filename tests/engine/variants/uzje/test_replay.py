@@ -20,11 +20,11 @@ from engine.events import (
     Round,
     Win,
 )
+from engine.game_flow import whole_points
 from engine.replay import Verdict
 from engine.variants.uzje import tiles as T
 from engine.variants.uzje.events import Chow
 from engine.variants.uzje.replay import replay
-from engine.variants.uzje.scoring import whole_points
 from engine.variants.uzje.selfplay import simulate
 
 
