@@ -76,7 +76,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
@@ -146,9 +146,14 @@ def summary_marks_clear(versions: Mapping[int, int]) -> int:
     for the next catch-up). Returns how many were cleared."""
     if not versions:
         return 0
-    unchanged = Q()
+    # One condition a version (marks are mostly at one or two), not one a player: a 200-way OR
+    # took longer to build and compile than the delete took to run.
+    by_version: dict[int, list[int]] = {}
     for player_id, version in versions.items():
-        unchanged |= Q(player_id=player_id, version=version)
+        by_version.setdefault(version, []).append(player_id)
+    unchanged = Q()
+    for version, player_ids in by_version.items():
+        unchanged |= Q(player_id__in=player_ids, version=version)
     return SummaryBacklog.objects.filter(unchanged).delete()[0]
 
 
@@ -433,9 +438,11 @@ def games_stats_mark(
 
 
 @contextmanager
-def catch_up_once_after() -> Iterator[None]:
+def catch_up_once_after(*, leave: Collection[str] = ()) -> Iterator[None]:
     """Bring the statistics up to date once, after a bulk change (an import of many games, a
-    reverification), instead of after each game.
+    reverification), instead of after each game. In-process catch-ups whose task name is in
+    ``leave`` are not run at the end (their marks stay: the study aids' games wait for
+    ``manage.py study_games``, which ``import_logs`` names).
 
     It matters where tasks run in-process (Celery eager, the default setup): there every
     verified game ran its players' summaries and the ratings at once, so an import of N games
@@ -460,6 +467,8 @@ def catch_up_once_after() -> Iterator[None]:
     # that has run already runs again after the rest.
     while held:
         task = held.pop(0)
+        if task.name in leave:
+            continue
         token = _held_catch_ups.set(held)
         try:
             _queue_now(task)

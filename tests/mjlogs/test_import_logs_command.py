@@ -258,19 +258,31 @@ def test_the_statistics_catch_up_once_after_the_whole_import(
     assert summaries() == caught_up and ratings() == rated
 
 
-def test_games_left_for_the_study_aids_are_named_with_the_command(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from stats import catch_up
+def test_games_left_for_the_study_aids_are_named_with_the_command(tmp_path: Path) -> None:
+    """In-process, an import leaves every game's study aids to their own command, and names it;
+    ``--study`` runs it before returning."""
     from stats.selectors import study_pending_count
 
-    monkeypatch.setattr(catch_up, "EAGER_STUDY_SECONDS", 0.0)  # one game a pass
     (tmp_path / "three.json").write_bytes(canonical.write(list(simulate("tenhou-4p-east", 3, 7))))
     output, status = run(str(tmp_path))
-    assert status == 0
-    assert "2 games wait for their study aids' counts" in output
+    assert status == 0 and "3 games imported" in output
+    assert "3 games wait for their study aids' counts" in output
     assert "`manage.py study_games` counts them" in output
+    assert study_pending_count() == 3
     call_command("study_games", stdout=io.StringIO())
     assert study_pending_count() == 0
     again, _ = run(str(tmp_path))
     assert "wait for their study aids" not in again
+
+
+def test_import_with_study_counts_the_study_aids_before_returning(tmp_path: Path) -> None:
+    from stats.models import RoundFact
+    from stats.selectors import study_pending_count
+
+    (tmp_path / "two.json").write_bytes(canonical.write(list(simulate("tenhou-4p-east", 2, 8))))
+    output, status = run(str(tmp_path), "--study")
+    assert status == 0 and "2 games imported" in output
+    assert "2 games' study aids counted" in output
+    assert "wait for their study aids" not in output
+    assert study_pending_count() == 0
+    assert not RoundFact.objects.filter(decisions__isnull=True).exists()

@@ -9,6 +9,10 @@ unread. A progress bar runs on standard error, and a summary follows: games impo
 duplicates, files that failed and files skipped, each with its reason, and (once verified, at
 once when Celery runs eagerly) the verdicts. Exit status 1 when any file failed; skipped files
 fail nothing.
+
+Where tasks run in this process (the default setup), the study aids' counts of the games (tile
+acceptance, about 40 ms a game) are left to ``manage.py study_games``, which the summary names;
+``--study`` runs it at the end. A worker counts them by itself.
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from config.bulk import queries_unlogged
 from mjlogs.archives import UploadedFile
 from mjlogs.models import Visibility
 from mjlogs.services import DEFAULT_LIMITS, Outcome, Status, import_files, local_file
@@ -48,6 +54,10 @@ def _files(paths: list[Path]) -> Iterator[Path]:
 
 class Command(BaseCommand):
     help = "Import game records (files, folders, archives) and report what became of each."
+    # The system checks load the site's URLs, and with them the REST framework and the OpenAPI
+    # generator: a third of a second of every import's start, for checks about serving pages
+    # (`manage.py check` and `runserver` still run them).
+    requires_system_checks: tuple[str, ...] = ()
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="+", type=Path, help="Files or folders to import.")
@@ -56,8 +66,18 @@ class Command(BaseCommand):
             "--private", action="store_true", help="Only the uploader and staff see the games."
         )
         parser.add_argument("--quiet", action="store_true", help="No progress bar.")
+        parser.add_argument(
+            "--study",
+            action="store_true",
+            help="Where tasks run in this process, also count the study aids (tile acceptance, "
+            "about 40 ms a game) before returning; else `manage.py study_games` counts them.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        with queries_unlogged():
+            self._import(options)
+
+    def _import(self, options: dict[str, Any]) -> None:
         uploader = None
         if options["uploader"]:
             users = get_user_model().objects.filter(username=options["uploader"])
@@ -85,6 +105,10 @@ class Command(BaseCommand):
             visibility=visibility,
             progress=progress,
             skip_non_records=True,
+            # In-process, the study aids' counts would add a pass of a second to every import,
+            # and still leave most of a large one's games waiting: they are left whole to
+            # `study_games` (run below with --study), which shows its progress.
+            study_after=False,
         )
         bar.close()
         counts = summary.counts
@@ -103,9 +127,10 @@ class Command(BaseCommand):
             words = ", ".join(f"{count} {verdict}" for verdict, count in sorted(verdicts.items()))
             self.stdout.write(f"verdicts of these games: {words}")
         waiting = study_pending_count() if settings.CELERY_TASK_ALWAYS_EAGER else 0
-        if waiting:
-            # In-process, the study aids' counts run a second after an import, not its whole
-            # length (stats.catch_up.EAGER_STUDY_SECONDS); a worker goes on by itself.
+        if waiting and options["study"]:
+            call_command("study_games", quiet=options["quiet"], stdout=self.stdout)
+        elif waiting:
+            # In-process, the study aids are left to their own command; a worker counts them.
             self.stdout.write(
                 f"{waiting} games wait for their study aids' counts (tile acceptance, "
                 "docs/stats.md): `manage.py study_games` counts them"

@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
 import engine
+from config.bulk import queries_unlogged
 from replay.selectors import game_ids_to_verify, verdict_counts
 from replay.tasks import verify_game
 from stats.catch_up import catch_up_once_after
@@ -47,7 +48,7 @@ class Command(BaseCommand):
         ids = game_ids_to_verify(outdated_only=options["outdated"], pending_only=options["pending"])
         eager = settings.CELERY_TASK_ALWAYS_EAGER
         # In-process, the statistics catch up once at the end rather than after every game.
-        with catch_up_once_after():
+        with queries_unlogged(), catch_up_once_after():
             for game_id in tqdm(
                 ids,
                 unit="game",

@@ -3,9 +3,10 @@ docs/stats.md "Tile acceptance") of the verified games that wait for them, here 
 bring the players' summaries up to date.
 
 Imports count them after verifying, by their own catch-up (``stats.catch_up.study_pass``): on a
-worker as fast as it goes, but in-process (Celery eager, the default setup) a pass stops after
-about a second so that an import is not held up. After a bulk import on the default setup, run
-this once. ``--all`` counts every verified game again (after a change to the counting).
+worker as fast as it goes, but in-process (Celery eager, the default setup) an upload's pass stops
+after about a second so that it is not held up, and ``import_logs`` leaves them all to this
+command (or runs it, with ``--study``). After a bulk import on the default setup, run this once.
+``--all`` counts every verified game again (after a change to the counting).
 """
 
 from __future__ import annotations
