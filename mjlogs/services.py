@@ -252,6 +252,7 @@ def import_files(
     progress: Callable[[Outcome], None] | None = None,
     verifications: VerificationQueue | None = None,
     skip_non_records: bool = False,
+    study_after: bool = True,
 ) -> ImportSummary:
     """Import uploaded files (archives are opened) and return every outcome. Each game is
     committed on its own (see :func:`upload_import` for all or nothing).
@@ -260,10 +261,14 @@ def import_files(
     ``skip_non_records`` (a folder of logs, ``import_logs``), an archive's member that is no game
     record in any known format is ``skipped`` instead of ``failed``, as is a file marked
     :attr:`~mjlogs.archives.UploadedFile.skipped` (:func:`local_file`).
+
+    Without ``study_after``, an in-process import (Celery eager) leaves the study aids' counts
+    of its games (about 40 ms a game) to ``manage.py study_games`` instead of running their
+    pass of about a second at its end; a worker counts them as always.
     """
     own_queue = verifications is None
     queue = VerificationQueue(batch=True) if verifications is None else verifications
-    with _statistics_once_after():
+    with _statistics_once_after(study=study_after):
         try:
             summary = _import(
                 files, uploader, visibility, limits, progress, queue, skip_non_records
@@ -342,38 +347,116 @@ def _import(
     modifiers: tuple[str, ...] = (),
 ) -> ImportSummary:
     summary = ImportSummary()
-    players = PlayerCache()
+    outcomes = _BatchedOutcomes(summary, progress, PlayerCache(), verifications)
+    _import_into(outcomes, files, uploader, visibility, limits, skip_non_records, modifiers)
+    outcomes.flush()
+    return summary
+
+
+def _import_into(
+    outcomes: _BatchedOutcomes,
+    files: Iterable[UploadedFile],
+    uploader: AbstractBaseUser | None,
+    visibility: str,
+    limits: Limits,
+    skip_non_records: bool,
+    modifiers: tuple[str, ...],
+) -> None:
     seen = 0
     for upload in files:
         if upload.skipped is not None:
-            _add(summary, Outcome(upload.name, Status.SKIPPED, error=upload.skipped), progress)
+            outcomes.add(Outcome(upload.name, Status.SKIPPED, error=upload.skipped))
             continue
         # A file refused before it was read (too large) has nothing to expand.
         members = [upload] if upload.problem is not None else None
         # One member at a time: an archive's files together may hold hundreds of megabytes.
-        for member in members or _members(upload, limits, summary, progress):
+        for member in members or _members(upload, limits, outcomes):
             seen += 1
             if seen > limits.max_files:
                 error = f"more than {limits.max_files:,} files in one import; the rest were skipped"
-                _add(summary, Outcome(member.name, Status.FAILED, error=error), progress)
-                return summary
+                outcomes.add(Outcome(member.name, Status.FAILED, error=error))
+                return
             if member.problem is not None:
-                _add(summary, Outcome(member.name, Status.FAILED, error=member.problem), progress)
+                outcomes.add(Outcome(member.name, Status.FAILED, error=member.problem))
                 continue
             if skip_non_records and not _may_be_record(member.data):
-                _add(summary, Outcome(member.name, Status.SKIPPED, error=NOT_A_RECORD), progress)
+                outcomes.add(Outcome(member.name, Status.SKIPPED, error=NOT_A_RECORD))
                 continue
-            for outcome in import_file(
-                member.name,
-                member.data,
-                uploader=uploader,
-                visibility=visibility,
-                verifications=verifications,
-                players=players,
-                modifiers=modifiers,
-            ):
-                _add(summary, outcome, progress)
-    return summary
+            read = _read_file(member.name, member.data, uploader, visibility, modifiers)
+            if isinstance(read, Outcome):
+                outcomes.add(read)
+            else:
+                outcomes.add_file(read)
+
+
+#: Games of an import stored together (:func:`games_store`): one look-up for duplicates, one
+#: for players, a few INSERTs and one commit, instead of about ten statements and a commit for
+#: each game and five for each new player.
+STORE_BATCH = 50
+
+
+@dataclass(frozen=True)
+class _ReadFile:
+    """A file's games, read and checked, waiting to be stored."""
+
+    name: str
+    source_format: str
+    games: list[EngineGame]
+    origin: Origin
+
+
+class _BatchedOutcomes:
+    """An import's outcomes, in the order of its files, with the games of the files read stored
+    :data:`STORE_BATCH` at a time: an outcome after a file waiting for its batch waits with it,
+    so that the summary (and ``progress``) keep the files' order."""
+
+    def __init__(
+        self,
+        summary: ImportSummary,
+        progress: Callable[[Outcome], None] | None,
+        players: PlayerCache,
+        verifications: VerificationQueue,
+    ) -> None:
+        self._summary = summary
+        self._progress = progress
+        self._players = players
+        self._verifications = verifications
+        self._waiting: list[Outcome | _ReadFile] = []
+        self._games = 0
+
+    def add(self, outcome: Outcome) -> None:
+        if self._waiting:
+            self._waiting.append(outcome)
+        else:
+            _add(self._summary, outcome, self._progress)
+
+    def add_file(self, read: _ReadFile) -> None:
+        self._waiting.append(read)
+        self._games += len(read.games)
+        if self._games >= STORE_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Store the games waiting, and give every outcome waiting, in order."""
+        waiting, self._waiting, self._games = self._waiting, [], 0
+        files = [item for item in waiting if isinstance(item, _ReadFile)]
+        batch = [(game, read.origin) for read in files for game in read.games]
+        stored = iter(
+            games_store(batch, verifications=self._verifications, players=self._players)
+            if batch
+            else []
+        )
+        for item in waiting:
+            if isinstance(item, Outcome):
+                _add(self._summary, item, self._progress)
+                continue
+            for index in range(len(item.games)):
+                game_id, created = next(stored)
+                status = Status.IMPORTED if created else Status.DUPLICATE
+                outcome = Outcome(
+                    item.name, status, index, game_id, source_format=item.source_format
+                )
+                _add(self._summary, outcome, self._progress)
 
 
 def _may_be_record(data: bytes) -> bool:
@@ -420,10 +503,7 @@ def _over(name: str, size: int, limit: int, archive: bool) -> str:
 
 
 def _members(
-    upload: UploadedFile,
-    limits: Limits,
-    summary: ImportSummary,
-    progress: Callable[[Outcome], None] | None,
+    upload: UploadedFile, limits: Limits, outcomes: _BatchedOutcomes
 ) -> Iterator[UploadedFile]:
     """The files of one upload, read one by one. An archive over a limit is one failure before
     any of its files is read; one found corrupt part-way ends with a failure for the archive
@@ -431,7 +511,7 @@ def _members(
     try:
         yield from expand(upload.name, upload.data, limits)
     except ArchiveError as error:
-        _add(summary, Outcome(upload.name, Status.FAILED, error=str(error)), progress)
+        outcomes.add(Outcome(upload.name, Status.FAILED, error=str(error)))
 
 
 def _add(
@@ -459,25 +539,42 @@ def import_file(
     whose record states none gets them in its ``rule_overrides``
     (:func:`engine.families.with_modifiers`), so that it is judged under them; a record stating
     others, or a game whose family or rule set cannot apply them, fails the file, naming them."""
+    read = _read_file(name, data, uploader, visibility, modifiers)
+    if isinstance(read, Outcome):
+        return [read]
+    queue = VerificationQueue() if verifications is None else verifications
+    outcomes = []
+    for index, game in enumerate(read.games):
+        stored, created = game_store(game, read.origin, verifications=queue, players=players)
+        status = Status.IMPORTED if created else Status.DUPLICATE
+        outcomes.append(Outcome(name, status, index, stored.pk, source_format=read.source_format))
+    return outcomes
+
+
+def _read_file(
+    name: str,
+    data: bytes,
+    uploader: AbstractBaseUser | None,
+    visibility: str,
+    modifiers: Sequence[str],
+) -> _ReadFile | Outcome:
+    """A file's games read, given the ``modifiers`` and checked for storing, with their origin;
+    or the file's failure."""
     if visibility not in Visibility.values:
         raise ValueError(f"visibility must be one of {', '.join(Visibility.values)}")
     try:
         games, fmt = read_games(data, file_name=name)
     except EngineError as error:
-        return [Outcome(name, Status.FAILED, error=str(error))]
+        return Outcome(name, Status.FAILED, error=str(error))
     if not games:
-        return [Outcome(name, Status.FAILED, error="the file holds no game")]
+        return Outcome(name, Status.FAILED, error="the file holds no game")
     for index, game in enumerate(games):
+        where = f"game {index + 1} of {len(games)}: " if len(games) > 1 else ""
         try:
             games[index] = game = with_modifiers(game, modifiers)
-        except EngineError as error:
-            where = f"game {index + 1} of {len(games)}: " if len(games) > 1 else ""
-            return [Outcome(name, Status.FAILED, error=f"{where}{error}", source_format=fmt.name)]
-        try:
             check_storable(game)
-        except NotStorable as error:
-            where = f"game {index + 1} of {len(games)}: " if len(games) > 1 else ""
-            return [Outcome(name, Status.FAILED, error=f"{where}{error}", source_format=fmt.name)]
+        except (EngineError, NotStorable) as error:
+            return Outcome(name, Status.FAILED, error=f"{where}{error}", source_format=fmt.name)
     origin = Origin(
         # Level 6 (zlib's default) instead of gzip's 9: a third of the time for 2% more bytes
         # on the corpus; level 9 was a twentieth of an import's time.
@@ -488,13 +585,7 @@ def import_file(
         uploader=uploader,
         visibility=visibility,
     )
-    queue = VerificationQueue() if verifications is None else verifications
-    outcomes = []
-    for index, game in enumerate(games):
-        stored, created = game_store(game, origin, verifications=queue, players=players)
-        status = Status.IMPORTED if created else Status.DUPLICATE
-        outcomes.append(Outcome(name, status, index, stored.pk, source_format=fmt.name))
-    return outcomes
+    return _ReadFile(name, fmt.name, games, origin)
 
 
 def game_store(
@@ -534,6 +625,79 @@ def game_store(
     return stored, True
 
 
+def games_store(
+    games: Sequence[tuple[EngineGame, Origin]],
+    *,
+    verifications: VerificationQueue,
+    players: PlayerCache,
+) -> list[tuple[int, bool]]:
+    """:func:`game_store` for the games of one import (their origins share the uploader and
+    visibility), in a few statements: one look-up of the stored copies, one of the players, and
+    the new games, seats and players inserted together in one transaction. Returns each game's
+    id and whether it is new; a game twice in the batch is new once.
+
+    When that transaction meets a unique constraint (another import stored one of these games
+    or players meanwhile), it is rolled back and each game is stored on its own instead, as
+    :func:`game_store` does, which knows how to find what the other import stored."""
+    uploader, visibility = games[0][1].uploader, games[0][1].visibility
+    if any(o.uploader != uploader or o.visibility != visibility for _, o in games):
+        raise ValueError("the games of one batch share their uploader and visibility")
+    documents = [canonical.game_to_json(game) for game, _ in games]
+    digests = [identity_hash(document) for document in documents]
+    found = _stored_ids(digests, uploader, visibility)
+    first_of: dict[str, int] = {}  # a new game's digest -> its place in the batch
+    for place, digest in enumerate(digests):
+        if digest not in found:
+            first_of.setdefault(digest, place)
+    new = sorted(first_of.values())
+    try:
+        with transaction.atomic():
+            rows = [
+                _game_row(games[place][0], documents[place], digests[place], games[place][1])
+                for place in new
+            ]
+            Game.objects.bulk_create(rows)
+            seat_names = [(platform_of(games[p][0].header), _names(games[p][0])) for p in new]
+            ids = players.player_ids_many(seat_names)
+            seats = [
+                seat
+                for row, place, player_ids in zip(rows, new, ids, strict=True)
+                for seat in _seat_rows(row, games[place][0], player_ids)
+            ]
+            GameSeat.objects.bulk_create(seats)
+    except IntegrityError:
+        players.forget()  # the players it created went with the rolled back batch
+        return [
+            (stored.pk, created)
+            for stored, created in (
+                game_store(game, origin, verifications=verifications, players=players)
+                for game, origin in games
+            )
+        ]
+    for row, place in zip(rows, new, strict=True):
+        found[digests[place]] = row.pk
+        stored_record = StoredRecord(digests[place], games[place][0], documents[place])
+        verifications.after_commit(row.pk, stored_record)
+    created = set(new)
+    return [(found[digest], place in created) for place, digest in enumerate(digests)]
+
+
+def _stored_ids(
+    digests: Sequence[str], uploader: AbstractBaseUser | None, visibility: str
+) -> dict[str, int]:
+    """:func:`_stored` for many games in one query: by digest, the id of the copy an upload
+    by ``uploader`` is a duplicate of."""
+    own = Q(visibility=Visibility.PRIVATE)
+    own &= Q(uploader__isnull=True) if uploader is None else Q(uploader=uploader)
+    same = Game.objects.filter(Q(visibility=Visibility.PUBLIC) | own, content_hash__in=digests)
+    found: dict[str, int] = {}
+    rows = same.values_list("content_hash", "visibility", "pk")
+    # Public copies first, then the lowest id, as _stored picks.
+    for digest, _, pk in sorted(rows, key=lambda row: (row[1] != Visibility.PUBLIC, row[2])):
+        found.setdefault(digest, pk)
+    return found
+
+
 def _stored(digest: str, uploader: AbstractBaseUser | None, visibility: str) -> Game | None:
     """The stored copy of a game that an upload by ``uploader`` is a duplicate of: the public
     one, else the uploader's own private one. Either way one the uploader may see."""
@@ -552,9 +716,18 @@ def _create(
     origin: Origin,
     players: PlayerCache,
 ) -> Game:
+    stored = _game_row(game, document, digest, origin)
+    stored.save(force_insert=True)
+    player_ids = players.player_ids(platform_of(game.header), _names(game))
+    GameSeat.objects.bulk_create(_seat_rows(stored, game, player_ids))
+    return stored
+
+
+def _game_row(game: EngineGame, document: dict[str, Any], digest: str, origin: Origin) -> Game:
+    """A game's row, not saved yet."""
     header = game.header
     final = game.recorded_final
-    stored = Game.objects.create(
+    return Game(
         ruleset=header.ruleset,
         rule_overrides=dict(header.rule_overrides),
         players_count=game.players,
@@ -572,11 +745,18 @@ def _create(
         raw_size=origin.raw_size,
         room=room_of(header.ruleset, header.source.format, header.source.extra),
     )
-    platform = platform_of(header)
+
+
+def _names(game: EngineGame) -> list[str]:
+    return [player.name for player in game.header.players]
+
+
+def _seat_rows(stored: Game, game: EngineGame, player_ids: Sequence[int]) -> list[GameSeat]:
+    """A stored game's seats, not saved yet."""
+    final = game.recorded_final
     start = game.rounds[0].scores if game.rounds else (0,) * game.players
     places = placements(final.scores) if final is not None else None
-    player_ids = players.player_ids(platform, [player.name for player in header.players])
-    GameSeat.objects.bulk_create(
+    return [
         GameSeat(
             game=stored,
             seat=seat,
@@ -587,9 +767,8 @@ def _create(
             recorded_rank=player.rank or "",
             recorded_rating=player.rating,
         )
-        for seat, player in enumerate(header.players)
-    )
-    return stored
+        for seat, player in enumerate(game.header.players)
+    ]
 
 
 class PlayerCache:
@@ -626,24 +805,71 @@ class PlayerCache:
             ids.append(known)
         return ids
 
+    def player_ids_many(self, seats: Sequence[tuple[str, Sequence[str]]]) -> list[list[int]]:
+        """:meth:`player_ids` for several games' seats, each a platform and its seats' names:
+        the known players found in one query a platform, the new ones created together, in
+        the order they are met (as game by game). A concurrent import that created one of
+        them first makes this raise :class:`IntegrityError` (the caller rolls back)."""
+        wanted: dict[str, set[str]] = {}
+        for platform, names in seats:
+            for name in names:
+                if (platform, name) not in self._ids and not _anonymous(platform, name):
+                    wanted.setdefault(platform, set()).add(name)
+        for platform, names_wanted in wanted.items():
+            found = PlayerName.objects.filter(platform=platform, name__in=names_wanted)
+            for name, player_id in found.values_list("name", "player_id"):
+                self._ids[platform, name] = player_id
+        new: list[Player] = []
+        named: dict[tuple[str, str], Player] = {}
+        anonymous: dict[tuple[int, int], Player] = {}
+        for place, (platform, names) in enumerate(seats):
+            for seat, name in enumerate(names):
+                if _anonymous(platform, name):
+                    anonymous[place, seat] = player = _new_player(platform, name)
+                elif (platform, name) in self._ids or (platform, name) in named:
+                    continue
+                else:
+                    named[platform, name] = player = _new_player(platform, name)
+                new.append(player)
+        Player.objects.bulk_create(new)
+        PlayerName.objects.bulk_create(
+            PlayerName(player=player, platform=platform, name=name)
+            for (platform, name), player in named.items()
+        )
+        for key, player in named.items():
+            self._ids[key] = player.pk
+        ids = [[self._ids.get((platform, name), 0) for name in names] for platform, names in seats]
+        for (place, seat), player in anonymous.items():
+            ids[place][seat] = player.pk
+        return ids
+
     def forget(self) -> None:
         self._ids.clear()
+
+
+def _anonymous(platform: str, name: str) -> bool:
+    return seat_kind(platform, name) == PlayerKind.ANONYMOUS
+
+
+def _new_player(platform: str, name: str) -> Player:
+    """A new player for a seat's name, not saved yet. The record's name is kept as it is for
+    telling players apart (PlayerName); pages show it without surrounding blanks, and a seat
+    with no name at all as such, never a blank link."""
+    return Player(name=name.strip() or UNNAMED, platform=platform, kind=seat_kind(platform, name))
 
 
 def _player(platform: str, name: str) -> Player:
     """The player known by this name on this platform, created on first sight; an anonymous
     seat (``mjlogs.player_identity``) is a new player every time, never found by its name."""
-    kind = seat_kind(platform, name)
-    shown = name.strip() or UNNAMED
-    if kind == PlayerKind.ANONYMOUS:
-        return Player.objects.create(name=shown, platform=platform, kind=kind)
+    player = _new_player(platform, name)
+    if player.kind == PlayerKind.ANONYMOUS:
+        player.save(force_insert=True)
+        return player
     known = PlayerName.objects.select_related("player").filter(platform=platform, name=name)
     found = known.first()
     if found is not None:
         return found.player
-    # The record's name is kept as it is for telling players apart (PlayerName); pages show it
-    # without surrounding blanks, and a seat with no name at all as such, never a blank link.
-    player = Player.objects.create(name=shown, platform=platform, kind=kind)
+    player.save(force_insert=True)
     try:
         with transaction.atomic():
             PlayerName.objects.create(player=player, platform=platform, name=name)
@@ -717,12 +943,14 @@ def _conflict_message(game: Game, visibility: str) -> str:
     return f"the same game is already {where}{named}; delete this copy instead"
 
 
-def _statistics_once_after() -> AbstractContextManager[None]:
+def _statistics_once_after(*, study: bool = True) -> AbstractContextManager[None]:
     """Statistics brought up to date once when the import ends, not after each of its games
-    (``stats.catch_up.catch_up_once_after``: it matters when tasks run in-process)."""
+    (``stats.catch_up.catch_up_once_after``: it matters when tasks run in-process); without
+    ``study``, the study aids' in-process pass is left to ``manage.py study_games``."""
     from stats.catch_up import catch_up_once_after  # stats depends on this app
+    from stats.tasks import catch_up_study
 
-    return catch_up_once_after()
+    return catch_up_once_after(leave=() if study else (catch_up_study.name,))
 
 
 def _queue_stats_update(game: Game) -> None:
