@@ -1,4 +1,5 @@
-"""Inserting many rows of one model fast: one prepared ``INSERT`` run by ``executemany``.
+"""Inserting many rows of one model fast: one prepared ``INSERT`` run by ``executemany`` (and
+setting one column of many rows by one prepared ``UPDATE``).
 
 Django's ``bulk_create`` compiles its SQL again for every batch, and SQLite's limit on
 parameters makes the batches small (about 30 rows of a 30-column model): storing one game's
@@ -8,13 +9,14 @@ once and the database driver runs it for every row (``sqlite3`` and psycopg both
 ``get_db_prep_save``, as ``bulk_create`` does, so JSON and dates are stored the same; fields
 whose preparation leaves a value of the right type as it is (numbers, booleans, text, foreign
 keys: :data:`PLAIN_TYPES`) are passed as they are, the per-value call being most of the cost.
-Rows get no ids back and no signals are sent: for append-only rows such as
-``stats.RoundFact``.
+Rows are given as mappings of field names to values, not model instances: building an
+instance of a 30-column model cost more than inserting it. They get no ids back and no signals
+are sent: for append-only rows such as ``stats.RoundFact``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.db import connection
@@ -37,21 +39,28 @@ def _preparer(field: Field[Any, Any]) -> Callable[[Any], Any] | None:
     return lambda value: field.get_db_prep_save(value, connection)
 
 
-def insert_rows(model: type[Model], objects: Iterable[Model]) -> int:
-    """Insert these unsaved instances of ``model`` (their primary keys left to the database);
-    returns how many were inserted."""
+def insert_rows(model: type[Model], rows: Iterable[Mapping[str, Any]]) -> int:
+    """Insert these rows of ``model``, each a mapping of its fields' attribute names
+    (``game_id`` for a foreign key) to values, a field left out taking its default; primary
+    keys are left to the database. Returns how many were inserted. A name that is no field is
+    an error."""
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
     quote = connection.ops.quote_name
     columns = ", ".join(quote(field.column) for field in fields)
     marks = ", ".join(["%s"] * len(fields))
     sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
     names = [field.attname for field in fields]
+    known = frozenset(names)
+    defaults = {field.attname: field.get_default for field in fields}
     prepared = [
         (index, prepare) for index, field in enumerate(fields) if (prepare := _preparer(field))
     ]
     values = []
-    for obj in objects:
-        row = [getattr(obj, name) for name in names]
+    for given in rows:
+        if not known.issuperset(given):
+            unknown = ", ".join(sorted(set(given) - known))
+            raise TypeError(f"{model.__name__} has no field {unknown}")
+        row = [given[name] if name in given else defaults[name]() for name in names]
         for index, prepare in prepared:
             row[index] = prepare(row[index])
         values.append(row)
@@ -59,3 +68,26 @@ def insert_rows(model: type[Model], objects: Iterable[Model]) -> int:
         with connection.cursor() as cursor:
             cursor.executemany(sql, values)
     return len(values)
+
+
+def update_column(model: type[Model], name: str, values: Iterable[tuple[Any, Any]]) -> int:
+    """Set the field ``name`` of the rows of ``model`` given as (primary key, value) pairs, by
+    one prepared ``UPDATE`` (``bulk_update`` builds one ``CASE`` expression over every row,
+    compiled again for each batch). The value goes through the field's preparation as in
+    :func:`insert_rows`. Returns how many pairs were given."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field) or not field.concrete:
+        raise TypeError(f"{model.__name__}.{name} is not a column")
+    quote = connection.ops.quote_name
+    key = model._meta.pk
+    assert key is not None
+    sql = (
+        f"UPDATE {quote(model._meta.db_table)} SET {quote(field.column)} = %s "
+        f"WHERE {quote(key.column)} = %s"
+    )
+    prepare = _preparer(field)
+    rows = [(value if prepare is None else prepare(value), pk) for pk, value in values]
+    if rows:
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, rows)
+    return len(rows)

@@ -18,6 +18,7 @@ from django.db import DataError, transaction
 from django.utils import timezone
 
 import engine
+from config.rows import update_column
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
 from engine.formats import canonical
@@ -230,6 +231,5 @@ def _seat_points_replace(outcomes: Sequence[_Outcome]) -> None:
         points = points_by_game[seat.game_id]
         value = points[seat.seat] if points is not None and seat.seat < len(points) else None
         if seat.points != value:
-            seat.points = value
-            changed.append(seat)
-    GameSeat.objects.bulk_update(changed, ["points"])
+            changed.append((seat.pk, value))
+    update_column(GameSeat, "points", changed)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -70,39 +71,41 @@ def games_facts_replace(facts_by_game: Mapping[int, Sequence[EngineFact] | None]
     return len(rows)
 
 
-def _row(game_id: int, player_id: int, fact: EngineFact) -> RoundFact:
-    return RoundFact(
-        game_id=game_id,
-        player_id=player_id,
-        seat=fact.seat,
-        round_index=fact.round,
-        round_name=fact.round_name,
-        dealer=fact.dealer,
-        turns=fact.turns,
-        outcome=fact.outcome,
-        won=fact.won,
-        tsumo=fact.tsumo,
-        dealt_in=fact.dealt_in,
-        win_points=fact.win_points,
-        deal_in_points=fact.deal_in_points,
-        han=fact.han,
-        fu=fact.fu,
-        limit_hand=fact.limit_hand,
-        yaku=list(fact.yaku),
-        ura=fact.ura,
-        ippatsu=fact.ippatsu,
-        win_turn=fact.win_turn,
-        riichi=fact.riichi,
-        riichi_turn=fact.riichi_turn,
-        riichi_chasing=fact.riichi_chasing,
-        riichi_wait_kinds=fact.riichi_wait_kinds,
-        calls=fact.calls,
-        open_hand=fact.open_hand,
-        tenpai_at_draw=fact.tenpai_at_draw,
-        dealt_in_to=fact.dealt_in_to or "",
-        delta=fact.delta,
-        score_after=fact.score_after,
-    )
+def _row(game_id: int, player_id: int, fact: EngineFact) -> dict[str, Any]:
+    """A hand fact's row, as :func:`config.rows.insert_rows` takes it (the study aids' columns
+    are left to their own catch-up)."""
+    return {
+        "game_id": game_id,
+        "player_id": player_id,
+        "seat": fact.seat,
+        "round_index": fact.round,
+        "round_name": fact.round_name,
+        "dealer": fact.dealer,
+        "turns": fact.turns,
+        "outcome": fact.outcome,
+        "won": fact.won,
+        "tsumo": fact.tsumo,
+        "dealt_in": fact.dealt_in,
+        "win_points": fact.win_points,
+        "deal_in_points": fact.deal_in_points,
+        "han": fact.han,
+        "fu": fact.fu,
+        "limit_hand": fact.limit_hand,
+        "yaku": list(fact.yaku),
+        "ura": fact.ura,
+        "ippatsu": fact.ippatsu,
+        "win_turn": fact.win_turn,
+        "riichi": fact.riichi,
+        "riichi_turn": fact.riichi_turn,
+        "riichi_chasing": fact.riichi_chasing,
+        "riichi_wait_kinds": fact.riichi_wait_kinds,
+        "calls": fact.calls,
+        "open_hand": fact.open_hand,
+        "tenpai_at_draw": fact.tenpai_at_draw,
+        "dealt_in_to": fact.dealt_in_to or "",
+        "delta": fact.delta,
+        "score_after": fact.score_after,
+    }
 
 
 def player_summaries_refresh(player_ids: Sequence[int]) -> int:
