@@ -89,8 +89,23 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
-def _event_to_json(event: Event) -> dict[str, Any]:
-    format_tile = _DIALECT.get().format_tile
+def _event_to_json(
+    event: Event, format_tile: Callable[[Tile], str] | None = None
+) -> dict[str, Any]:
+    if format_tile is None:
+        format_tile = _DIALECT.get().format_tile
+    # Nine events in ten are draws and discards: written directly, as the general loop below
+    # writes them (tests/engine/formats/test_canonical_writer.py holds the two equal).
+    if type(event) is Draw:
+        return {"type": "draw", "seat": event.seat, "tile": format_tile(event.tile)}
+    if type(event) is Discard:
+        tile = format_tile(event.tile)
+        return {"type": "discard", "seat": event.seat, "tile": tile, "tsumogiri": event.tsumogiri}
+    return _fields_to_json(event, format_tile)
+
+
+def _fields_to_json(event: Event, format_tile: Callable[[Tile], str]) -> dict[str, Any]:
+    """Any event, field by field (a field left ``None`` is left out)."""
     out: dict[str, Any] = {"type": event.type}
     for name in _field_names(type(event)):
         value = getattr(event, name)
@@ -144,7 +159,8 @@ def _round_to_json(round_: Round) -> dict[str, Any]:
             "dora_indicators": _tiles(round_.wall.dora_indicators),
             "ura_indicators": _tiles(round_.wall.ura_indicators),
         }
-    out["events"] = [_event_to_json(event) for event in round_.events]
+    format_tile = _DIALECT.get().format_tile
+    out["events"] = [_event_to_json(event, format_tile) for event in round_.events]
     return out
 
 

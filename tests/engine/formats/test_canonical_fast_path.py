@@ -179,3 +179,22 @@ def test_a_broken_round_gets_the_same_error_both_ways(data: st.DataObject) -> No
     else:
         parent.insert(key, data.draw(_values))
     assert read(doc) == read_carefully(doc)
+
+
+# The writer's direct draws and discards ------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["tenhou-4p-east", "tenhou-3p-east"])
+def test_the_writer_writes_draws_and_discards_as_its_field_loop_does(preset: str) -> None:
+    """``_event_to_json`` writes draws and discards directly; the general field loop must give
+    the same object for each, so a field added to either class shows here."""
+    format_tile = canonical.dialect_of(preset).format_tile
+    seen = set()
+    for game in simulate(preset, 2, 41):
+        for round_ in game.rounds:
+            for event in round_.events:
+                direct = canonical._event_to_json(event, format_tile)
+                assert direct == canonical._fields_to_json(event, format_tile)
+                assert list(direct) == list(canonical._fields_to_json(event, format_tile))
+                seen.add((event.type, direct.get("tsumogiri")))
+    assert {("draw", None), ("discard", True), ("discard", False)} <= seen
