@@ -1,0 +1,79 @@
+"""The identity hash's text (mjlogs/identity.py): orjson's fast text must be, byte for byte, what
+json.dumps writes, since every stored hash was made with json.dumps."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.formats import canonical, read_games
+from engine.sim.selfplay import simulate
+from engine.variants.uzje.selfplay import simulate as uzje_simulate
+from mjlogs.identity import identity_content, identity_text
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+
+
+def by_json(content: Any) -> bytes:
+    return json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def documents() -> list[dict[str, Any]]:
+    found = []
+    for path in sorted(CORPUS.rglob("*")):
+        if path.is_file() and path.suffix != ".tsv":
+            games, _ = read_games(path.read_bytes(), file_name=path.name)
+            found += [canonical.game_to_json(game) for game in games]
+    for preset in ("tenhou-4p-east", "tenhou-3p-east", "majsoul-4p-east", "space-4p", "small-4p"):
+        found += [canonical.game_to_json(game) for game in simulate(preset, 2, 3)]
+    found += [canonical.game_to_json(game) for game in uzje_simulate(2, 5)]
+    return found
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpus")
+def test_the_identity_text_of_every_known_game_is_json_dumps_text() -> None:
+    checked = documents()
+    assert len(checked) > 137
+    halves = 0
+    for document in checked:
+        content = identity_content(document)
+        assert identity_text(content) == by_json(content)
+        halves += "2.5" in json.dumps(content)
+    assert halves  # Ùzje's exact halves: floats went through the fast writer
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        {"b": 1, "a": [1.5, 0.1, 100.0, -0.0, 12345.678], "é": '東 ü \u2028 \x1f " \\ \n \t'},
+        {"big": 1e16, "plain": 1e15},
+        {"small": 1e-05},
+        {"small": 0.0001, "smaller": 0.00009999},
+        {"nan": math.nan, "inf": math.inf, "none": None},
+        {"huge": 2**70, "names": ["2e3", "nullpo"]},
+        {"z": {"y": {"x": []}}, "emoji": "🀄", "bool": [True, False]},
+    ],
+)
+def test_odd_values_are_written_as_json_dumps_writes_them(content: dict[str, Any]) -> None:
+    assert identity_text(content) == by_json(content)
+
+
+def test_what_json_dumps_refuses_is_still_refused() -> None:
+    with pytest.raises(TypeError):
+        identity_text({"when": datetime(2026, 1, 1, tzinfo=UTC)})
+    with pytest.raises(UnicodeEncodeError):
+        identity_text({"name": "\ud800"})
+    assert identity_text({1: "a"}) == by_json({1: "a"})  # json writes int keys as text
+
+
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=5), st.integers())
+def test_any_number_is_written_as_json_dumps_writes_it(numbers: list[float], whole: int) -> None:
+    content = {"numbers": numbers, "whole": whole, "name": "Ann"}
+    assert identity_text(content) == by_json(content)
