@@ -16,6 +16,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from config.json_columns import JSONColumn
+
 
 class PlayerKind(models.TextChoices):
     """What a player is (``mjlogs.player_identity``)."""
@@ -70,7 +72,7 @@ class Game(models.Model):
     """One game: its canonical record, where it came from, and who uploaded it."""
 
     ruleset = models.CharField(max_length=64, help_text="Preset name (engine.rules.presets).")
-    rule_overrides = models.JSONField(default=dict, blank=True)
+    rule_overrides = JSONColumn(default=dict, blank=True)
     players_count = models.PositiveSmallIntegerField()
     rounds_count = models.PositiveSmallIntegerField()
     complete = models.BooleanField(help_text="Whether the record reaches the game's end.")
@@ -92,7 +94,7 @@ class Game(models.Model):
     visibility = models.CharField(
         max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
     )
-    document = models.JSONField(help_text="The canonical record (docs/format.md).")
+    document = JSONColumn(help_text="The canonical record (docs/format.md).")
     raw = models.BinaryField(help_text="The original file's bytes, gzip-compressed.")
     raw_name = models.CharField(max_length=255, blank=True)
     raw_size = models.PositiveIntegerField(help_text="Size of the original, uncompressed.")

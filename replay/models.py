@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from config.json_columns import JSONColumn
 from mjlogs.models import Game
 
 #: The verdicts of games the rules engine agrees with, as far as their records go.
@@ -33,14 +34,14 @@ class Verification(models.Model):
     verdict = models.CharField(max_length=20, choices=Verdict.choices, default=Verdict.PENDING)
     engine_version = models.CharField(max_length=32, blank=True)
     #: The first discrepancy (round, event, what, expected, found, message), or null.
-    discrepancy = models.JSONField(null=True, blank=True)
+    discrepancy = JSONColumn(null=True, blank=True)
     message = models.TextField(blank=True, help_text="The first discrepancy in words.")
     complete = models.BooleanField(default=False, help_text="The replay reached the game's end.")
     events = models.PositiveIntegerField(default=0, help_text="Events replayed.")
     duration_ms = models.FloatField(null=True, blank=True)
     #: The replay report (``ReplayReport.to_json``: rounds with their results, final scores and
     #: placements by the engine's count), or null when the document could not be read.
-    report = models.JSONField(null=True, blank=True)
+    report = JSONColumn(null=True, blank=True)
     verified_at = models.DateTimeField(null=True, blank=True)
     #: What the frames API reads besides the hand it is asked for, so that a request replays
     #: that hand alone (``replay.selectors.frames_index_of``): the hands as the viewer's
@@ -48,7 +49,7 @@ class Verification(models.Model):
     #: ``engine.frames.round_list``), the document's header and the first dealer; or
     #: ``{"error": message}`` for a game the engine cannot replay (the frames API's 404). Null
     #: for a verification made before it was kept: the frames API then computes it once.
-    frames_index = models.JSONField(null=True, blank=True)
+    frames_index = JSONColumn(null=True, blank=True)
 
     class Meta:
         indexes = (models.Index(fields=("verdict",), name="verification_verdict"),)

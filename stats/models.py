@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from config.json_columns import JSONColumn
 from mjlogs.models import Game, Player
 
 
@@ -38,7 +39,7 @@ class RoundFact(models.Model):
     limit_hand = models.BooleanField(
         default=False, help_text="The win was a limit hand: a yakuman (counted ones too) or Ùzje."
     )
-    yaku = models.JSONField(default=list, help_text="Names of the win's yaku.")
+    yaku = JSONColumn(default=list, help_text="Names of the win's yaku.")
     ura = models.PositiveSmallIntegerField(help_text="Ura dora han of the win.")
     ippatsu = models.BooleanField()
     win_turn = models.PositiveSmallIntegerField()
@@ -95,12 +96,12 @@ class PlayerSummary(models.Model):
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="summary")
     games = models.PositiveIntegerField(help_text="Complete public games (placements known).")
     hands = models.PositiveIntegerField()
-    counts = models.JSONField(help_text="Every count (stats.metrics.HAND_COUNTS, GAME_COUNTS).")
-    metrics = models.JSONField(help_text="Every metric's value, null without a denominator.")
+    counts = JSONColumn(help_text="Every count (stats.metrics.HAND_COUNTS, GAME_COUNTS).")
+    metrics = JSONColumn(help_text="Every metric's value, null without a denominator.")
     #: The rest of what the player's statistics show, so that the unfiltered statistics are
     #: read from this row instead of computed from thousands of fact rows on every request.
-    yaku = models.JSONField(default=list, help_text="[[yaku, wins], ...], most frequent first.")
-    han = models.JSONField(default=list, help_text="[[han, wins], ...] of riichi-scored wins.")
+    yaku = JSONColumn(default=list, help_text="[[yaku, wins], ...], most frequent first.")
+    han = JSONColumn(default=list, help_text="[[han, wins], ...] of riichi-scored wins.")
     longest_dealer_streak = models.PositiveIntegerField(default=0)
     stable_dan = models.FloatField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -1,0 +1,75 @@
+"""config.json_columns: our JSON columns are written and read by orjson, with json wherever
+orjson would not do what json does, and the values read back are the values written."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.db import models
+
+from config.json_columns import ColumnDecoder, ColumnEncoder, JSONColumn
+from engine.formats import canonical
+from engine.sim.selfplay import simulate
+from mjlogs.models import Game
+from mjlogs.services import import_file
+
+
+def written(value: Any) -> str:
+    return json.dumps(value, cls=ColumnEncoder)  # as Django calls it
+
+
+def read(text: str) -> Any:
+    return json.loads(text, cls=ColumnDecoder)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": [1, 2.5, None, True], "東": '南 \u2028 " \\ \n', "n": -0.0},
+        [{"x": 1e-05, "y": 1e16}, []],
+        {"big": 2**70},  # beyond orjson: json writes it
+        "plain text",
+    ],
+)
+def test_values_read_back_as_written(value: Any) -> None:
+    assert read(written(value)) == value == json.loads(json.dumps(value))
+
+
+def test_orjson_writes_what_it_can_and_json_the_rest() -> None:
+    assert written({"a": [1, 2]}) == '{"a":[1,2]}'  # orjson's spelling: no spaces
+    assert written({1: "a"}) == '{"1": "a"}'  # keys that are not text: json's
+    assert written({"x": math.nan}) == '{"x":null}'  # not JSON: null, as documented
+
+
+def test_texts_orjson_refuses_are_read_by_json() -> None:
+    assert math.isnan(read('{"x": NaN}')["x"])
+    assert read('{"big": 1180591620717411303424}') == {"big": 2**70}
+    with pytest.raises(json.JSONDecodeError):
+        read("{not json")
+
+
+def test_every_json_column_of_our_models_uses_the_codec_and_needs_no_migration() -> None:
+    ours = [
+        field
+        for app in ("mjlogs", "replay", "stats")
+        for model in apps.get_app_config(app).get_models()
+        for field in model._meta.get_fields()
+        if isinstance(field, models.JSONField)
+    ]
+    assert len(ours) >= 9
+    assert all(isinstance(field, JSONColumn) for field in ours)
+    assert all(field.encoder is ColumnEncoder and field.decoder is ColumnDecoder for field in ours)
+    _, path, _, kwargs = ours[0].deconstruct()
+    assert path == "django.db.models.JSONField" and "encoder" not in kwargs
+
+
+@pytest.mark.django_db
+def test_a_stored_document_reads_back_as_the_canonical_document() -> None:
+    (played,) = simulate("tenhou-4p-east", 1, 12)
+    document = canonical.game_to_json(played)
+    (outcome,) = import_file("g.json", json.dumps(document).encode())
+    assert Game.objects.get(pk=outcome.game_id).document == document
