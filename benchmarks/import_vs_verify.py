@@ -12,13 +12,16 @@ The database's tables are made before the clock starts. The script prints each p
 CPU seconds (CPU: of the child process, so that other load on the machine does not count), the
 best of each side as games/s, and the ratio import/verify: issue 21's goal is at least 0.5.
 
+``--bytecode``: both sides with byte-compiled modules, as on a machine that keeps ``.pyc`` files
+(``benchmarks/bytecode.py``); without it, the environment as it is (this one compiles the
+repository's modules at every start: Django's apps and the engine).
+
 Exit status 1 if the two disagree on how many games there are (or a command fails).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import resource
 import subprocess
@@ -28,6 +31,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.bytecode import child_env  # noqa: E402
+
 DEFAULT_PATHS = [ROOT.parent / "shared" / "corpus"]
 PYTHON = sys.executable
 
@@ -51,16 +59,16 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     return wall, child_cpu() - cpu, done.stdout + done.stderr  # (engine verify sums up on stderr)
 
 
-def default_setup_env(database: Path) -> dict[str, str]:
-    env = {name: value for name, value in os.environ.items() if not name.startswith("CELERY_")}
+def default_setup_env(database: Path, base: dict[str, str]) -> dict[str, str]:
+    env = {name: value for name, value in base.items() if not name.startswith("CELERY_")}
     env["DATABASE_URL"] = f"sqlite:///{database}"
     env.pop("DJANGO_CACHE_URL", None)
     return env
 
 
-def import_pass(paths: list[str]) -> tuple[float, float, int]:
+def import_pass(paths: list[str], base: dict[str, str]) -> tuple[float, float, int]:
     with tempfile.TemporaryDirectory() as folder:
-        env = default_setup_env(Path(folder) / "db.sqlite3")
+        env = default_setup_env(Path(folder) / "db.sqlite3", base)
         subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
         wall, cpu, output = timed([PYTHON, "manage.py", "import_logs", *paths, "--quiet"], env)
     found = IMPORTED.search(output)
@@ -69,8 +77,7 @@ def import_pass(paths: list[str]) -> tuple[float, float, int]:
     return wall, cpu, int(found.group(1)) + int(found.group(2))
 
 
-def verify_pass(paths: list[str]) -> tuple[float, float, int]:
-    env = dict(os.environ)
+def verify_pass(paths: list[str], env: dict[str, str]) -> tuple[float, float, int]:
     wall, cpu, output = timed([PYTHON, "-m", "engine", "verify", *paths, "--jobs", "1"], env)
     found = VERIFIED.search(output)
     if found is None:
@@ -82,14 +89,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="*", type=Path, default=DEFAULT_PATHS)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--bytecode", action="store_true", help="both sides with .pyc files")
     args = parser.parse_args(argv)
-    paths = [str(path.resolve()) for path in args.paths]
+    with child_env(args.bytecode) as env:
+        return compare([str(path.resolve()) for path in args.paths], args, env)
+
+
+def compare(paths: list[str], args: argparse.Namespace, env: dict[str, str]) -> int:
     never = (float("inf"), float("inf"))
     best = {"import_logs": never, "engine verify": never}  # (wall, CPU) seconds
     counts = {}
+    sides = (("import_logs", import_pass), ("engine verify", verify_pass))
+    if args.bytecode:  # an untimed pass of each writes the .pyc files
+        for _, run in sides:
+            run(paths, env)
     for number in range(1, args.repeat + 1):
-        for side, run in (("import_logs", import_pass), ("engine verify", verify_pass)):
-            wall, cpu, games = run(paths)
+        for side, run in sides:
+            wall, cpu, games = run(paths, env)
             counts[side] = games
             print(f"pass {number} {side:>13}: {games} games, {wall:6.2f} s wall, {cpu:6.2f} s CPU")
             best[side] = (min(best[side][0], wall), min(best[side][1], cpu))
@@ -101,7 +117,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"best {side:>13}: {games / wall:6.1f} games/s wall, {games / cpu:6.1f} games/s CPU")
     wall_ratio = best["engine verify"][0] / best["import_logs"][0]
     cpu_ratio = best["engine verify"][1] / best["import_logs"][1]
-    print(f"import_logs / engine verify: {wall_ratio:.2f} (wall), {cpu_ratio:.2f} (CPU); goal 0.5")
+    modules = "with .pyc files" if args.bytecode else "modules as the environment has them"
+    print(
+        f"import_logs / engine verify ({modules}): {wall_ratio:.2f} (wall), "
+        f"{cpu_ratio:.2f} (CPU); goal 0.5"
+    )
     return 0
 
 
