@@ -156,6 +156,11 @@ class Tile:
     def __lt__(self, other: Tile) -> bool:
         return self.sort_key < other.sort_key
 
+    def __hash__(self) -> int:
+        # The hash @dataclass would generate (of the compared fields). Written out because mypyc
+        # makes a class that defines __lt__ unhashable unless it defines __hash__ too.
+        return hash((self.suit, self.rank, self.red))
+
     @property
     def sort_key(self) -> tuple[int, int, int]:
         """Key of the conventional sort order."""

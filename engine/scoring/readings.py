@@ -39,7 +39,6 @@ from engine.tiles import (
 __all__ = ["SIMPLES_MASK", "FuItem", "Reader", "Valued", "YakuHan", "yaku_han"]
 
 _HAN: Final = itemgetter(1)
-_new_object: Final = object.__new__
 # Masks of kinds in packed counts (engine.tiles.PACKED_BYTES): ``packed & mask`` is 0 when the
 # tiles hold none of the kinds.
 _YAOCHUU_MASK: Final = kinds_mask(YAOCHUU)
@@ -219,7 +218,9 @@ class Reader:
         A constructor, not ``__init__``: Python 3.11 runs ``__init__`` of a class call in a
         nested interpreter loop, slower than this plain call.
         """
-        self = _new_object(cls)
+        # A call of the class without __init__, not object.__new__(cls), which mypyc's compiled
+        # classes refuse (and which is no faster).
+        self = cls()
         c = self.conditions = hand.conditions
         ruleset = self.ruleset = tables.ruleset
         self.tables = tables

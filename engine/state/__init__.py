@@ -14,7 +14,8 @@ finished games show them all), so it checks furiten, tenpai and the value of eve
 The phases of a hand are listed in :mod:`engine.state.results` (:class:`Phase`).
 
 The machine is split into short modules by concept. :class:`GameState` is put together from one
-mixin per concept, all over a base class that declares every attribute:
+part per concept, each a subclass of the one below it, all over a base class that declares every
+attribute:
 
 * :mod:`~engine.state.results`: ``Phase``, ``WinResult``, ``HandResult``;
 * :mod:`~engine.state.seat`: one seat's part of a hand, and the waits of a hand (memoized);

@@ -1,6 +1,6 @@
 """The base class of the state machine's parts: the attributes, shared helpers and words.
 
-:class:`~engine.state.GameState` is put together from mixins, one per concept (see
+:class:`~engine.state.GameState` is put together from parts, one per concept (see
 :mod:`engine.state`), all over :class:`StateBase`. Its ``__init__`` declares every attribute,
 so mypy knows them in each part. It also holds the helpers several parts use (seat winds, tiles
 coming into view, waits and furiten, passing on a discard, kan and dora limits, the wall's next
@@ -10,7 +10,7 @@ tile) and the phase in words for the reasons of refusals.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.events import AbortKind, Event, Wall, Win
 from engine.game_flow import RoundPosition
@@ -29,8 +29,8 @@ WIND_SET = frozenset(WINDS)
 class StateBase:
     """What every part of :class:`~engine.state.GameState` shares.
 
-    ``__init__`` declares every attribute of the state, so that each part (a mixin over this
-    class) is type-checked against them; most are set per hand by ``start_round``.
+    ``__init__`` declares every attribute of the state, so that each part (a subclass in the
+    chain over this class) is type-checked against them; most are set per hand by ``start_round``.
     """
 
     def __init__(
@@ -103,30 +103,24 @@ class StateBase:
         # The win valued by the last check of a Win event, for its applier (engine.state.wins).
         self._pending: WinResult
 
-    if TYPE_CHECKING:
-        # Methods one part defines and another calls (GameState has them all).
+    # Methods a part defines and a part below it in the chain calls (GameState has them all; the
+    # parts are one chain over this class: engine/state/game.py). Plain methods, not declarations
+    # under ``if TYPE_CHECKING``, because mypyc compiles no such block in a class body.
 
-        def why_illegal(self, event: Event) -> str | None: ...  # engine.state.game
+    def why_illegal(self, event: Event) -> str | None:  # engine.state.game
+        raise NotImplementedError
 
-        def _claim_passes(self) -> str | None: ...  # engine.state.draw_discard
+    def _claim_passes(self) -> str | None:  # engine.state.draw_discard
+        raise NotImplementedError
 
-        def _tenpai_without(self, seat: int, tile: Tile) -> bool: ...  # engine.state.draw_discard
+    def _tenpai_without(self, seat: int, tile: Tile) -> bool:  # engine.state.draw_discard
+        raise NotImplementedError
 
-        def _own_turn(self, seat: int) -> str | None: ...  # engine.state.calls
+    def _own_turn(self, seat: int) -> str | None:  # engine.state.calls
+        raise NotImplementedError
 
-        def nagashi_seats(self) -> tuple[int, ...]: ...  # engine.state.hand_ends
-
-        def _redraw_power(self, seat: int) -> str | None: ...  # engine.state.powers
-
-        def _redrawn(self, seat: int) -> None: ...  # engine.state.powers
-
-        def _use_power(self, seat: int, power: str) -> None: ...  # engine.state.powers
-
-        def _call_power(  # engine.state.powers
-            self, seat: int, discarder: int, call: str
-        ) -> tuple[str, bool] | None: ...
-
-        def _swap_candidates(self, seat: int) -> list[Event]: ...  # engine.state.powers
+    def nagashi_seats(self) -> tuple[int, ...]:  # engine.state.hand_ends
+        raise NotImplementedError
 
     # -- what a rule modifier's play hook may read (engine.rules.modifiers.PlayView) ------------
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 from engine.events import AddedKan, Chi, ClosedKan, NorthExtraction, OpenKan, Pon
 from engine.hand.melds import Meld, MeldType
 from engine.rules.ruleset import KanDoraTiming
-from engine.state.base import DRAGON_SET, WIND_SET, StateBase
+from engine.state.base import DRAGON_SET, WIND_SET
 from engine.state.results import Phase
+from engine.state.riichi import RiichiRules
 from engine.state.seat import can_hold
 from engine.tiles import NORTH, Tile
 
 
-class CallRules(StateBase):
+class CallRules(RiichiRules):
     """Calls, kans and kita (a part of :class:`~engine.state.GameState`)."""
 
     # -- calls -----------------------------------------------------------------------------------

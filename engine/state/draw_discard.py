@@ -9,12 +9,13 @@ draws after a kan or a robbing chance, riichi discards, swap calls and the first
 from __future__ import annotations
 
 from engine.events import AbortKind, Discard, Draw
-from engine.state.base import WIND_SET, StateBase
+from engine.state.base import WIND_SET
+from engine.state.calls import CallRules
 from engine.state.results import Phase
 from engine.tiles import Tile
 
 
-class DrawDiscardRules(StateBase):
+class DrawDiscardRules(CallRules):
     """Draws and discards (a part of :class:`~engine.state.GameState`)."""
 
     # -- draw ------------------------------------------------------------------------------------

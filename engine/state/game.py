@@ -1,7 +1,7 @@
 """The :class:`GameState` class: starting and ending hands, checking and applying events.
 
-It puts the parts of the state machine together (one mixin per concept, see :mod:`engine.state`)
-and maps each event type to its check and its applier. :meth:`GameState.push` and
+It tops the chain of the state machine's parts (one per concept, see :mod:`engine.state`) and
+maps each event type to its check and its applier. :meth:`GameState.push` and
 :meth:`GameState.push_events` (the replayer's loop) live here with the fast paths of the common
 draw and discard (``_plain_draw``, ``_plain_discard``): plain methods that check and apply in one
 pass, kept so for the replayer's speed, as is the deal of a hand in one sum per hand
@@ -39,15 +39,9 @@ from engine.events import (
 )
 from engine.game_flow import HandOutcome, RoundPosition, next_position
 from engine.rules.ruleset import Ruleset
-from engine.state.calls import CallRules
 from engine.state.draw_discard import DrawDiscardRules
-from engine.state.hand_ends import HandEndRules
-from engine.state.legal import LegalActionRules
-from engine.state.powers import PowerRules
 from engine.state.results import PHASE_ACT, PHASE_CLAIM, HandResult, Phase
-from engine.state.riichi import RiichiRules
 from engine.state.seat import SeatState
-from engine.state.wins import WinRules
 from engine.tiles import (
     EAST,
     FOREIGN_SHIFT,
@@ -65,15 +59,10 @@ _NO_KINDS: frozenset[int] = frozenset()
 _KIND_BYTES = (1 << 8 * KINDS) - 1
 
 
-class GameState(
-    DrawDiscardRules,
-    CallRules,
-    RiichiRules,
-    WinRules,
-    HandEndRules,
-    LegalActionRules,
-    PowerRules,
-):
+# The parts form one chain of single inheritance (DrawDiscardRules over CallRules over ... over
+# PowerRules over StateBase), not a list of mixins, because mypyc compiles no multiple inheritance
+# (python -m engine.compile). The method resolution order is the one the list of mixins gave.
+class GameState(DrawDiscardRules):
     """One game's state, hand by hand.
 
     Start each hand with :meth:`start_round`; feed it the hand's events with :meth:`apply`; read

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from engine.events import AbortiveDraw, AbortKind, ExhaustiveDraw, NagashiMangan, ScoreChange
 from engine.scoring.payments import tsumo_payments
-from engine.state.base import YAOCHUU_SET, StateBase
+from engine.state.base import YAOCHUU_SET
+from engine.state.legal import LegalActionRules
 from engine.state.results import HandResult, Phase
 
 _MANGAN_BASE = 2000
 
 
-class HandEndRules(StateBase):
+class HandEndRules(LegalActionRules):
     """Hand ends without a win (a part of :class:`~engine.state.GameState`)."""
 
     # -- hand ends without a win -----------------------------------------------------------------

@@ -26,13 +26,13 @@ from engine.events import (
     Win,
 )
 from engine.hand.melds import MeldType
-from engine.state.base import StateBase
+from engine.state.powers import PowerRules
 from engine.state.results import Phase
 from engine.state.seat import PLAIN_TILES, tile_copies
 from engine.tiles import NORTH, Tile
 
 
-class LegalActionRules(StateBase):
+class LegalActionRules(PowerRules):
     """The legal events now (a part of :class:`~engine.state.GameState`)."""
 
     def legal_actions(self) -> list[Event]:

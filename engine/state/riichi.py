@@ -7,11 +7,11 @@ new dora indicator due are in :mod:`engine.state.calls`.
 from __future__ import annotations
 
 from engine.events import AbortKind, DoraRevealed, RiichiAccepted, RiichiDeclared
-from engine.state.base import StateBase
 from engine.state.results import Phase
+from engine.state.wins import WinRules
 
 
-class RiichiRules(StateBase):
+class RiichiRules(WinRules):
     """Riichi and kan dora (a part of :class:`~engine.state.GameState`)."""
 
     # -- riichi and dora -------------------------------------------------------------------------

@@ -14,12 +14,12 @@ from engine.errors import EngineError, InvalidConditionsError, NoYakuError
 from engine.events import AbortKind, Win
 from engine.rules.ruleset import Renhou, StickWinner
 from engine.scoring.score import WinConditions, WinningHand, score_hand
-from engine.state.base import StateBase
+from engine.state.hand_ends import HandEndRules
 from engine.state.results import HandResult, Phase, WinResult
 from engine.tiles import Tile
 
 
-class WinRules(StateBase):
+class WinRules(HandEndRules):
     """Wins (a part of :class:`~engine.state.GameState`)."""
 
     # -- wins ------------------------------------------------------------------------------------
