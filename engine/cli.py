@@ -7,9 +7,12 @@ commands of :mod:`engine.cli_games`: ``verify``, ``convert`` and ``simulate``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import re
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any, BinaryIO, TextIO
 
 from engine.cli_games import (
@@ -101,11 +104,35 @@ def main(argv: Sequence[str] | None = None, stdin: BinaryIO | None = None) -> in
     raise AssertionError(f"unhandled command {args.command}")  # argparse rejects others
 
 
+#: Nineteen digits in a row: maybe an integer beyond 64 bits.
+_LONG_NUMBER = re.compile(rb"\d{19}")
+
+
+def _orjson() -> ModuleType | None:
+    """orjson, when it is installed (the service depends on it; the engine needs only the
+    standard library): it reads and writes JSON lines several times faster than ``json``."""
+    try:
+        return importlib.import_module("orjson")
+    except ImportError:
+        return None
+
+
 def _score_lines(lines: BinaryIO, out: TextIO) -> int:
     """One JSON result per input line, in order; a bad line gets an error object, and the
-    batch goes on."""
+    batch goes on. A line orjson cannot read or may misread goes to ``json``, which reads what
+    it reads (NaN, integers beyond 64 bits) and words what is wrong."""
+    fast = _orjson()
     for number, raw in enumerate(lines, start=1):
         result: dict[str, Any]
+        # orjson reads an integer beyond 64 bits as a float: json reads such lines.
+        if fast is not None and _LONG_NUMBER.search(raw) is None:
+            try:
+                request = fast.loads(raw)
+            except fast.JSONDecodeError:
+                pass  # read again below, by json
+            else:
+                out.write(fast.dumps(score_request(request)).decode() + "\n")
+                continue
         try:
             request = json.loads(raw.decode("utf-8"))
         except UnicodeDecodeError:  # (a ValueError: caught before it)

@@ -7,14 +7,15 @@ it returns ``{"error": code, "message": words}`` instead, so a batch keeps going
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, Final
 
 from engine.errors import EngineError, InvalidConditionsError
 from engine.hand.melds import Meld
-from engine.hand.shapes import shapes_for
+from engine.hand.shapes import HandShapes, shapes_for
 from engine.rules import Ruleset, get_ruleset
 from engine.scoring.score import HandScore, WinConditions, WinningHand, score_hand
-from engine.tiles import parse_tile, parse_tiles, wind_kind
+from engine.tiles import Tile, parse_tile, parse_tiles, wind_kind
 
 FLAGS: Final = (
     "tsumo",
@@ -92,7 +93,7 @@ def parse_request(data: Mapping[str, Any]) -> tuple[WinningHand, Ruleset]:
     for item in melds_data:
         if not isinstance(item, Mapping) or set(item) - {"type", "tiles", "from"}:
             raise InvalidConditionsError(f"a meld is an object with type and tiles, got {item!r}")
-        melds.append(Meld.parse(_string(item, "type"), _string(item, "tiles"), shapes_for(ruleset)))
+        melds.append(_meld(_string(item, "type"), _string(item, "tiles"), shapes_for(ruleset)))
     conditions = WinConditions(
         seat_wind=wind_kind(_string(data, "seat_wind", "E")),
         round_wind=wind_kind(_string(data, "round_wind", "E")),
@@ -100,16 +101,52 @@ def parse_request(data: Mapping[str, Any]) -> tuple[WinningHand, Ruleset]:
         **counters,
     )
     hand = WinningHand(
-        tiles=tuple(parse_tiles(_string(data, "hand"))),
-        win_tile=parse_tile(_string(data, "win")),
+        tiles=_tiles(_string(data, "hand")),
+        win_tile=_tile(_string(data, "win")),
         melds=tuple(melds),
-        dora_indicators=tuple(parse_tiles(_string(data, "dora", ""))),
-        ura_indicators=tuple(parse_tiles(_string(data, "ura", ""))),
+        dora_indicators=_tiles(_string(data, "dora", "")),
+        ura_indicators=_tiles(_string(data, "ura", "")),
         conditions=conditions,
         discarder=_optional_wind(data, "discarder"),
         liable=_optional_wind(data, "pao"),
     )
     return hand, ruleset
+
+
+# A batch of requests spells the same tiles, indicators and melds again and again, and reading
+# the notation cost more than scoring (issue 21); tiles and melds are immutable, so the ones read
+# are kept. Errors are not kept (a bad spelling raises each time), nor texts longer than any hand
+# is spelled (a hostile request must not fill the memo with megabytes).
+_MEMO_TEXT = 64
+
+
+def _tiles(text: str) -> tuple[Tile, ...]:
+    return _tiles_memo(text) if len(text) <= _MEMO_TEXT else tuple(parse_tiles(text))
+
+
+@lru_cache(maxsize=4096)
+def _tiles_memo(text: str) -> tuple[Tile, ...]:
+    return tuple(parse_tiles(text))
+
+
+def _tile(text: str) -> Tile:
+    return _tile_memo(text) if len(text) <= _MEMO_TEXT else parse_tile(text)
+
+
+@lru_cache(maxsize=256)
+def _tile_memo(text: str) -> Tile:
+    return parse_tile(text)
+
+
+def _meld(meld_type: str, tiles: str, shapes: HandShapes) -> Meld:
+    if len(meld_type) + len(tiles) > _MEMO_TEXT:
+        return Meld.parse(meld_type, tiles, shapes)
+    return _meld_memo(meld_type, tiles, shapes)
+
+
+@lru_cache(maxsize=1024)
+def _meld_memo(meld_type: str, tiles: str, shapes: HandShapes) -> Meld:
+    return Meld.parse(meld_type, tiles, shapes)
 
 
 def _string(data: Mapping[str, Any], name: str, default: str | None = None) -> str:

@@ -220,3 +220,40 @@ def test_score_lines_survive_hostile_lines() -> None:
     assert [result.get("error") for result in results] == ["bad_json", "bad_json", "bad_json", None]
     assert "UTF-8" in results[2]["message"]
     assert results[3]["han"] == 1
+
+
+def test_lines_orjson_refuses_are_read_and_worded_as_json_reads_them() -> None:
+    """The batch reads lines with orjson when it is installed, and gives json what orjson
+    refuses: a number beyond 64 bits, NaN, a line that is not UTF-8, a line that is no JSON."""
+    good = {"ruleset": "tenhou-4p", "hand": "123m45699p345789s", "win": "5s"}
+    huge = json.dumps(good | {"honba": 2**70})
+    nan = json.dumps(good | {"sticks": float("nan")})
+    stdin = f"{json.dumps(good)}\n{huge}\n{nan}\n\xff\n\n"
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "score"],
+        input=stdin.encode("latin-1"),
+        capture_output=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr
+    results = lines(done.stdout.decode())
+    assert len(results) == 5 and "error" not in results[0]
+    assert results[1]["message"] == "honba must be a whole number 0-1000, got 'a huge number'"
+    assert results[2]["error"] == "invalid_conditions" and "sticks" in results[2]["message"]
+    assert results[3] == {"error": "bad_json", "message": "line 4 is not UTF-8 text"}
+    assert results[4]["error"] == "bad_json" and "line 5 is not JSON" in results[4]["message"]
+
+
+def test_the_notation_memo_keeps_no_long_text() -> None:
+    from engine.scoring import request
+
+    request._tiles_memo.cache_clear()
+    hand = {"ruleset": "tenhou-4p", "hand": "123m45699p345789s", "win": "5s"}
+    assert request.score_request(hand) == request.score_request(dict(hand))
+    assert request._tiles_memo.cache_info().hits >= 1
+    long_hand = hand | {"hand": " " * 80 + "123m45699p345789s"}  # spaces are allowed
+    kept = request._tiles_memo.cache_info().currsize
+    assert request.score_request(long_hand) == request.score_request(hand)
+    assert request._tiles_memo.cache_info().currsize == kept
+    bad = hand | {"hand": "123x"}
+    assert request.score_request(bad)["error"] == request.score_request(bad)["error"]
