@@ -7,8 +7,8 @@ an import's time on them, orjson takes a tenth of that. The text differs only in
 (no spaces, characters not escaped), never in the values read back. Where orjson refuses
 (integers beyond 64 bits, keys that are not text, objects only an encoder subclass knows),
 ``json`` writes as before. NaN and the infinities, which are not JSON (PostgreSQL refuses
-them), are written as ``null``. Reading, a text orjson refuses (``NaN``, integers beyond 64
-bits) is read by ``json`` as before.
+them), are written as ``null``. Reading, a text orjson refuses (``NaN``) or may misread (an
+integer beyond 64 bits, which orjson turns into a float) is read by ``json`` as before.
 
 Our models' JSON columns are :class:`JSONColumn`: a ``JSONField`` with these as its encoder and
 decoder, which Django hands to ``json.dumps(value, cls=...)`` on every database (psycopg's
@@ -18,6 +18,7 @@ decoder, which Django hands to ``json.dumps(value, cls=...)`` on every database 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import orjson
@@ -34,14 +35,22 @@ class ColumnEncoder(json.JSONEncoder):
             return super().encode(o)
 
 
+#: Nineteen digits in a row: where an integer may be beyond 64 bits, which orjson reads as a
+#: float without a word (json reads it exactly). A name or a long fraction matching only costs
+#: json's slower reading.
+LONG_NUMBER = re.compile(r"\d{19}")
+
+
 class ColumnDecoder(json.JSONDecoder):
     """``json.loads(text, cls=ColumnDecoder)``: orjson's reading, else ``json``'s."""
 
     def decode(self, s: str, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return orjson.loads(s)
-        except orjson.JSONDecodeError:
-            return super().decode(s, *args, **kwargs)
+        if LONG_NUMBER.search(s) is None:
+            try:
+                return orjson.loads(s)
+            except orjson.JSONDecodeError:
+                pass
+        return super().decode(s, *args, **kwargs)
 
 
 class JSONColumn(models.JSONField):

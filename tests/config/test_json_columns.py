@@ -31,7 +31,7 @@ def read(text: str) -> Any:
     [
         {"a": [1, 2.5, None, True], "東": '南 \u2028 " \\ \n', "n": -0.0},
         [{"x": 1e-05, "y": 1e16}, []],
-        {"big": 2**70},  # beyond orjson: json writes it
+        {"big": 2**70 + 1},  # beyond orjson: json writes it
         "plain text",
     ],
 )
@@ -47,7 +47,9 @@ def test_orjson_writes_what_it_can_and_json_the_rest() -> None:
 
 def test_texts_orjson_refuses_are_read_by_json() -> None:
     assert math.isnan(read('{"x": NaN}')["x"])
-    assert read('{"big": 1180591620717411303424}') == {"big": 2**70}
+    big = read('{"big": 1180591620717411303425, "small": -9223372036854775809}')
+    assert big == {"big": 2**70 + 1, "small": -(2**63) - 1}
+    assert all(type(value) is int for value in big.values())
     with pytest.raises(json.JSONDecodeError):
         read("{not json")
 
