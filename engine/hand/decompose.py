@@ -28,8 +28,12 @@ TRIPLET: Final = 34
 
 #: One split of a suit: (pair kind or -1, run start kinds, triplet kinds).
 _SuitSplit = tuple[int, tuple[int, ...], tuple[int, ...]]
-#: Per number suit: every complete pattern, as the suit's 9 counts packed (a byte per rank, see
-#: :data:`engine.tiles.PACKED_BYTES`), with its splits (absolute kinds).
+#: Every complete pattern of one number suit, as its 9 counts packed (a byte per rank, see
+#: :data:`engine.tiles.PACKED_BYTES`), with its splits in ranks relative to the suit (0-8).
+_RELATIVE: Final[dict[int, tuple[_SuitSplit, ...]]] = {}
+#: Per number suit: the complete patterns met so far, with their splits in absolute kinds,
+#: filled from :data:`_RELATIVE` on first use: a process meets a few thousand of the 50,000, and
+#: translating them all up front was most of the tables' cost at start.
 _SUIT_MEMOS: Final[tuple[dict[int, tuple[_SuitSplit, ...]], ...]] = ({}, {}, {})
 #: Packed counts hold a suit's 9 counts in 72 bits, the honours' 7 in 56 bits above them.
 _SUIT_BITS: Final = 72
@@ -95,34 +99,38 @@ def _build_honor_table() -> dict[int, tuple[int, tuple[int, ...]]]:
 
 
 def _build_tables() -> None:
-    """Fill the three suits' tables (absolute kinds) and the honours', once, whichever thread
-    gets here first: the others wait for it. The honours' table is filled last and the tables
-    are marked ready after it, so a reader never takes a half-built table for a whole one (a
-    thread that did once found no decomposition of a complete hand: a verdict of
-    "win is impossible" under concurrent verifications)."""
+    """Fill the suits' table (relative ranks) and the honours', once, whichever thread gets here
+    first: the others wait for it. The honours' table is filled last and the tables are marked
+    ready after it, so a reader never takes a half-built table for a whole one (a thread that
+    did once found no decomposition of a complete hand: a verdict of "win is impossible" under
+    concurrent verifications)."""
     global _TABLES_READY
     with _BUILD_LOCK:
         if _TABLES_READY:
             return
-        relative = _build_suit_table()
-        for suit, table in enumerate(_SUIT_MEMOS):
-            base = suit * 9
-            table.update(
-                (
-                    key,
-                    tuple(
-                        (
-                            pair + base if pair >= 0 else -1,
-                            tuple(start + base for start in runs),
-                            tuple(rank + base for rank in triplets),
-                        )
-                        for pair, runs, triplets in splits
-                    ),
-                )
-                for key, splits in relative.items()
-            )
+        _RELATIVE.update(_build_suit_table())
         _HONOR_TABLE.update(_build_honor_table())
         _TABLES_READY = True
+
+
+def _suit_splits(suit: int, key: int) -> tuple[_SuitSplit, ...] | None:
+    """The splits of suit ``suit``'s packed counts ``key`` in absolute kinds, kept in the suit's
+    memo; ``None`` when the pattern does not split (not kept: any count may be asked)."""
+    splits = _RELATIVE.get(key)
+    if splits is None:
+        return None
+    base = suit * 9
+    absolute = tuple(
+        (
+            pair + base if pair >= 0 else -1,
+            tuple(start + base for start in runs),
+            tuple(rank + base for rank in triplets),
+        )
+        for pair, runs, triplets in splits
+    )
+    # Two threads may translate one pattern at once: they store equal values.
+    _SUIT_MEMOS[suit][key] = absolute
+    return absolute
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,13 +179,16 @@ def packed_decompositions(packed: int) -> list[RawDecomposition]:
         _build_tables()  # first use (or a table still being built by another thread)
         return packed_decompositions(packed)
     man_table, pin_table, sou_table = _SUIT_MEMOS
-    man = man_table.get(packed & _SUIT_KEY)
+    key = packed & _SUIT_KEY
+    man = man_table.get(key) or _suit_splits(0, key)
     if man is None:
         return []
-    pin = pin_table.get(packed >> _SUIT_BITS & _SUIT_KEY)
+    key = packed >> _SUIT_BITS & _SUIT_KEY
+    pin = pin_table.get(key) or _suit_splits(1, key)
     if pin is None:
         return []
-    sou = sou_table.get(packed >> 2 * _SUIT_BITS & _SUIT_KEY)
+    key = packed >> 2 * _SUIT_BITS & _SUIT_KEY
+    sou = sou_table.get(key) or _suit_splits(2, key)
     if sou is None:
         return []
     honor_pair, honor_triplets = honors

@@ -308,3 +308,31 @@ def test_not_tenpai() -> None:
 def test_winning_kinds_matches_waits() -> None:
     counts = parse_counts("23456m456p789s11z")
     assert winning_kinds(counts) == [k("1m"), k("4m"), k("7m")]
+
+
+def test_every_suit_pattern_splits_back_into_its_own_tiles_in_each_suit() -> None:
+    """The suits' splits are translated to absolute kinds on first use (``_suit_splits``): for
+    every complete pattern of one suit, in each of the three suits beside an honour pair, every
+    decomposition's groups and pair give back exactly the hand's counts."""
+    from engine.hand import decompose
+
+    decompose.raw_decompositions([0] * 27 + [2, 0, 0, 0, 0, 0, 0])  # builds the tables
+    patterns = [key for key in decompose._RELATIVE if (sum(key.to_bytes(9, "little")) % 3 == 0)]
+    assert len(patterns) > 1000
+    for suit in range(3):
+        for key in patterns[suit::7]:  # a spread of a seventh of them in each suit
+            counts = [0] * 34
+            counts[27] = 2  # the pair: east
+            for rank, count in enumerate(key.to_bytes(9, "little")):
+                counts[suit * 9 + rank] = count
+            found = decompose.raw_decompositions(counts)
+            assert found, (suit, list(key.to_bytes(9, "little")))
+            for pair, runs, triplets in found:
+                rebuilt = [0] * 34
+                rebuilt[pair] += 2
+                for start in runs:
+                    for kind in (start, start + 1, start + 2):
+                        rebuilt[kind] += 1
+                for kind in triplets:
+                    rebuilt[kind] += 3
+                assert rebuilt == counts
