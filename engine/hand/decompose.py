@@ -63,6 +63,8 @@ def _build_suit_table() -> dict[int, tuple[_SuitSplit, ...]]:
     # Shapes 0-6 are the runs starting at ranks 0-6, shapes 7-15 the triplets of ranks 0-8.
     shapes = [(start, start + 1, start + 2) for start in range(7)]
     shapes += [(rank, rank, rank) for rank in range(9)]
+    # Each shape's packed counts (a byte per rank, as _pack), so that a combination's key is a sum.
+    shape_keys = [sum(1 << 8 * rank for rank in shape) for shape in shapes]
     found: dict[int, set[_SuitSplit]] = {}
     for size in range(5):
         for combo in combinations_with_replacement(range(len(shapes)), size):
@@ -72,14 +74,13 @@ def _build_suit_table() -> dict[int, tuple[_SuitSplit, ...]]:
                     counts[rank] += 1
             if max(counts) > 4:
                 continue
+            key = sum(shape_keys[index] for index in combo)
             runs = tuple(index for index in combo if index < 7)
             triplets = tuple(index - 7 for index in combo if index >= 7)
-            found.setdefault(_pack(counts), set()).add((-1, runs, triplets))
+            found.setdefault(key, set()).add((-1, runs, triplets))
             for rank in range(9):
                 if counts[rank] <= 2:
-                    counts[rank] += 2
-                    found.setdefault(_pack(counts), set()).add((rank, runs, triplets))
-                    counts[rank] -= 2
+                    found.setdefault(key + (2 << 8 * rank), set()).add((rank, runs, triplets))
     return {key: tuple(sorted(splits)) for key, splits in found.items()}
 
 
