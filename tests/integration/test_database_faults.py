@@ -20,7 +20,6 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
-from django.db.models.signals import post_save
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
@@ -94,19 +93,24 @@ def row_counts() -> dict[str, int]:
 
 
 @contextmanager
-def connection_terminated_at_game(number: int) -> Iterator[list[int]]:
+def connection_terminated_after_insert(table: str, number: int) -> Iterator[list[int]]:
     """Terminate this thread's database connection from a second connection, as the server
-    does when it restarts, right after the ``number``-th game of the upload is inserted.
-    Yields the list of terminated backends' process ids."""
+    does when it restarts, right after the ``number``-th ``INSERT`` into ``table`` ran (an
+    import stores a batch of games with one statement, so this is in the middle of its
+    transaction). Yields the list of terminated backends' process ids."""
     terminated: list[int] = []
     inserted = 0
     settings = connection.settings_dict
+    statement = f'INSERT INTO "{table}" '
 
-    def terminate(sender: Any, **kwargs: Any) -> None:
+    def terminate_after(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         nonlocal inserted
+        result = execute(sql, params, many, context)
+        if not sql.startswith(statement):
+            return result
         inserted += 1
         if inserted != number:
-            return
+            return result
         backend = connection.connection.info.backend_pid
         with psycopg.connect(
             dbname=settings["NAME"],
@@ -118,12 +122,10 @@ def connection_terminated_at_game(number: int) -> Iterator[list[int]]:
         ) as other:
             other.execute("SELECT pg_terminate_backend(%s)", [backend])
         terminated.append(backend)
+        return result
 
-    post_save.connect(terminate, sender=Game, weak=False)
-    try:
+    with connection.execute_wrapper(terminate_after):
         yield terminated
-    finally:
-        post_save.disconnect(terminate, sender=Game)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -150,7 +152,8 @@ def test_a_connection_lost_in_the_middle_of_an_upload_stores_none_of_it(
         return client.post("/api/uploads/", {"files": uploads}, HTTP_AUTHORIZATION=f"Token {token}")
 
     before = row_counts()
-    with connection_terminated_at_game(4) as terminated:
+    # After the games are inserted, before their seats and the commit.
+    with connection_terminated_after_insert(Game._meta.db_table, 1) as terminated:
         answer = upload()
     assert terminated, "the hook never ran: no game was inserted"
     assert answer.status_code == 503, answer.content[:2000]
