@@ -665,8 +665,13 @@ def games_store(
                 for seat in _seat_rows(row, games[place][0], player_ids)
             ]
             GameSeat.objects.bulk_create(seats)
-    except IntegrityError:
+    except IntegrityError as error:
         players.forget()  # the players it created went with the rolled back batch
+        logger.info(
+            "A batch of %d games met a unique constraint (%s): stored one by one",
+            len(games),
+            str(error).strip().splitlines()[0] if str(error).strip() else "another import",
+        )
         return [
             (stored.pk, created)
             for stored, created in (
