@@ -606,7 +606,7 @@ def game_store(
     with other play is another game, stored beside the first (docs/security.md)."""
     document = canonical.game_to_json(game)
     digest = identity_hash(document)
-    existing = _stored(digest, origin.uploader, origin.visibility)
+    existing = _stored(digest, origin.uploader)
     if existing is not None:
         return existing, False
     players = PlayerCache() if players is None else players
@@ -616,7 +616,7 @@ def game_store(
     except IntegrityError:
         players.forget()  # the players it created went with the rolled back game
         # Another upload of the same game committed between the look-up and the insert.
-        existing = _stored(digest, origin.uploader, origin.visibility)
+        existing = _stored(digest, origin.uploader)
         if existing is None:
             raise
         return existing, False
@@ -644,7 +644,7 @@ def games_store(
         raise ValueError("the games of one batch share their uploader and visibility")
     documents = [canonical.game_to_json(game) for game, _ in games]
     digests = [identity_hash(document) for document in documents]
-    found = _stored_ids(digests, uploader, visibility)
+    found = _stored_ids(digests, uploader)
     first_of: dict[str, int] = {}  # a new game's digest -> its place in the batch
     for place, digest in enumerate(digests):
         if digest not in found:
@@ -687,14 +687,10 @@ def games_store(
     return [(found[digest], place in created) for place, digest in enumerate(digests)]
 
 
-def _stored_ids(
-    digests: Sequence[str], uploader: AbstractBaseUser | None, visibility: str
-) -> dict[str, int]:
+def _stored_ids(digests: Sequence[str], uploader: AbstractBaseUser | None) -> dict[str, int]:
     """:func:`_stored` for many games in one query: by digest, the id of the copy an upload
     by ``uploader`` is a duplicate of."""
-    own = Q(visibility=Visibility.PRIVATE)
-    own &= Q(uploader__isnull=True) if uploader is None else Q(uploader=uploader)
-    same = Game.objects.filter(Q(visibility=Visibility.PUBLIC) | own, content_hash__in=digests)
+    same = Game.objects.filter(_copies_seen_by(uploader), content_hash__in=digests)
     found: dict[str, int] = {}
     rows = same.values_list("content_hash", "visibility", "pk")
     # Public copies first, then the lowest id, as _stored picks.
@@ -703,15 +699,21 @@ def _stored_ids(
     return found
 
 
-def _stored(digest: str, uploader: AbstractBaseUser | None, visibility: str) -> Game | None:
+def _stored(digest: str, uploader: AbstractBaseUser | None) -> Game | None:
     """The stored copy of a game that an upload by ``uploader`` is a duplicate of: the public
     one, else the uploader's own private one. Either way one the uploader may see."""
-    own = Q(visibility=Visibility.PRIVATE)
-    own &= Q(uploader__isnull=True) if uploader is None else Q(uploader=uploader)
     # One query for both (a look-up per stored game): public copies sort first.
     public_first = Case(When(visibility=Visibility.PUBLIC, then=Value(0)), default=Value(1))
-    same = Game.objects.filter(Q(visibility=Visibility.PUBLIC) | own, content_hash=digest)
+    same = Game.objects.filter(_copies_seen_by(uploader), content_hash=digest)
     return same.order_by(public_first, "pk").first()
+
+
+def _copies_seen_by(uploader: AbstractBaseUser | None) -> Q:
+    """The stored games an upload by ``uploader`` may be a duplicate of: public ones, and the
+    uploader's own private ones (an upload with no uploader: private ones without one)."""
+    own = Q(visibility=Visibility.PRIVATE)
+    own &= Q(uploader__isnull=True) if uploader is None else Q(uploader=uploader)
+    return Q(visibility=Visibility.PUBLIC) | own
 
 
 def _create(
