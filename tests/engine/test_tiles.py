@@ -7,12 +7,17 @@ Green Red), ``0`` is a red five, and a dora indicator points at the next tile of
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.errors import EngineError, NotationError
 from engine.tiles import (
     HAKU,
     Tile,
+    _parse_tiles_slowly,
     dora_from_indicator,
     format_counts,
     format_kind,
@@ -317,3 +322,28 @@ def test_a_variant_suit_has_no_standard_kind() -> None:
     assert flower.kind == -1
     with pytest.raises(NotationError, match="standard"):
         to_counts([flower])
+
+
+# ``parse_tiles`` reads the usual spelling by table and hands anything else to a loop that
+# words the problem; the two must agree on every text, whatever the fast path takes or leaves.
+_NOTATION_ALPHABET = "01234567899mpsz z mpsx\t"
+
+
+@given(st.text(alphabet=_NOTATION_ALPHABET, max_size=24))
+@settings(max_examples=3000, deadline=None)
+def test_the_table_reading_agrees_with_the_character_loop(text: str) -> None:
+    def outcome(parse: Callable[[str], list[Tile]]) -> object:
+        try:
+            return parse(text)
+        except NotationError as error:
+            return ("error", str(error))
+
+    assert outcome(parse_tiles) == outcome(_parse_tiles_slowly)
+
+
+@pytest.mark.parametrize("text", ["123m406p789s1234567z", "0m0p0s", "55z", "9s9s", ""])
+def test_usual_spellings_give_the_shared_tiles(text: str) -> None:
+    # The same objects the character loop hands out (tiles are interned: identity, not just
+    # equality, is what keeps a game's tiles few).
+    fast, slow = parse_tiles(text), _parse_tiles_slowly(text)
+    assert [id(tile) for tile in fast] == [id(tile) for tile in slow]
