@@ -21,12 +21,15 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Generator, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent import futures  # (its process pool is imported when first used)
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
+# The replayer and the canonical writer are imported by the commands that use
+# them, not here: `python -m engine score` builds this parser too, and would otherwise spend
+# most of a one-hand request's time importing the state machine (issue 21).
 from engine.errors import EngineError, UnsupportedLogError
 from engine.events import Game
 from engine.families import family_of, preset_names
@@ -38,8 +41,7 @@ from engine.formats import (
     read_games,
     sniff_file,
 )
-from engine.formats.canonical import game_to_json
-from engine.replay import Verdict, replay
+from engine.report import Verdict
 from engine.rules.modifiers import MODIFIERS
 
 #: The verdict line of a file that is no game record (it is not replayed: not a verdict of
@@ -209,9 +211,10 @@ def _verified_files(
         for path in files:
             yield _verify_file(path, format_name)
         return
+
     # Closing this generator (Ctrl-C in the caller) cancels the files not yet handed out, and
     # leaving the pool waits for the few being verified.
-    with ProcessPoolExecutor(workers, initializer=_ignore_interrupts) as pool:
+    with futures.ProcessPoolExecutor(workers, initializer=_ignore_interrupts) as pool:
         yield from pool.map(partial(_file_lines, format_name=format_name), files)
 
 
@@ -293,6 +296,8 @@ def _verify_file(path: Path, format_name: str | None) -> Iterator[dict[str, Any]
         )
         yield {**base, "game": None, "format": None, **_failure(verdict, str(error))}
         return
+    from engine.replay import replay  # (imported once, on the first file)
+
     for index, game in enumerate(games):
         report = replay(game)
         yield {
@@ -391,6 +396,8 @@ def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             if args.output
             else out
         )
+        from engine.formats.canonical import game_to_json
+
         for number, game in enumerate(games, start=1):
             target.write(json.dumps(game_to_json(game), ensure_ascii=False) + "\n")
             if args.games >= PROGRESS_FROM and number % 10 == 0 and err.isatty():

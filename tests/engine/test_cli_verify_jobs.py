@@ -105,12 +105,12 @@ def pools(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The worker count of every process pool ``verify`` starts."""
     started: list[int] = []
 
-    class Recorded(engine.cli_games.ProcessPoolExecutor):
+    class Recorded(engine.cli_games.futures.ProcessPoolExecutor):
         def __init__(self, max_workers: int, **options: Any) -> None:
             started.append(max_workers)
             super().__init__(max_workers, **options)
 
-    monkeypatch.setattr(engine.cli_games, "ProcessPoolExecutor", Recorded)
+    monkeypatch.setattr(engine.cli_games.futures, "ProcessPoolExecutor", Recorded)
     return started
 
 
