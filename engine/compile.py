@@ -1,9 +1,11 @@
-"""Compile the engine with mypyc, in place: the optional fast build (issue 21).
+"""Compile the engine with mypyc: the optional fast build (issue 21), in place or as a wheel.
 
     python -m engine.compile            # build: a .so beside each compiled .py, one shared lib
     python -m engine.compile --clean    # remove every built file: the pure-Python engine again
     python -m engine.compile --list     # which modules are compiled, which are not and why
-    python -m engine.compile --test     # build, test the compiled modules, clean (CI)
+    python -m engine.compile --wheel    # the engine's two wheels, compiled and pure, in build/wheels
+    python -m engine.compile --test     # both wheels; test the compiled one's modules, install
+                                        # both and compare their verdicts; clean (CI)
 
 Python's import system prefers an extension module to the ``.py`` beside it, so after a build
 ``import engine`` runs the compiled modules and the modules of :data:`EXCLUDED` stay interpreted
@@ -26,8 +28,10 @@ import shutil
 import subprocess
 import sys
 import time
+import warnings
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
+from typing import Any
 
 ENGINE = Path(__file__).resolve().parent
 ROOT = ENGINE.parent
@@ -126,7 +130,6 @@ def _compile_in_parallel(jobs: int) -> None:
     """
     from concurrent.futures import ThreadPoolExecutor
     from distutils.ccompiler import CCompiler
-    from typing import Any
 
     import setuptools  # noqa: F401 (first: it makes "distutils" its own copy, which build_ext uses)
 
@@ -160,30 +163,40 @@ def _compile_in_parallel(jobs: int) -> None:
     CCompiler.compile = compile_sources  # type: ignore[method-assign,assignment]
 
 
-def build() -> None:
-    # Imported here: --clean and --list need neither mypyc nor setuptools.
-    from mypyc.build import mypycify
-    from setuptools import setup
+def _extensions(compiled: list[str], target_dir: Path) -> list[Any]:
+    """mypyc's extensions for these modules (paths relative to the working directory), with the
+    project's mypy settings (strict): the C written under ``target_dir``."""
+    from mypyc.build import mypycify  # (imported here: --clean and --list need no mypyc)
 
-    compiled, _ = modules()
-    clean()  # a stale .so of a module now excluded would still win over its .py
-    jobs = int(os.environ.get("MYPYC_JOBS") or os.cpu_count() or 1)
-    _compile_in_parallel(jobs)
-    started = time.perf_counter()
-    os.chdir(ROOT)  # mypy reads its configuration (strict) from pyproject.toml here
-    extensions = mypycify(
-        [path.relative_to(ROOT).as_posix() for path in compiled],
+    return mypycify(
+        [f"--config-file={ROOT / 'pyproject.toml'}", *compiled],
         opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"),
         # One C file per module rather than one for all: the C compiles then run in parallel.
         multi_file=True,
-        target_dir=str(BUILD),
+        target_dir=str(target_dir),
         # The compiled modules' shared library is engine__mypyc.*.so at the top of the tree (not
         # a name made of a hash); mypyc cannot put it inside the package.
         group_name="engine",
     )
+
+
+def _jobs() -> int:
+    jobs = int(os.environ.get("MYPYC_JOBS") or os.cpu_count() or 1)
+    _compile_in_parallel(jobs)
+    return jobs
+
+
+def build() -> None:
+    from setuptools import setup
+
+    compiled, _ = modules()
+    clean()  # a stale .so of a module now excluded would still win over its .py
+    jobs = _jobs()
+    started = time.perf_counter()
+    os.chdir(ROOT)
     setup(
         name="engine-compiled",
-        ext_modules=extensions,
+        ext_modules=_extensions([path.relative_to(ROOT).as_posix() for path in compiled], BUILD),
         script_args=[
             "build_ext",
             "--inplace",
@@ -195,6 +208,110 @@ def build() -> None:
     )
     elapsed = time.perf_counter() - started
     print(f"compiled {len(compiled)} engine modules in {elapsed:.0f} s ({jobs} jobs)")
+
+
+# The wheels ---------------------------------------------------------------------------------
+#
+# The engine alone (it needs only the standard library) is shipped as a distribution of its
+# own, mjlogs-engine, in two wheels: the compiled one, for this platform and Python, and the
+# pure-Python one, for any, which pip takes where no compiled wheel fits. Both are built from a
+# copy of the engine's sources (no stray build or cache), so that setuptools reads no project
+# file but the metadata given here. The service itself keeps its editable install and compiles
+# in place (``build``): the two would both provide the package ``engine``.
+
+#: Where ``--wheel`` writes the two wheels (under the gitignored build/).
+WHEELS = ROOT / "build" / "wheels"
+#: The distribution's name.
+DISTRIBUTION = "mjlogs-engine"
+
+
+def _project_version() -> str:
+    import tomllib
+
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        version: str = tomllib.load(file)["project"]["version"]
+    return version
+
+
+def _staged_sources(folder: Path) -> Path:
+    """A copy of engine/ in ``folder``: its modules and package data, nothing built."""
+    ignored = shutil.ignore_patterns(
+        "__pycache__", *(f"*{suffix}" for suffix in EXTENSION_SUFFIXES)
+    )
+    shutil.copytree(ENGINE, folder / "engine", ignore=ignored)
+    return folder
+
+
+def _wheel(staged: Path, out: Path, compiled: list[str] | None) -> Path:
+    """Build one wheel of the staged engine into ``out`` (compiled when ``compiled`` names the
+    modules to compile); returns its path."""
+    from setuptools import find_packages, setup
+
+    before = set(out.glob("*.whl"))
+    os.chdir(staged)
+    build_base = staged / ("build-compiled" if compiled else "build-pure")
+    # bdist_wheel runs setuptools' install command into its own staging folder, which warns as
+    # if someone had typed "setup.py install"; no one has.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "setup.py install is deprecated")
+        setup(
+            name=DISTRIBUTION,
+            version=_project_version(),
+            description="The rules engine of mjlogs: riichi and its variants, log formats, replay.",
+            python_requires=">=3.11",
+            packages=find_packages(include=["engine", "engine.*"]),
+            package_data={"engine": ["**/*.json", "**/*.bin", "py.typed"]},
+            ext_modules=_extensions(compiled, build_base / "mypyc") if compiled else [],
+            script_args=[
+                "build",
+                "--build-base",
+                str(build_base),
+                "bdist_wheel",
+                "--dist-dir",
+                str(out),
+                "--bdist-dir",
+                str(build_base / "wheel"),
+            ],
+        )
+    (made,) = set(out.glob("*.whl")) - before
+    return made
+
+
+def wheels(out: Path = WHEELS) -> tuple[Path, Path]:
+    """Build the engine's compiled wheel and its pure-Python one into ``out`` (emptied first);
+    returns their paths (compiled, pure)."""
+    import tempfile
+
+    compiled_modules, _ = modules()
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    jobs = _jobs()
+    started = time.perf_counter()
+    here = Path.cwd()
+    with tempfile.TemporaryDirectory(prefix="engine-wheel-") as folder:
+        staged = _staged_sources(Path(folder))
+        try:
+            pure = _wheel(staged, out, None)
+            names = [path.relative_to(ROOT).as_posix() for path in compiled_modules]
+            compiled = _wheel(staged, out, names)
+        finally:
+            os.chdir(here)
+    elapsed = time.perf_counter() - started
+    print(f"built {compiled.name} and {pure.name} in {elapsed:.0f} s ({jobs} jobs)")
+    return compiled, pure
+
+
+def _unpack_extensions(wheel: Path) -> int:
+    """Put the compiled wheel's extension modules in the tree, beside their ``.py`` files (what
+    ``build`` makes): the tests then run the very binaries the wheel ships."""
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as archive:
+        names = [name for name in archive.namelist() if name.endswith(tuple(EXTENSION_SUFFIXES))]
+        for name in names:
+            archive.extract(name, ROOT)
+    return len(names)
 
 
 #: The engine's tests run against the build (``--test``): those of the compiled modules (the hand,
@@ -219,17 +336,64 @@ TESTED = (
 
 
 def test() -> int:
-    """Build, run :data:`TESTED` against the compiled engine in a fresh process (which must find
-    it compiled: tests/engine/conftest.py), and remove the build whatever happened, so that the
-    working tree runs the pure-Python engine again. Returns pytest's status."""
+    """What CI runs (the README's test command): build both wheels; run :data:`TESTED` against
+    the compiled wheel's extension modules, put in the tree, in a fresh process (which must find
+    the engine compiled: tests/engine/conftest.py); install each wheel in a virtual environment of
+    its own and compare their verdicts (:func:`_check_installed`); and remove the build whatever
+    happened, so that the working tree runs the pure-Python engine again. Returns the status."""
     try:
-        build()
+        clean()
+        compiled, pure = wheels()
+        count = _unpack_extensions(compiled)
         env = dict(os.environ, ENGINE_EXPECT_COMPILED="1")
         command = [sys.executable, "-m", "pytest", *TESTED, "-q", "-p", "no:cacheprovider"]
-        print("running the tests of the compiled modules against the build", flush=True)
-        return subprocess.run(command, cwd=ROOT, env=env).returncode
+        print(f"running the compiled modules' tests on the {count} extension modules of the wheel")
+        status = subprocess.run(command, cwd=ROOT, env=env).returncode
+        return status or _check_installed(compiled, pure)
     finally:
         clean()
+        shutil.rmtree(WHEELS, ignore_errors=True)
+
+
+#: The records both installed wheels verify (in the repository, so always there).
+CHECK_RECORDS = ROOT / "tests" / "data" / "real"
+
+
+def _check_installed(compiled: Path, pure: Path) -> int:
+    """Install each wheel in a new virtual environment and run ``python -m engine verify`` on
+    :data:`CHECK_RECORDS` from outside the tree (so the tree's engine cannot be the one found):
+    the compiled install must run compiled, the pure one pure (the fallback), and their verdicts
+    must be the same, line for line (the pure engine is the reference). Returns 0 or 1."""
+    import tempfile
+
+    outputs: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="engine-wheel-check-") as folder:
+        for wheel, expect_compiled in ((compiled, True), (pure, False)):
+            venv = Path(folder) / ("compiled" if expect_compiled else "pure")
+            subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
+            python = str(venv / "bin" / "python")
+            pip = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet"]
+            subprocess.run([*pip, "--no-index", "--no-deps", str(wheel)], check=True)
+            env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+            probe = "import engine; print(engine.is_compiled())"
+            found = subprocess.run(
+                [python, "-c", probe], cwd=folder, env=env, capture_output=True, text=True
+            )
+            if found.stdout.strip() != str(expect_compiled):
+                print(f"{wheel.name}: engine.is_compiled() gave {found.stdout or found.stderr}")
+                return 1
+            verify = [python, "-m", "engine", "verify", str(CHECK_RECORDS), "--json", "--jobs", "1"]
+            done = subprocess.run(verify, cwd=folder, env=env, capture_output=True, text=True)
+            if done.returncode not in (0, 1) or not done.stdout:
+                print(f"{wheel.name}: engine verify failed ({done.returncode}):\n{done.stderr}")
+                return 1
+            outputs[wheel.name] = done.stdout
+    if outputs[compiled.name] != outputs[pure.name]:
+        print(f"{compiled.name} and {pure.name} disagree on {CHECK_RECORDS.relative_to(ROOT)}")
+        return 1
+    games = outputs[pure.name].count("\n")
+    print(f"both wheels installed: the same {games} verdict lines, compiled and pure")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -238,6 +402,11 @@ def main(argv: list[str] | None = None) -> int:
     action.add_argument("--clean", action="store_true", help="remove the built files")
     action.add_argument("--list", action="store_true", help="list the modules and exit")
     action.add_argument(
+        "--wheel",
+        action="store_true",
+        help=f"build the engine's compiled and pure-Python wheels in {WHEELS.relative_to(ROOT)}/",
+    )
+    action.add_argument(
         "--test",
         action="store_true",
         help="build, run the compiled modules' tests against it, then remove it (README's tests)",
@@ -245,7 +414,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.test:
         return test()
-    if args.clean:
+    if args.wheel:
+        wheels()
+    elif args.clean:
         clean()
     elif args.list:
         compiled, left = modules()

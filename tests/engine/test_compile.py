@@ -1,0 +1,77 @@
+"""The engine's build script (``python -m engine.compile``): which modules it compiles, and the
+pure-Python wheel it ships beside the compiled one.
+
+The compiled wheel itself is built and checked by ``python -m engine.compile --test`` (the README's
+test command: its extension modules run the compiled modules' tests, and it is installed beside
+the pure wheel and gives the same verdicts); building it takes a minute, so it is not built here.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from engine import compile as build_script
+
+
+def _wheel_names(wheel: Path) -> list[str]:
+    with zipfile.ZipFile(wheel) as archive:
+        return archive.namelist()
+
+
+def test_every_engine_module_is_compiled_or_left_with_a_reason() -> None:
+    compiled, left = build_script.modules()
+    engine_modules = set(build_script.ENGINE.rglob("*.py"))
+    assert set(compiled) | set(left) == engine_modules
+    assert not set(compiled) & set(left)
+    assert all(path.name != "__init__.py" for path in compiled)
+    assert all(reason.strip() for reason in left.values())
+
+
+def test_the_staged_sources_leave_out_built_and_cached_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = tmp_path / "tree" / "engine"
+    (fake / "hand" / "__pycache__").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "hand" / "shanten.py").write_text("")
+    (fake / "hand" / "table.bin").write_bytes(b"\0")
+    (fake / "hand" / "__pycache__" / "shanten.cpython-311.pyc").write_bytes(b"")
+    suffix = build_script.EXTENSION_SUFFIXES[0]
+    (fake / "hand" / f"shanten{suffix}").write_bytes(b"")
+    monkeypatch.setattr(build_script, "ENGINE", fake)
+
+    staged = build_script._staged_sources(tmp_path / "staged")
+
+    found = sorted(p.relative_to(staged).as_posix() for p in staged.rglob("*") if p.is_file())
+    assert found == ["engine/__init__.py", "engine/hand/shanten.py", "engine/hand/table.bin"]
+
+
+def test_the_pure_wheel_holds_every_module_and_its_data_and_nothing_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the build changes directory; come back after
+    staged = build_script._staged_sources(tmp_path / "staged")
+    wheel = build_script._wheel(staged, tmp_path / "out", None)
+
+    project = tomllib.loads((build_script.ROOT / "pyproject.toml").read_text())["project"]
+    version = project["version"]
+    assert wheel.name == f"mjlogs_engine-{version}-py3-none-any.whl"
+    names = set(_wheel_names(wheel))
+    root = build_script.ROOT
+    modules = {path.relative_to(root).as_posix() for path in build_script.ENGINE.rglob("*.py")}
+    assert modules <= names
+    data = {"engine/py.typed", "engine/hand/suit_frontiers.bin", "engine/schema/game.schema.json"}
+    assert data <= names
+    assert not [name for name in names if name.endswith(tuple(build_script.EXTENSION_SUFFIXES))]
+    assert not [name for name in names if "__pycache__" in name]
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read(f"mjlogs_engine-{version}.dist-info/METADATA").decode()
+        wheel_file = archive.read(f"mjlogs_engine-{version}.dist-info/WHEEL").decode()
+    assert "Name: mjlogs-engine" in metadata
+    # The engine needs only the standard library: the wheel requires nothing.
+    assert "Requires-Dist" not in metadata
+    assert "Root-Is-Purelib: true" in wheel_file
