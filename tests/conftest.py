@@ -35,10 +35,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 #: Tests that use what all test processes share: the Redis test database (flushed by each), the
-#: broker's queues, Celery workers and servers started on the services. Under pytest-xdist
-#: (``-n``, the README's test command) they all run in one worker process, one after another,
-#: as in a run without xdist; every other test may run beside them (each worker has a test
-#: database of its own).
+#: broker's queues, Celery workers and servers started on the services. They are marked
+#: ``shared_services``: the README's test command runs the other tests in parallel
+#: (pytest-xdist, ``-m "not shared_services"``) and then these in one process, one after another.
 SHARED_SERVICES = (
     "tests/integration/",
     "tests/benchmarks/test_load_smoke.py",
@@ -49,16 +48,15 @@ SHARED_SERVICES = (
 )
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups
+# First: the marks must be on before pytest's own hook deselects by them (-m).
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keep the tests of shared services in one xdist worker; skip tests marked ``slow``
-    (long differential runs) unless asked for."""
+    """Mark the tests of shared services; skip tests marked ``slow`` (long differential runs)
+    unless asked for."""
     root = config.rootpath
-    shared = pytest.mark.xdist_group("shared-services")
     for item in items:
-        path = item.path.relative_to(root).as_posix()
-        if path.startswith(SHARED_SERVICES):
-            item.add_marker(shared)
+        if item.path.relative_to(root).as_posix().startswith(SHARED_SERVICES):
+            item.add_marker(pytest.mark.shared_services)
     if config.getoption("--runslow") or os.environ.get("MJ_SLOW") == "1":
         return
     skip = pytest.mark.skip(reason="slow test: run with --runslow or MJ_SLOW=1")
