@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import Any, BinaryIO, TextIO
 
 from engine.cli_games import (
+    LazyChoices,
     add_commands,
     modifier_names,
     run_convert,
@@ -43,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--ruleset",
         default="tenhou-4p",
-        choices=preset_names(),
+        choices=LazyChoices(preset_names),
         metavar="NAME",
     )
     score.add_argument(

@@ -20,12 +20,12 @@ import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent import futures  # (its process pool is imported when first used)
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, overload
 
 # The replayer and the canonical writer are imported by the commands that use
 # them, not here: `python -m engine score` builds this parser too, and would otherwise spend
@@ -34,6 +34,7 @@ from engine.errors import EngineError, UnsupportedLogError
 from engine.events import Game
 from engine.families import family_of, preset_names
 from engine.formats import (
+    FORMATS,
     MAX_DECOMPRESSED_BYTES,
     NOT_A_RECORD,
     formats,
@@ -74,6 +75,45 @@ def _jobs(text: str) -> int:
     return jobs
 
 
+class LazyChoices(Sequence[str]):
+    """An option's ``choices`` for argparse, listed when first asked for: when the option is
+    given (argparse checks ``value in choices``) or its choices are shown (an error, ``--help``).
+    Listing the rule sets imports every game family, and the writable formats every format
+    module; a command that does not use the option should not pay for that at each start
+    (``engine verify`` of Tenhou logs would import Ùzje's rules)."""
+
+    def __init__(self, names: Callable[[], Iterable[str]]) -> None:
+        self._names = names
+        self._listed: tuple[str, ...] | None = None
+
+    def _all(self) -> tuple[str, ...]:
+        if self._listed is None:
+            self._listed = tuple(self._names())
+        return self._listed
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._all()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        return self._all()[index]
+
+
+def _writable_formats() -> list[str]:
+    return sorted(name for name, fmt in formats().items() if fmt.write)
+
+
 def add_commands(commands: Any) -> None:
     """Register the game commands on the command-line parser's subparsers."""
     verify = commands.add_parser(
@@ -93,7 +133,7 @@ def add_commands(commands: Any) -> None:
     )
     verify.add_argument(
         "--format",
-        choices=sorted(formats()),
+        choices=sorted(FORMATS),
         help="read every file as this format (none is skipped)",
     )
     verify.add_argument(
@@ -114,7 +154,11 @@ def add_commands(commands: Any) -> None:
     )
     convert.add_argument("path", metavar="PATH")
     convert.add_argument(
-        "--to", required=True, choices=sorted(name for name, f in formats().items() if f.write)
+        "--to",
+        required=True,
+        choices=LazyChoices(_writable_formats),
+        metavar="FORMAT",
+        help="the format to write: %(choices)s",
     )
     convert.add_argument("-o", "--output", help="output file (default: standard output)")
 
@@ -123,7 +167,13 @@ def add_commands(commands: Any) -> None:
         help="play games between bots and write them as canonical JSON",
         description="Self-play: write N games, one canonical JSON game per line.",
     )
-    simulate.add_argument("--ruleset", default="tenhou-4p", choices=preset_names())
+    simulate.add_argument(
+        "--ruleset",
+        default="tenhou-4p",
+        choices=LazyChoices(preset_names),
+        metavar="NAME",
+        help="the rule set (default %(default)s): %(choices)s",
+    )
     simulate.add_argument("--games", type=int, default=1)
     simulate.add_argument("--seed", type=int, default=0)
     simulate.add_argument(

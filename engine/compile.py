@@ -3,7 +3,7 @@
     python -m engine.compile            # build: a .so beside each compiled .py, one shared lib
     python -m engine.compile --clean    # remove every built file: the pure-Python engine again
     python -m engine.compile --list     # which modules are compiled, which are not and why
-    python -m engine.compile --wheel    # the engine's two wheels, compiled and pure, in build/wheels
+    python -m engine.compile --wheel    # the two wheels, compiled and pure, in build/wheels
     python -m engine.compile --test     # both wheels; test the compiled one's modules, install
                                         # both and compare their verdicts; clean (CI)
 

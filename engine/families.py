@@ -23,13 +23,15 @@ import sys
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from engine.dialect import Dialect
 from engine.errors import UnknownRulesetError
 from engine.events import Game
-from engine.frame_types import RoundFrames, RoundInfo, StudyTally
 from engine.report import ReplayReport
+
+if TYPE_CHECKING:  # (the viewer's types: a verification never needs their module)
+    from engine.frame_types import RoundFrames, RoundInfo, StudyTally
 
 #: Every game family by name: ``"module.path:ATTRIBUTE"`` of its :class:`GameFamily` object.
 #: A rule set belongs to the first family that owns it, in this order.

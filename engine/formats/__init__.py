@@ -61,7 +61,10 @@ def sniff_file(path: str | os.PathLike[str]) -> Format | None:
 def sniff_head(head: bytes) -> Format | None:
     """The format of content whose start is ``head`` (decompressed, as :func:`content_head`
     gives it), or ``None`` when no format recognises it."""
-    for fmt in formats().values():
+    # Format by format, in order: a file recognised early leaves the later formats' modules
+    # unimported (an mjlog run never loads the tenhou.net/6 or mjai readers).
+    for path in FORMATS.values():
+        fmt = _load(path)
         if fmt.sniff(head):
             return fmt
     return None
@@ -88,13 +91,10 @@ def get_format(name: str) -> Format:
 
     :raises MalformedLogError: no format has that name.
     """
-    known = formats()
-    try:
-        return known[name]
-    except KeyError:
-        raise MalformedLogError(
-            f"unknown format {name!r}; known formats: {', '.join(known)}"
-        ) from None
+    path = FORMATS.get(name)
+    if path is None:
+        raise MalformedLogError(f"unknown format {name!r}; known formats: {', '.join(FORMATS)}")
+    return _load(path)  # (that format's module alone)
 
 
 def sniff(data: bytes) -> Format:

@@ -14,17 +14,19 @@ names (shapes, values or modifiers those formats cannot say).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.dialect import RIICHI, Dialect
 from engine.errors import EngineError
 from engine.events import Game
 from engine.families import GameFamily, Unit
-from engine.frame_types import RoundFrames, RoundInfo, StudyTally
 from engine.report import ReplayReport
 from engine.rules import PRESETS
 from engine.rules.presets import with_overrides
 from engine.rules.ruleset import Scoring
+
+if TYPE_CHECKING:  # (the viewer's types, whose module a verification does not need)
+    from engine.frame_types import RoundFrames, RoundInfo, StudyTally
 
 
 class RiichiFamily(GameFamily):
