@@ -23,7 +23,7 @@ from engine.cli_games import (
     run_simulate,
     run_verify,
 )
-from engine.families import family_of, preset_names
+from engine.families import family_of, is_preset_name, preset_names
 from engine.scoring.request import FLAGS, score_request
 
 
@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument(
         "--ruleset",
         default="tenhou-4p",
-        choices=LazyChoices(preset_names),
+        choices=LazyChoices(preset_names, is_preset_name),
         metavar="NAME",
     )
     score.add_argument(

@@ -32,7 +32,7 @@ from typing import Any, TextIO, overload
 # most of a one-hand request's time importing the state machine (issue 21).
 from engine.errors import EngineError, UnsupportedLogError
 from engine.events import Game
-from engine.families import family_of, preset_names
+from engine.families import family_of, is_preset_name, preset_names
 from engine.formats import (
     FORMATS,
     MAX_DECOMPRESSED_BYTES,
@@ -82,8 +82,12 @@ class LazyChoices(Sequence[str]):
     module; a command that does not use the option should not pay for that at each start
     (``engine verify`` of Tenhou logs would import Ùzje's rules)."""
 
-    def __init__(self, names: Callable[[], Iterable[str]]) -> None:
+    def __init__(
+        self, names: Callable[[], Iterable[str]], is_one: Callable[[str], bool] | None = None
+    ) -> None:
+        # is_one answers "is this a choice?" without the whole list, where that is cheaper.
         self._names = names
+        self._is_one = is_one
         self._listed: tuple[str, ...] | None = None
 
     def _all(self) -> tuple[str, ...]:
@@ -92,6 +96,8 @@ class LazyChoices(Sequence[str]):
         return self._listed
 
     def __contains__(self, value: object) -> bool:
+        if self._is_one is not None and self._listed is None:
+            return isinstance(value, str) and self._is_one(value)
         return value in self._all()
 
     def __iter__(self) -> Iterator[str]:
@@ -170,7 +176,7 @@ def add_commands(commands: Any) -> None:
     simulate.add_argument(
         "--ruleset",
         default="tenhou-4p",
-        choices=LazyChoices(preset_names),
+        choices=LazyChoices(preset_names, is_preset_name),
         metavar="NAME",
         help="the rule set (default %(default)s): %(choices)s",
     )

@@ -23,6 +23,7 @@ Environment: ``MYPYC_OPT_LEVEL`` (default 3; 0 builds about twice as fast, for a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import subprocess
@@ -233,10 +234,16 @@ def _project_version() -> str:
     return version
 
 
+#: Engine modules the wheels leave out: tools of the source tree, which an installed copy must
+#: not run (this script's --clean, run from site-packages, would delete other packages' files).
+NOT_SHIPPED = ("compile.py", "shanten_table_build.py")
+
+
 def _staged_sources(folder: Path) -> Path:
-    """A copy of engine/ in ``folder``: its modules and package data, nothing built."""
+    """A copy of engine/ in ``folder``: its modules and package data, nothing built, and none of
+    :data:`NOT_SHIPPED`."""
     ignored = shutil.ignore_patterns(
-        "__pycache__", *(f"*{suffix}" for suffix in EXTENSION_SUFFIXES)
+        "__pycache__", *NOT_SHIPPED, *(f"*{suffix}" for suffix in EXTENSION_SUFFIXES)
     )
     shutil.copytree(ENGINE, folder / "engine", ignore=ignored)
     return folder
@@ -247,14 +254,12 @@ def _wheel(staged: Path, out: Path, compiled: list[str] | None) -> Path:
     modules to compile); returns its path."""
     from setuptools import find_packages, setup
 
-    before = set(out.glob("*.whl"))
-    os.chdir(staged)
     build_base = staged / ("build-compiled" if compiled else "build-pure")
     # bdist_wheel runs setuptools' install command into its own staging folder, which warns as
     # if someone had typed "setup.py install"; no one has.
-    with warnings.catch_warnings():
+    with contextlib.chdir(staged), warnings.catch_warnings():
         warnings.filterwarnings("ignore", "setup.py install is deprecated")
-        setup(
+        distribution = setup(
             name=DISTRIBUTION,
             version=_project_version(),
             description="The rules engine of mjlogs: riichi and its variants, log formats, replay.",
@@ -273,8 +278,8 @@ def _wheel(staged: Path, out: Path, compiled: list[str] | None) -> Path:
                 str(build_base / "wheel"),
             ],
         )
-    (made,) = set(out.glob("*.whl")) - before
-    return made
+    (made,) = [name for command, _, name in distribution.dist_files if command == "bdist_wheel"]
+    return Path(made)
 
 
 def wheels(out: Path = WHEELS) -> tuple[Path, Path]:
@@ -288,15 +293,11 @@ def wheels(out: Path = WHEELS) -> tuple[Path, Path]:
     out.mkdir(parents=True)
     jobs = _jobs()
     started = time.perf_counter()
-    here = Path.cwd()
     with tempfile.TemporaryDirectory(prefix="engine-wheel-") as folder:
         staged = _staged_sources(Path(folder))
-        try:
-            pure = _wheel(staged, out, None)
-            names = [path.relative_to(ROOT).as_posix() for path in compiled_modules]
-            compiled = _wheel(staged, out, names)
-        finally:
-            os.chdir(here)
+        pure = _wheel(staged, out, None)
+        names = [path.relative_to(ROOT).as_posix() for path in compiled_modules]
+        compiled = _wheel(staged, out, names)
     elapsed = time.perf_counter() - started
     print(f"built {compiled.name} and {pure.name} in {elapsed:.0f} s ({jobs} jobs)")
     return compiled, pure
@@ -404,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
     action.add_argument(
         "--wheel",
         action="store_true",
-        help=f"build the engine's compiled and pure-Python wheels in {WHEELS.relative_to(ROOT)}/",
+        help="build the engine's compiled and pure-Python wheels in build/wheels/",
     )
     action.add_argument(
         "--test",
@@ -412,6 +413,10 @@ def main(argv: list[str] | None = None) -> int:
         help="build, run the compiled modules' tests against it, then remove it (README's tests)",
     )
     args = parser.parse_args(argv)
+    if not (ROOT / "pyproject.toml").is_file():
+        # An installed engine (a wheel leaves this script out; an older copy may not): here ROOT
+        # would be site-packages, whose extension modules --clean would delete.
+        parser.error(f"{ROOT} is not the source tree (no pyproject.toml): nothing to build here")
     if args.test:
         return test()
     if args.wheel:

@@ -204,6 +204,12 @@ def preset_names() -> list[str]:
     return [name for family in families() for name in sorted(family.preset_names())]
 
 
+def is_preset_name(name: str) -> bool:
+    """Whether some family has a preset of this name, asking the families in registry order
+    (a riichi name imports no other family)."""
+    return any(_load(path).owns(name) for path in FAMILIES.values())
+
+
 def with_modifiers(game: Game, modifiers: Sequence[str]) -> Game:
     """The game as played with these rule modifiers (an upload's choice, for records that
     cannot state them): its header's ``rule_overrides`` name them. A record that states

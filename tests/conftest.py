@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -38,6 +39,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 #: broker's queues, Celery workers and servers started on the services. They are marked
 #: ``shared_services``: the README's test command runs the other tests in parallel
 #: (pytest-xdist, ``-m "not shared_services"``) and then these in one process, one after another.
+#: The repository's root (SHARED_SERVICES is relative to it, whatever pytest's rootdir).
+REPOSITORY = Path(__file__).resolve().parents[1]
 SHARED_SERVICES = (
     "tests/integration/",
     "tests/benchmarks/test_load_smoke.py",
@@ -53,9 +56,11 @@ SHARED_SERVICES = (
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests of shared services; skip tests marked ``slow`` (long differential runs)
     unless asked for."""
-    root = config.rootpath
     for item in items:
-        if item.path.relative_to(root).as_posix().startswith(SHARED_SERVICES):
+        path = item.path
+        if path.is_relative_to(REPOSITORY) and path.relative_to(REPOSITORY).as_posix().startswith(
+            SHARED_SERVICES
+        ):
             item.add_marker(pytest.mark.shared_services)
     if config.getoption("--runslow") or os.environ.get("MJ_SLOW") == "1":
         return

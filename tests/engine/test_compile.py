@@ -31,13 +31,14 @@ def test_every_engine_module_is_compiled_or_left_with_a_reason() -> None:
     assert all(reason.strip() for reason in left.values())
 
 
-def test_the_staged_sources_leave_out_built_and_cached_files(
+def test_the_staged_sources_leave_out_built_and_cached_files_and_the_tools(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake = tmp_path / "tree" / "engine"
     (fake / "hand" / "__pycache__").mkdir(parents=True)
     (fake / "__init__.py").write_text("")
     (fake / "hand" / "shanten.py").write_text("")
+    (fake / "compile.py").write_text("")
     (fake / "hand" / "table.bin").write_bytes(b"\0")
     (fake / "hand" / "__pycache__" / "shanten.cpython-311.pyc").write_bytes(b"")
     suffix = build_script.EXTENSION_SUFFIXES[0]
@@ -51,11 +52,12 @@ def test_the_staged_sources_leave_out_built_and_cached_files(
 
 
 def test_the_pure_wheel_holds_every_module_and_its_data_and_nothing_built(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # the build changes directory; come back after
+    here = Path.cwd()
     staged = build_script._staged_sources(tmp_path / "staged")
     wheel = build_script._wheel(staged, tmp_path / "out", None)
+    assert Path.cwd() == here  # the build ran in the staged folder, and came back
 
     project = tomllib.loads((build_script.ROOT / "pyproject.toml").read_text())["project"]
     version = project["version"]
@@ -63,7 +65,11 @@ def test_the_pure_wheel_holds_every_module_and_its_data_and_nothing_built(
     names = set(_wheel_names(wheel))
     root = build_script.ROOT
     modules = {path.relative_to(root).as_posix() for path in build_script.ENGINE.rglob("*.py")}
-    assert modules <= names
+    tools = {"engine/compile.py", "engine/hand/shanten_table_build.py"}
+    assert modules - tools <= names
+    # The source tree's tools stay out: this script's --clean, run from site-packages, would
+    # delete other packages' extension modules.
+    assert not tools & names
     data = {"engine/py.typed", "engine/hand/suit_frontiers.bin", "engine/schema/game.schema.json"}
     assert data <= names
     assert not [name for name in names if name.endswith(tuple(build_script.EXTENSION_SUFFIXES))]
@@ -75,3 +81,17 @@ def test_the_pure_wheel_holds_every_module_and_its_data_and_nothing_built(
     # The engine needs only the standard library: the wheel requires nothing.
     assert "Requires-Dist" not in metadata
     assert "Root-Is-Purelib: true" in wheel_file
+
+
+def test_the_script_refuses_to_run_outside_the_source_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As from an installed engine: ROOT is site-packages, where --clean would delete files.
+    (tmp_path / "other.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    monkeypatch.setattr(build_script, "ROOT", tmp_path)
+
+    with pytest.raises(SystemExit):
+        build_script.main(["--clean"])
+
+    assert "not the source tree" in capsys.readouterr().err
+    assert (tmp_path / "other.cpython-311-x86_64-linux-gnu.so").exists()
