@@ -20,12 +20,12 @@ import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator
 from concurrent import futures  # (its process pool is imported when first used)
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, TextIO, overload
+from typing import Any, TextIO
 
 # The replayer and the canonical writer are imported by the commands that use
 # them, not here: `python -m engine score` builds this parser too, and would otherwise spend
@@ -75,7 +75,7 @@ def _jobs(text: str) -> int:
     return jobs
 
 
-class LazyChoices(Sequence[str]):
+class LazyChoices(Collection[str]):
     """An option's ``choices`` for argparse, listed when first asked for: when the option is
     given (argparse checks ``value in choices``) or its choices are shown (an error, ``--help``).
     Listing the rule sets imports every game family, and the writable formats every format
@@ -105,15 +105,6 @@ class LazyChoices(Sequence[str]):
 
     def __len__(self) -> int:
         return len(self._all())
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
-        return self._all()[index]
 
 
 def _writable_formats() -> list[str]:

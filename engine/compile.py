@@ -28,8 +28,11 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+import tomllib
 import warnings
+import zipfile
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
@@ -227,8 +230,6 @@ DISTRIBUTION = "mjlogs-engine"
 
 
 def _project_version() -> str:
-    import tomllib
-
     with (ROOT / "pyproject.toml").open("rb") as file:
         version: str = tomllib.load(file)["project"]["version"]
     return version
@@ -285,8 +286,6 @@ def _wheel(staged: Path, out: Path, compiled: list[str] | None) -> Path:
 def wheels(out: Path = WHEELS) -> tuple[Path, Path]:
     """Build the engine's compiled wheel and its pure-Python one into ``out`` (emptied first);
     returns their paths (compiled, pure)."""
-    import tempfile
-
     compiled_modules, _ = modules()
     if out.exists():
         shutil.rmtree(out)
@@ -306,8 +305,6 @@ def wheels(out: Path = WHEELS) -> tuple[Path, Path]:
 def _unpack_extensions(wheel: Path) -> int:
     """Put the compiled wheel's extension modules in the tree, beside their ``.py`` files (what
     ``build`` makes): the tests then run the very binaries the wheel ships."""
-    import zipfile
-
     with zipfile.ZipFile(wheel) as archive:
         names = [name for name in archive.namelist() if name.endswith(tuple(EXTENSION_SUFFIXES))]
         for name in names:
@@ -365,8 +362,6 @@ def _check_installed(compiled: Path, pure: Path) -> int:
     :data:`CHECK_RECORDS` from outside the tree (so the tree's engine cannot be the one found):
     the compiled install must run compiled, the pure one pure (the fallback), and their verdicts
     must be the same, line for line (the pure engine is the reference). Returns 0 or 1."""
-    import tempfile
-
     outputs: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="engine-wheel-check-") as folder:
         for wheel, expect_compiled in ((compiled, True), (pure, False)):
@@ -410,7 +405,8 @@ def main(argv: list[str] | None = None) -> int:
     action.add_argument(
         "--test",
         action="store_true",
-        help="build, run the compiled modules' tests against it, then remove it (README's tests)",
+        help="build both wheels, run the compiled modules' tests on the compiled one, install "
+        "both and compare their verdicts, then remove it all (the README's tests)",
     )
     args = parser.parse_args(argv)
     if not (ROOT / "pyproject.toml").is_file():

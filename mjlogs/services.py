@@ -670,7 +670,7 @@ def games_store(
         logger.info(
             "A batch of %d games met a unique constraint (%s): stored one by one",
             len(games),
-            str(error).strip().splitlines()[0] if str(error).strip() else "another import",
+            str(error).strip().partition("\n")[0] or "another import",
         )
         return [
             (stored.pk, created)

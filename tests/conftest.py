@@ -35,19 +35,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+#: The repository's root (SHARED_SERVICES is relative to it, whatever pytest's rootdir).
+REPOSITORY = Path(__file__).resolve().parents[1]
+
 #: Tests that use what all test processes share: the Redis test database (flushed by each), the
 #: broker's queues, Celery workers and servers started on the services. They are marked
 #: ``shared_services``: the README's test command runs the other tests in parallel
 #: (pytest-xdist, ``-m "not shared_services"``) and then these in one process, one after another.
-#: The repository's root (SHARED_SERVICES is relative to it, whatever pytest's rootdir).
-REPOSITORY = Path(__file__).resolve().parents[1]
 SHARED_SERVICES = (
-    "tests/integration/",
+    "tests/integration",
     "tests/benchmarks/test_load_smoke.py",
     "tests/security/test_shared_cache.py",
     "tests/security/test_production_settings.py",
     "tests/mjlogs/test_home_and_health.py",
-    "tests/config/",
+    "tests/config",
 )
 
 
@@ -56,11 +57,9 @@ SHARED_SERVICES = (
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests of shared services; skip tests marked ``slow`` (long differential runs)
     unless asked for."""
+    shared = [REPOSITORY / prefix for prefix in SHARED_SERVICES]
     for item in items:
-        path = item.path
-        if path.is_relative_to(REPOSITORY) and path.relative_to(REPOSITORY).as_posix().startswith(
-            SHARED_SERVICES
-        ):
+        if any(item.path.is_relative_to(place) for place in shared):
             item.add_marker(pytest.mark.shared_services)
     if config.getoption("--runslow") or os.environ.get("MJ_SLOW") == "1":
         return

@@ -22,12 +22,21 @@ def _wheel_names(wheel: Path) -> list[str]:
         return archive.namelist()
 
 
-def test_every_engine_module_is_compiled_or_left_with_a_reason() -> None:
+def test_the_hot_path_is_compiled_and_every_module_left_out_says_why() -> None:
     compiled, left = build_script.modules()
-    engine_modules = set(build_script.ENGINE.rglob("*.py"))
-    assert set(compiled) | set(left) == engine_modules
-    assert not set(compiled) & set(left)
-    assert all(path.name != "__init__.py" for path in compiled)
+    names = {path.relative_to(build_script.ROOT).as_posix() for path in compiled}
+    # What the compiled engine is for: reading Tenhou logs, the state machine, the replay, the
+    # hand analysis and scoring (a module moved to EXCLUDED by mistake makes this fail).
+    hot = {
+        "engine/tiles.py",
+        "engine/hand/decompose.py",
+        "engine/hand/shanten.py",
+        "engine/scoring/score.py",
+        "engine/state/game.py",
+        "engine/replay.py",
+        "engine/formats/mjlog.py",
+    }
+    assert hot <= names
     assert all(reason.strip() for reason in left.values())
 
 
