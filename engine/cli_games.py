@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import signal
 import sys
 import time
@@ -42,6 +41,7 @@ from engine.formats import (
     read_games,
     sniff_file,
 )
+from engine.jobs import all_cores, job_count
 from engine.report import Verdict
 from engine.rules.modifiers import MODIFIERS
 
@@ -55,24 +55,6 @@ AGREES = (Verdict.VERIFIED.value, Verdict.VERIFIED_FRAGMENT.value)
 PROGRESS_FROM = 20
 #: The exit status after Ctrl-C: the shell's 128 + SIGINT.
 INTERRUPTED = 130
-
-
-def all_cores() -> int:
-    """The cores this process may run on (its CPU affinity, from Python 3.13), at least 1."""
-    if sys.version_info >= (3, 13):
-        return os.process_cpu_count() or 1
-    return os.cpu_count() or 1
-
-
-def _jobs(text: str) -> int:
-    """The value of ``--jobs``: a whole number, 1 or more."""
-    try:
-        jobs = int(text)
-    except ValueError:
-        jobs = 0
-    if jobs < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
-    return jobs
 
 
 class LazyChoices(Collection[str]):
@@ -135,7 +117,7 @@ def add_commands(commands: Any) -> None:
     )
     verify.add_argument(
         "--jobs",
-        type=_jobs,
+        type=job_count,
         default=all_cores(),
         metavar="N",
         help=(

@@ -49,6 +49,7 @@ EXCLUDED: dict[str, str] = {
     "engine/__main__.py": "the command line's entry point: nothing to speed up",
     "engine/cli.py": "the command line: argparse and its module __doc__, run once per process",
     "engine/cli_games.py": "the command line's game commands: argparse, run once per process",
+    "engine/jobs.py": "the commands' --jobs option: read once per process",
     "engine/errors.py": "EngineError.code is a plain class attribute, which a compiled class "
     "turns into an instance attribute never set; errors are not hot",
     "engine/formats/canonical.py": "it reads Ùzje's records too, whose halves of points are floats "

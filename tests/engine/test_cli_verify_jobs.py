@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 import engine.cli_games
+import engine.jobs
 from engine.cli import build_parser
 from engine.cli_games import run_verify
 from engine.formats import decompress
@@ -146,7 +147,7 @@ def test_no_more_workers_than_files(tmp_path: Path, pools: list[int]) -> None:
 
 def test_jobs_must_be_one_or_more(capsys: pytest.CaptureFixture[str]) -> None:
     assert build_parser().parse_args(["verify", "--jobs", "3", "x"]).jobs == 3
-    assert build_parser().parse_args(["verify", "x"]).jobs == engine.cli_games.all_cores()
+    assert build_parser().parse_args(["verify", "x"]).jobs == engine.jobs.all_cores()
     for bad in ("0", "-1", "two"):
         with pytest.raises(SystemExit) as exit_info:
             build_parser().parse_args(["verify", "--jobs", bad, "x"])
