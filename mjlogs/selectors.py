@@ -17,16 +17,18 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from engine.errors import MalformedLogError
 from engine.formats import canonical, get_format
-from mjlogs.filters import GameFilter
 from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibility
 from mjlogs.provenance import PLATFORM_LABELS, platform_label
+
+if TYPE_CHECKING:
+    from mjlogs.filters import GameFilter
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -91,6 +93,10 @@ def game_rows(game_ids: list[int]) -> list[dict[str, Any]]:
 def game_filter(user: User, params: Mapping[str, Any] | None = None) -> GameFilter:
     """The game list's filter bound to these query parameters, over the games this user may see.
     ``.qs`` is the filtered list; ``.errors`` names any bad parameter."""
+    # Imported here: the filter's choices list every rule set and format, which imports every
+    # game family and format reader; the services (an import's start) need none of them.
+    from mjlogs.filters import GameFilter
+
     return GameFilter(params, queryset=games_listed(user))
 
 

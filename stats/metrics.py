@@ -9,6 +9,7 @@ so a figure for any filtered set of games is exactly the figure of those games' 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,14 +25,19 @@ from engine.families import Unit, families
 from mjlogs.models import GameSeat
 from stats.models import RoundFact
 
-#: Rule sets whose wins' ``han`` is not riichi han: small mahjong (``han`` is the win's points)
-#: and Ùzje mahjong (fan in tenths). Statistics that read ``han`` as han leave their wins out.
-NOT_RIICHI_HAN_RULESETS = frozenset(
-    name
-    for family in families()
-    for name in family.preset_names()
-    if family.value_unit(name) != Unit.HAN
-)
+
+@functools.cache
+def not_riichi_han_rulesets() -> frozenset[str]:
+    """Rule sets whose wins' ``han`` is not riichi han: small mahjong (``han`` is the win's
+    points) and Ùzje mahjong (fan in tenths). Statistics that read ``han`` as han leave their
+    wins out. Listed when first asked: it imports every game family, which a process that
+    reads no statistics (an import's) need not."""
+    return frozenset(
+        name
+        for family in families()
+        for name in family.preset_names()
+        if family.value_unit(name) != Unit.HAN
+    )
 
 
 def _count(**conditions: Any) -> Count:

@@ -12,7 +12,7 @@ from collections import Counter, deque
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Exists, F, FloatField, OuterRef, QuerySet, Subquery
@@ -22,20 +22,31 @@ from django.db.models.functions import Cast, Coalesce
 from mjlogs.models import Game, GameSeat, Player, PlayerKind, Visibility
 from mjlogs.selectors import User, games_visible_to
 from replay.models import AGREEING
-from stats.filters import StatsFilter
 from stats.metrics import (
     GAME_COUNTS,
     HAND_COUNTS,
     METRICS,
     METRICS_BY_NAME,
-    NOT_RIICHI_HAN_RULESETS,
     counts_of,
     counts_of_seats,
     metrics_of,
+    not_riichi_han_rulesets,
     stable_dan,
 )
 from stats.models import PlayerSummary, RatingChange, RoundFact, SummaryBacklog
 from stats.ratings import Standing
+
+if TYPE_CHECKING:
+    from stats.filters import StatsFilter
+
+
+def _stats_filter(params: Mapping[str, Any], games: QuerySet[Game]) -> StatsFilter:
+    """The statistics' filter (:class:`~stats.filters.StatsFilter`) over ``games``. Imported
+    when first used: its choices list every rule set and format, which imports every game
+    family and format reader, and an import of games (``import_logs``) reads no statistics."""
+    from stats.filters import StatsFilter
+
+    return StatsFilter(params, queryset=games)
 
 
 class StatsFilterError(ValueError):
@@ -170,7 +181,7 @@ def _chosen_games(
     :raises StatsFilterError: a bad filter value.
     """
     visible = counted_games(games_visible_to(user)).filter(seats__player=player)
-    games = StatsFilter(params or {}, queryset=visible)
+    games = _stats_filter(params or {}, visible)
     if not games.is_valid():
         raise StatsFilterError(games.errors)
     chosen = Game.objects.filter(pk__in=games.qs.values("pk"))
@@ -220,7 +231,7 @@ def han_distribution(facts: QuerySet[RoundFact]) -> dict[int, int]:
 
 
 def _riichi_wins(facts: QuerySet[RoundFact]) -> QuerySet[RoundFact]:
-    return facts.filter(won=True).exclude(game__ruleset__in=NOT_RIICHI_HAN_RULESETS)
+    return facts.filter(won=True).exclude(game__ruleset__in=not_riichi_han_rulesets())
 
 
 def longest_dealer_streak(facts: QuerySet[RoundFact]) -> int:
@@ -648,7 +659,7 @@ def leaderboard(
         ]
         fresh = _rows_from_facts(metric, min_games, public, players=behind, kinds=kinds)
         return _ranked(metric, [*current, *fresh])
-    games = StatsFilter(chosen_filters, queryset=public)
+    games = _stats_filter(chosen_filters, public)
     if not games.is_valid():
         raise StatsFilterError(games.errors)
     return _ranked(metric, _rows_from_facts(metric, min_games, games.qs, kinds=kinds))
