@@ -31,8 +31,14 @@ class StoredRecord:
     """A stored game as the import had it in memory."""
 
     content_hash: str
-    record: EngineGame
+    #: The engine record; ``None`` for a game read in another process (its replay was made
+    #: there: ``replayed``).
+    record: EngineGame | None
     document: dict[str, Any]
+    #: The verification's replay, made ahead where the game was read
+    #: (``replay.services.Replayed``; this app does not import the replay app's types), or
+    #: ``None`` to replay ``record`` (or ``document``) when verifying.
+    replayed: object | None = None
 
 
 _records: OrderedDict[int, StoredRecord] = OrderedDict()

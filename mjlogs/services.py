@@ -21,14 +21,12 @@ database goes away in the middle, nothing of it is stored, and sending it again 
 
 from __future__ import annotations
 
-import gzip
 import io
 import logging
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -41,25 +39,31 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
-from engine.families import with_modifiers
 from engine.formats import (
     NOT_A_RECORD,
     SNIFF_BYTES,
     canonical,
     content_head,
-    read_games,
     sniff_file,
     sniff_head,
 )
-from engine.game_flow import placements, whole_points
 from mjlogs import record_cache
 from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand, is_archive
 from mjlogs.identity import identity_hash
 from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibility
-from mjlogs.provenance import platform_of, room_of, seat_kind
+from mjlogs.provenance import seat_kind
+from mjlogs.reading import (
+    FileReader,
+    PooledFileReader,
+    PreparedGame,
+    ReadFailure,
+    ReadFile,
+    ReplayAhead,
+    can_fork,
+    read_file,
+)
 from mjlogs.record_cache import StoredRecord
 from mjlogs.selectors import user_can_manage_game
-from mjlogs.storable import NotStorable, check_storable
 
 logger = logging.getLogger(__name__)
 
@@ -159,6 +163,17 @@ class VerificationQueue:
         the import has in memory, used if the verification runs in this process."""
         transaction.on_commit(lambda: self._committed(game_id, stored))
 
+    def replay_ahead(self) -> ReplayAhead | None:
+        """The replay an import's reader may make ahead of storing, for the verifications this
+        queue runs in this process (Celery eager); ``None`` where a worker verifies."""
+        from replay.tasks import verify_game
+
+        if not verify_game.app.conf.task_always_eager:
+            return None
+        from replay.services import replayed
+
+        return replayed
+
     def close(self) -> None:
         """Verify the games held back for a batch; later ones are verified one by one."""
         self._batch = False
@@ -253,9 +268,15 @@ def import_files(
     verifications: VerificationQueue | None = None,
     skip_non_records: bool = False,
     study_after: bool = True,
+    jobs: int = 1,
 ) -> ImportSummary:
     """Import uploaded files (archives are opened) and return every outcome. Each game is
     committed on its own (see :func:`upload_import` for all or nothing).
+
+    ``jobs`` over 1 reads the files in that many worker processes
+    (:class:`mjlogs.reading.PooledFileReader`), ahead of this process, which stores them; the
+    verifications that run in this process (Celery eager) are then replayed there too. The
+    outcomes are the same, in the same order.
 
     ``progress`` is called after each outcome (a progress bar, a streamed response). With
     ``skip_non_records`` (a folder of logs, ``import_logs``), an archive's member that is no game
@@ -268,15 +289,23 @@ def import_files(
     """
     own_queue = verifications is None
     queue = VerificationQueue(batch=True) if verifications is None else verifications
+    _check_visibility(visibility)
+    reader = (
+        PooledFileReader(jobs, replay_ahead=queue.replay_ahead())
+        if jobs > 1 and can_fork()
+        else FileReader()
+    )
     with _statistics_once_after(study=study_after):
         try:
             summary = _import(
-                files, uploader, visibility, limits, progress, queue, skip_non_records
+                files, uploader, visibility, limits, progress, queue, skip_non_records, reader
             )
         except BaseException:
             if own_queue:
                 queue.close_after_error()
             raise
+        finally:
+            reader.close()
         if own_queue:
             queue.close()
     if own_queue:
@@ -305,6 +334,7 @@ def upload_import(
     :raises OperationalError: the database is unreachable, or went away during the upload.
     """
     files = list(files)
+    _check_visibility(visibility)
     with _statistics_once_after():
         return _upload_import(files, uploader, visibility, limits, tuple(modifiers))
 
@@ -322,7 +352,7 @@ def _upload_import(
         try:
             with transaction.atomic():
                 summary = _import(
-                    files, uploader, visibility, limits, None, queue, modifiers=modifiers
+                    files, uploader, visibility, limits, None, queue, reader=FileReader(modifiers)
                 )
         except OperationalError as error:
             sqlstate = getattr(error.__cause__, "sqlstate", None)
@@ -344,49 +374,79 @@ def _import(
     progress: Callable[[Outcome], None] | None,
     verifications: VerificationQueue,
     skip_non_records: bool = False,
-    modifiers: tuple[str, ...] = (),
+    reader: FileReader | None = None,
 ) -> ImportSummary:
     summary = ImportSummary()
     outcomes = _BatchedOutcomes(summary, progress, PlayerCache(), verifications)
-    _import_into(outcomes, files, uploader, visibility, limits, skip_non_records, modifiers)
+    reader = FileReader() if reader is None else reader
+    origin = _OriginOf(uploader, visibility)
+    # Files read ahead (by a pooled reader) wait here, in order, for their turn to be stored.
+    reading: deque[Outcome | Callable[[], ReadFile | ReadFailure]] = deque()
+    for item in _to_read(files, limits, skip_non_records, reader):
+        reading.append(item)
+        while len(reading) > reader.ahead:
+            outcomes.add_read(reading.popleft(), origin)
+    while reading:
+        outcomes.add_read(reading.popleft(), origin)
     outcomes.flush()
     return summary
 
 
-def _import_into(
-    outcomes: _BatchedOutcomes,
+def _check_visibility(visibility: str) -> None:
+    if visibility not in Visibility.values:
+        raise ValueError(f"visibility must be one of {', '.join(Visibility.values)}")
+
+
+@dataclass(frozen=True)
+class _OriginOf:
+    """Who uploads an import's files, and who may see them."""
+
+    uploader: AbstractBaseUser | None
+    visibility: str
+
+    def __call__(self, read: ReadFile) -> Origin:
+        return Origin(
+            raw=read.raw,
+            raw_name=read.name[:255],
+            raw_size=read.raw_size,
+            source_format=read.source_format,
+            uploader=self.uploader,
+            visibility=self.visibility,
+        )
+
+
+def _to_read(
     files: Iterable[UploadedFile],
-    uploader: AbstractBaseUser | None,
-    visibility: str,
     limits: Limits,
     skip_non_records: bool,
-    modifiers: tuple[str, ...],
-) -> None:
+    reader: FileReader,
+) -> Iterator[Outcome | Callable[[], ReadFile | ReadFailure]]:
+    """Each file's outcome if it is not to be read, or its reading, handed to ``reader``; in
+    the order of the files (an archive's members in the archive's order)."""
     seen = 0
     for upload in files:
         if upload.skipped is not None:
-            outcomes.add(Outcome(upload.name, Status.SKIPPED, error=upload.skipped))
+            yield Outcome(upload.name, Status.SKIPPED, error=upload.skipped)
             continue
         # A file refused before it was read (too large) has nothing to expand.
         members = [upload] if upload.problem is not None else None
         # One member at a time: an archive's files together may hold hundreds of megabytes.
-        for member in members or _members(upload, limits, outcomes):
+        for member in members or _members(upload, limits):
+            if isinstance(member, Outcome):
+                yield member
+                continue
             seen += 1
             if seen > limits.max_files:
                 error = f"more than {limits.max_files:,} files in one import; the rest were skipped"
-                outcomes.add(Outcome(member.name, Status.FAILED, error=error))
+                yield Outcome(member.name, Status.FAILED, error=error)
                 return
             if member.problem is not None:
-                outcomes.add(Outcome(member.name, Status.FAILED, error=member.problem))
+                yield Outcome(member.name, Status.FAILED, error=member.problem)
                 continue
             if skip_non_records and not _may_be_record(member.data):
-                outcomes.add(Outcome(member.name, Status.SKIPPED, error=NOT_A_RECORD))
+                yield Outcome(member.name, Status.SKIPPED, error=NOT_A_RECORD)
                 continue
-            read = _read_file(member.name, member.data, uploader, visibility, modifiers)
-            if isinstance(read, Outcome):
-                outcomes.add(read)
-            else:
-                outcomes.add_file(read)
+            yield reader.submit(member.name, member.data)
 
 
 #: Games of an import stored together (:func:`games_store`): one look-up for duplicates, one
@@ -397,11 +457,9 @@ STORE_BATCH = 50
 
 @dataclass(frozen=True)
 class _ReadFile:
-    """A file's games, read and checked, waiting to be stored."""
+    """A file's games, read, waiting to be stored, and where they came from."""
 
-    name: str
-    source_format: str
-    games: list[EngineGame]
+    read: ReadFile
     origin: Origin
 
 
@@ -430,8 +488,20 @@ class _BatchedOutcomes:
         else:
             _add(self._summary, outcome, self._progress)
 
-    def add_file(self, read: _ReadFile) -> None:
-        self._waiting.append(read)
+    def add_read(
+        self,
+        item: Outcome | Callable[[], ReadFile | ReadFailure],
+        origin: Callable[[ReadFile], Origin],
+    ) -> None:
+        """Add an outcome, or a file's reading once done (its failure, or its games)."""
+        if isinstance(item, Outcome):
+            self.add(item)
+            return
+        read = item()
+        if isinstance(read, ReadFailure):
+            self.add(_failure(read))
+            return
+        self._waiting.append(_ReadFile(read, origin(read)))
         self._games += len(read.games)
         if self._games >= STORE_BATCH:
             self.flush()
@@ -440,7 +510,7 @@ class _BatchedOutcomes:
         """Store the games waiting, and give every outcome waiting, in order."""
         waiting, self._waiting, self._games = self._waiting, [], 0
         files = [item for item in waiting if isinstance(item, _ReadFile)]
-        batch = [(game, read.origin) for read in files for game in read.games]
+        batch = [(game, item.origin) for item in files for game in item.read.games]
         stored = iter(
             games_store(batch, verifications=self._verifications, players=self._players)
             if batch
@@ -450,11 +520,12 @@ class _BatchedOutcomes:
             if isinstance(item, Outcome):
                 _add(self._summary, item, self._progress)
                 continue
-            for index in range(len(item.games)):
+            read = item.read
+            for index in range(len(read.games)):
                 game_id, created = next(stored)
                 status = Status.IMPORTED if created else Status.DUPLICATE
                 outcome = Outcome(
-                    item.name, status, index, game_id, source_format=item.source_format
+                    read.name, status, index, game_id, source_format=read.source_format
                 )
                 _add(self._summary, outcome, self._progress)
 
@@ -502,16 +573,18 @@ def _over(name: str, size: int, limit: int, archive: bool) -> str:
     return f"{name} is {size:,} bytes; the limit for {what} is {limit:,}; not read"
 
 
-def _members(
-    upload: UploadedFile, limits: Limits, outcomes: _BatchedOutcomes
-) -> Iterator[UploadedFile]:
+def _members(upload: UploadedFile, limits: Limits) -> Iterator[UploadedFile | Outcome]:
     """The files of one upload, read one by one. An archive over a limit is one failure before
     any of its files is read; one found corrupt part-way ends with a failure for the archive
     after the files read before it."""
     try:
         yield from expand(upload.name, upload.data, limits)
     except ArchiveError as error:
-        outcomes.add(Outcome(upload.name, Status.FAILED, error=str(error)))
+        yield Outcome(upload.name, Status.FAILED, error=str(error))
+
+
+def _failure(read: ReadFailure) -> Outcome:
+    return Outcome(read.name, Status.FAILED, error=read.error, source_format=read.source_format)
 
 
 def _add(
@@ -539,57 +612,22 @@ def import_file(
     whose record states none gets them in its ``rule_overrides``
     (:func:`engine.families.with_modifiers`), so that it is judged under them; a record stating
     others, or a game whose family or rule set cannot apply them, fails the file, naming them."""
-    read = _read_file(name, data, uploader, visibility, modifiers)
-    if isinstance(read, Outcome):
-        return [read]
+    _check_visibility(visibility)
+    read = read_file(name, data, modifiers)
+    if isinstance(read, ReadFailure):
+        return [_failure(read)]
+    origin = _OriginOf(uploader, visibility)(read)
     queue = VerificationQueue() if verifications is None else verifications
     outcomes = []
     for index, game in enumerate(read.games):
-        stored, created = game_store(game, read.origin, verifications=queue, players=players)
+        stored, created = game_store(game, origin, verifications=queue, players=players)
         status = Status.IMPORTED if created else Status.DUPLICATE
         outcomes.append(Outcome(name, status, index, stored.pk, source_format=read.source_format))
     return outcomes
 
 
-def _read_file(
-    name: str,
-    data: bytes,
-    uploader: AbstractBaseUser | None,
-    visibility: str,
-    modifiers: Sequence[str],
-) -> _ReadFile | Outcome:
-    """A file's games read, given the ``modifiers`` and checked for storing, with their origin;
-    or the file's failure."""
-    if visibility not in Visibility.values:
-        raise ValueError(f"visibility must be one of {', '.join(Visibility.values)}")
-    try:
-        games, fmt = read_games(data, file_name=name)
-    except EngineError as error:
-        return Outcome(name, Status.FAILED, error=str(error))
-    if not games:
-        return Outcome(name, Status.FAILED, error="the file holds no game")
-    for index, game in enumerate(games):
-        where = f"game {index + 1} of {len(games)}: " if len(games) > 1 else ""
-        try:
-            games[index] = game = with_modifiers(game, modifiers)
-            check_storable(game)
-        except (EngineError, NotStorable) as error:
-            return Outcome(name, Status.FAILED, error=f"{where}{error}", source_format=fmt.name)
-    origin = Origin(
-        # Level 6 (zlib's default) instead of gzip's 9: a third of the time for 2% more bytes
-        # on the corpus; level 9 was a twentieth of an import's time.
-        raw=gzip.compress(data, compresslevel=6, mtime=0),
-        raw_name=name[:255],
-        raw_size=len(data),
-        source_format=fmt.name,
-        uploader=uploader,
-        visibility=visibility,
-    )
-    return _ReadFile(name, fmt.name, games, origin)
-
-
 def game_store(
-    game: EngineGame,
+    game: PreparedGame,
     origin: Origin,
     *,
     verifications: VerificationQueue | None = None,
@@ -604,15 +642,14 @@ def game_store(
     confirms, a game its uploader cannot see (someone else's private game): it is stored as a
     game of its own. A source id (a Tenhou log id) is not an identity: a record that claims one
     with other play is another game, stored beside the first (docs/security.md)."""
-    document = canonical.game_to_json(game)
-    digest = identity_hash(document)
+    digest = game.digest
     existing = _stored(digest, origin.uploader)
     if existing is not None:
         return existing, False
     players = PlayerCache() if players is None else players
     try:
         with transaction.atomic():
-            stored = _create(game, document, digest, origin, players)
+            stored = _create(game, origin, players)
     except IntegrityError:
         players.forget()  # the players it created went with the rolled back game
         # Another upload of the same game committed between the look-up and the insert.
@@ -621,12 +658,12 @@ def game_store(
             raise
         return existing, False
     queue = VerificationQueue() if verifications is None else verifications
-    queue.after_commit(stored.pk, StoredRecord(digest, game, document))
+    queue.after_commit(stored.pk, _stored_record(game))
     return stored, True
 
 
 def games_store(
-    games: Sequence[tuple[EngineGame, Origin]],
+    games: Sequence[tuple[PreparedGame, Origin]],
     *,
     verifications: VerificationQueue,
     players: PlayerCache,
@@ -642,8 +679,7 @@ def games_store(
     uploader, visibility = games[0][1].uploader, games[0][1].visibility
     if any(o.uploader != uploader or o.visibility != visibility for _, o in games):
         raise ValueError("the games of one batch share their uploader and visibility")
-    documents = [canonical.game_to_json(game) for game, _ in games]
-    digests = [identity_hash(document) for document in documents]
+    digests = [game.digest for game, _ in games]
     found = _stored_ids(digests, uploader)
     first_of: dict[str, int] = {}  # a new game's digest -> its place in the batch
     for place, digest in enumerate(digests):
@@ -652,12 +688,9 @@ def games_store(
     new = sorted(first_of.values())
     try:
         with transaction.atomic():
-            rows = [
-                _game_row(games[place][0], documents[place], digests[place], games[place][1])
-                for place in new
-            ]
+            rows = [_game_row(*games[place]) for place in new]
             Game.objects.bulk_create(rows)
-            seat_names = [(platform_of(games[p][0].header), _names(games[p][0])) for p in new]
+            seat_names = [(games[place][0].platform, games[place][0].names) for place in new]
             ids = players.player_ids_many(seat_names)
             seats = [
                 seat
@@ -681,8 +714,7 @@ def games_store(
         ]
     for row, place in zip(rows, new, strict=True):
         found[digests[place]] = row.pk
-        stored_record = StoredRecord(digests[place], games[place][0], documents[place])
-        verifications.after_commit(row.pk, stored_record)
+        verifications.after_commit(row.pk, _stored_record(games[place][0]))
     created = set(new)
     return [(found[digest], place in created) for place, digest in enumerate(digests)]
 
@@ -716,66 +748,40 @@ def _copies_seen_by(uploader: AbstractBaseUser | None) -> Q:
     return Q(visibility=Visibility.PUBLIC) | own
 
 
-def _create(
-    game: EngineGame,
-    document: dict[str, Any],
-    digest: str,
-    origin: Origin,
-    players: PlayerCache,
-) -> Game:
-    stored = _game_row(game, document, digest, origin)
+def _create(game: PreparedGame, origin: Origin, players: PlayerCache) -> Game:
+    stored = _game_row(game, origin)
     stored.save(force_insert=True)
-    player_ids = players.player_ids(platform_of(game.header), _names(game))
+    player_ids = players.player_ids(game.platform, game.names)
     GameSeat.objects.bulk_create(_seat_rows(stored, game, player_ids))
     return stored
 
 
-def _game_row(game: EngineGame, document: dict[str, Any], digest: str, origin: Origin) -> Game:
+def _game_row(game: PreparedGame, origin: Origin) -> Game:
     """A game's row, not saved yet."""
-    header = game.header
-    final = game.recorded_final
     return Game(
-        ruleset=header.ruleset,
-        rule_overrides=dict(header.rule_overrides),
-        players_count=game.players,
-        rounds_count=len(game.rounds),
-        complete=final is not None,
+        **game.row,
         source_format=origin.source_format,
-        source_id=header.source.id,
-        content_hash=digest,
-        started_at=_started_at(header.started_at),
+        content_hash=game.digest,
         uploader=origin.uploader,
         visibility=origin.visibility,
-        document=document,
+        document=game.document,
         raw=origin.raw,
         raw_name=origin.raw_name,
         raw_size=origin.raw_size,
-        room=room_of(header.ruleset, header.source.format, header.source.extra),
     )
 
 
-def _names(game: EngineGame) -> list[str]:
-    return [player.name for player in game.header.players]
-
-
-def _seat_rows(stored: Game, game: EngineGame, player_ids: Sequence[int]) -> list[GameSeat]:
+def _seat_rows(stored: Game, game: PreparedGame, player_ids: Sequence[int]) -> list[GameSeat]:
     """A stored game's seats, not saved yet."""
-    final = game.recorded_final
-    start = game.rounds[0].scores if game.rounds else (0,) * game.players
-    places = placements(final.scores) if final is not None else None
     return [
-        GameSeat(
-            game=stored,
-            seat=seat,
-            player_id=player_ids[seat],
-            start_score=whole_points(start[seat]),
-            final_score=whole_points(final.scores[seat]) if final is not None else None,
-            placement=places[seat] if places is not None else None,
-            recorded_rank=player.rank or "",
-            recorded_rating=player.rating,
-        )
-        for seat, player in enumerate(game.header.players)
+        GameSeat(game=stored, seat=seat, player_id=player_ids[seat], **values)
+        for seat, values in enumerate(game.seats)
     ]
+
+
+def _stored_record(game: PreparedGame) -> StoredRecord:
+    """What the verification in this process takes of a game just stored."""
+    return StoredRecord(game.digest, game.record, game.document, game.replayed)
 
 
 class PlayerCache:
@@ -884,17 +890,6 @@ def _player(platform: str, name: str) -> Player:
         player.delete()
         return known.get().player
     return player
-
-
-def _started_at(text: str | None) -> datetime | None:
-    """The record's start time; a time without a zone (or a date alone) is taken as UTC."""
-    if not text:
-        return None
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def game_delete(*, user: AbstractBaseUser | AnonymousUser, game: Game) -> None:

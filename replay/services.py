@@ -49,7 +49,8 @@ def games_verify(game_ids: Sequence[int]) -> dict[int, Verification]:
     the replays). Games gone are left out of the answer.
 
     A game the import that stored it still has in memory in this process is replayed from
-    that record (:mod:`mjlogs.record_cache`), not decoded again from its stored document."""
+    that record (:mod:`mjlogs.record_cache`), not decoded again from its stored document; one
+    whose replay the import made ahead (in the worker that read it) is not replayed again."""
     ids = list(dict.fromkeys(game_ids))
     hashes = dict(Game.objects.filter(pk__in=ids).values_list("pk", "content_hash"))
     remembered = {
@@ -63,7 +64,8 @@ def games_verify(game_ids: Sequence[int]) -> dict[int, Verification]:
     for game_id in ids:
         if game_id in remembered:
             stored = remembered[game_id]
-            outcomes.append(_outcome(game_id, stored.document, stored.record))
+            made = stored.replayed if isinstance(stored.replayed, Replayed) else None
+            outcomes.append(_outcome(game_id, stored.document, stored.record, made))
         elif game_id in documents:
             outcomes.append(_outcome(game_id, documents[game_id], None))
     try:
@@ -91,8 +93,31 @@ class _Outcome:
     facts: Sequence[EngineFact] | None
 
 
-def _outcome(game_id: int, document: Any, record: EngineGame | None) -> _Outcome:
-    """Replay one game (decoding its document unless its record is given)."""
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """What a game's verification stores, made by the engine alone (no database): an import
+    whose verifications run in its own process replays its games ahead, in the worker
+    processes that read them (:func:`mjlogs.services.import_files`), and sends this over."""
+
+    #: The verification's values but its time (``verified_at``, set when it is stored).
+    values: dict[str, Any]
+    #: The per-player facts of a game the rules agree with; ``None`` otherwise.
+    facts: Sequence[EngineFact] | None
+
+
+def _outcome(
+    game_id: int, document: Any, record: EngineGame | None, made: Replayed | None = None
+) -> _Outcome:
+    """Replay one game (decoding its document unless its record is given), unless its replay
+    was ``made`` ahead."""
+    if made is None:
+        made = replayed(document, record, f"game {game_id}")
+    return _Outcome(game_id, made.values | {"verified_at": timezone.now()}, made.facts)
+
+
+def replayed(document: Any, record: EngineGame | None, label: str = "a game") -> Replayed:
+    """Replay one game (decoding its document unless its record is given) for its
+    verification. ``label`` names the game in the log should the engine fail on it."""
     started = time.perf_counter()
     facts = None
     try:
@@ -112,13 +137,13 @@ def _outcome(game_id: int, document: Any, record: EngineGame | None) -> _Outcome
             "frames_index": (
                 {"error": f"the game's record cannot be read: {error}"}
                 if record is None
-                else _frames_index(game_id, document, record)
+                else _frames_index(label, document, record)
             ),
         }
     except Exception as error:  # a bug must not leave the game pending for ever
         # The engine failed on a record it read (a bug): the game still gets a final verdict,
         # and the log has the traceback; `manage.py reverify` runs it again once fixed.
-        logger.exception("The engine failed on game %d", game_id)
+        logger.exception("The engine failed on %s", label)
         message = f"the engine failed on this game ({type(error).__name__}: {error}); logged"
         values = _unverifiable(message)
     else:
@@ -133,7 +158,7 @@ def _outcome(game_id: int, document: Any, record: EngineGame | None) -> _Outcome
             # What the frames API reads besides the asked hand, kept so that a frames request
             # replays one hand (the list replays each hand from its deal: a few percent of
             # the replay's time).
-            "frames_index": _frames_index(game_id, document, record, report),
+            "frames_index": _frames_index(label, document, record, report),
         }
         if report.verdict in (EngineVerdict.VERIFIED, EngineVerdict.VERIFIED_FRAGMENT):
             # Statistics count only games the rules engine agrees with.
@@ -141,9 +166,8 @@ def _outcome(game_id: int, document: Any, record: EngineGame | None) -> _Outcome
     values |= {
         "engine_version": engine.__version__,
         "duration_ms": (time.perf_counter() - started) * 1000,
-        "verified_at": timezone.now(),
     }
-    return _Outcome(game_id, values, facts)
+    return Replayed(values, facts)
 
 
 def _save_without_facts(outcome: _Outcome) -> dict[int, Verification]:
@@ -161,7 +185,7 @@ def _save_without_facts(outcome: _Outcome) -> dict[int, Verification]:
 
 
 def _frames_index(
-    game_id: int, document: Any, record: EngineGame, report: ReplayReport | None = None
+    label: str, document: Any, record: EngineGame, report: ReplayReport | None = None
 ) -> dict[str, Any] | None:
     """``selectors.frames_index_of`` the game, or ``None`` (the frames API then computes it on
     request) when the engine fails on it: a bug there must not keep the verdict from being
@@ -169,7 +193,7 @@ def _frames_index(
     try:
         return selectors.frames_index_of(document, record, report)
     except Exception:  # a bug must not leave the game pending for ever
-        logger.exception("The engine failed listing the hands of game %d", game_id)
+        logger.exception("The engine failed listing the hands of %s", label)
         return None
 
 

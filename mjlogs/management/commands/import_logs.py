@@ -30,6 +30,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from config.bulk import queries_unlogged
+from engine.jobs import all_cores, job_count
 from mjlogs.archives import UploadedFile
 from mjlogs.models import Visibility
 from mjlogs.services import DEFAULT_LIMITS, Outcome, Status, import_files, local_file
@@ -67,6 +68,14 @@ class Command(BaseCommand):
         )
         parser.add_argument("--quiet", action="store_true", help="No progress bar.")
         parser.add_argument(
+            "--jobs",
+            type=job_count,
+            default=all_cores(),
+            help="Worker processes that read (and, where tasks run in this process, verify) the "
+            "files ahead of this one, which stores them (default: every core, %(default)s); 1: "
+            "all in this process.",
+        )
+        parser.add_argument(
             "--study",
             action="store_true",
             help="Where tasks run in this process, also count the study aids (tile acceptance, "
@@ -85,6 +94,11 @@ class Command(BaseCommand):
             if uploader is None:
                 raise CommandError(f"no user named {options['uploader']!r}")
         paths = list(_files(options["paths"]))
+        # Too few files to share: forking the workers would cost more than it saves.
+        jobs = options["jobs"] if len(paths) > 1 else 1
+        # The workers are forks of this process: no thread of tqdm's may be running then (a
+        # lock it holds at the fork would stay held in the worker).
+        tqdm.monitor_interval = 0
         bar = tqdm(total=len(paths), unit="file", file=sys.stderr, disable=options["quiet"] or None)
 
         def uploads() -> Iterator[UploadedFile]:
@@ -109,6 +123,7 @@ class Command(BaseCommand):
             # and still leave most of a large one's games waiting: they are left whole to
             # `study_games` (run below with --study), which shows its progress.
             study_after=False,
+            jobs=jobs,
         )
         bar.close()
         counts = summary.counts

@@ -1,0 +1,159 @@
+"""A bulk import reads its files in worker processes (``import_files(jobs=N)``, ``import_logs
+--jobs``; issue 21): the same outcomes in the same order, and the same games, seats, verdicts,
+facts and statistics as an import in one process. Where the verifications run in the importing
+process (Celery eager), the workers replay the games too and the importing process only stores
+what they send."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mjlogs.services
+from engine.formats import canonical
+from engine.sim.selfplay import simulate
+from mjlogs import record_cache
+from mjlogs.archives import UploadedFile
+from mjlogs.models import Game, GameSeat, Player
+from mjlogs.reading import can_fork
+from mjlogs.services import VerificationQueue, import_files
+from replay.models import Verification
+from replay.services import Replayed
+from stats.models import PlayerSummary, RatingChange, RoundFact
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not can_fork(), reason="worker processes are forks of the importer"),
+]
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "real"
+
+
+def uploads() -> list[UploadedFile]:
+    """Records of every format, a game twice, an archive, a file that fails, one skipped."""
+    paths = [
+        *sorted((REAL / "mjlog_xml" / "Apricot-S__mahjax").iterdir())[:6],
+        *sorted((REAL / "tenhou6_json").rglob("*.json"))[:4],
+        *sorted((REAL / "mjai_jsonl").rglob("*"))[:2],
+    ]
+    files = [UploadedFile(path.name, path.read_bytes()) for path in paths if path.is_file()]
+    played = list(simulate("tenhou-4p-east", 3, 4242))
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as bundle:
+        for index, game in enumerate(played):
+            bundle.writestr(f"inside/{index}.json.gz", gzip.compress(canonical.write([game])))
+        bundle.writestr("inside/broken.mjlog", b"<mjloggm ver='2.3'><GO type='169'/>")
+    return [
+        *files[:5],
+        UploadedFile("again.json", canonical.write(played[:1])),
+        UploadedFile("games.zip", archive.getvalue()),
+        UploadedFile("notes.txt", b"", skipped="not a game record"),
+        UploadedFile("empty.json", b"[]"),
+        *files[5:],
+    ]
+
+
+def stored() -> dict[str, Any]:
+    """Everything an import stored, by game identity (ids differ from one import to another)."""
+    by_id = dict(Game.objects.values_list("pk", "content_hash"))
+    games = Game.objects.order_by("content_hash").values(
+        "content_hash", "source_format", "raw", "raw_name", "document", "ruleset", "room",
+        "players_count", "rounds_count", "complete", "started_at", "source_id",
+    )  # fmt: skip
+    seats = GameSeat.objects.values_list(
+        "game_id", "seat", "player__names__name", "start_score", "final_score", "placement",
+        "points", "recorded_rank",
+    )  # fmt: skip
+    verdicts = Verification.objects.values_list(
+        "game_id", "verdict", "message", "events", "complete", "report", "frames_index",
+        "discrepancy", "engine_version",
+    )  # fmt: skip
+    facts = RoundFact.objects.values_list(
+        "game_id", "round_index", "seat", "won", "dealt_in", "delta", "score_after", "yaku"
+    )
+    summaries = PlayerSummary.objects.values_list("player__names__name", "games", "hands")
+    return {
+        "games": list(games),
+        "seats": sorted((by_id[row[0]], *row[1:]) for row in seats),
+        "verdicts": sorted((by_id[row[0]], *row[1:]) for row in verdicts),
+        "facts": sorted((by_id[row[0]], *row[1:]) for row in facts),
+        "summaries": sorted(summaries),
+        "ratings": RatingChange.objects.count(),
+    }
+
+
+def outcomes_of(summary: mjlogs.services.ImportSummary) -> list[tuple[Any, ...]]:
+    ids = dict(Game.objects.values_list("pk", "content_hash"))
+    return [
+        (o.file, o.status, o.index, ids.get(o.game_id), o.source_format, o.error)
+        for o in summary.outcomes
+    ]
+
+
+def forget_everything() -> None:
+    Game.objects.all().delete()
+    Player.objects.all().delete()
+    PlayerSummary.objects.all().delete()
+    RatingChange.objects.all().delete()
+
+
+def test_an_import_in_workers_stores_what_one_process_stores() -> None:
+    files = uploads()
+    alone = import_files(files, jobs=1, study_after=False)
+    outcomes, rows = outcomes_of(alone), stored()
+    forget_everything()
+
+    shared = import_files(files, jobs=2, study_after=False)
+
+    assert outcomes_of(shared) == outcomes
+    assert stored() == rows
+    statuses = [outcome[1] for outcome in outcomes]
+    assert {"imported", "duplicate", "failed", "skipped"} <= set(statuses)
+    assert rows["verdicts"] and rows["facts"]
+
+
+def test_workers_replay_ahead_and_the_importer_only_stores(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    remembered: list[record_cache.StoredRecord] = []
+    real = record_cache.remember
+
+    def spy(game_id: int, record: record_cache.StoredRecord) -> None:
+        remembered.append(record)
+        real(game_id, record)
+
+    monkeypatch.setattr(record_cache, "remember", spy)
+    summary = import_files(uploads(), jobs=2, study_after=False)
+
+    imported = [o for o in summary.outcomes if o.status == "imported"]
+    assert len(remembered) == len(imported) > 5
+    # Read in a worker (no engine record crossed over), replayed there.
+    assert all(stored.record is None for stored in remembered)
+    assert all(isinstance(stored.replayed, Replayed) for stored in remembered)
+    assert Verification.objects.count() == len(imported)
+
+
+def test_in_one_process_the_verification_replays_the_record_it_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    remembered: list[record_cache.StoredRecord] = []
+    monkeypatch.setattr(record_cache, "remember", lambda _, record: remembered.append(record))
+    import_files(uploads()[:3], jobs=1, study_after=False)
+    assert remembered
+    assert all(stored.record is not None and stored.replayed is None for stored in remembered)
+
+
+def test_with_a_broker_the_workers_only_read() -> None:
+    from replay.tasks import verify_game
+
+    assert VerificationQueue().replay_ahead() is not None  # eager in the tests
+    verify_game.app.conf.task_always_eager = False
+    try:
+        assert VerificationQueue().replay_ahead() is None
+    finally:
+        verify_game.app.conf.task_always_eager = True
