@@ -10,6 +10,10 @@ duplicates, files that failed and files skipped, each with its reason, and (once
 once when Celery runs eagerly) the verdicts. Exit status 1 when any file failed; skipped files
 fail nothing.
 
+The files are read in worker processes, one a core by default (``--jobs``), several files
+ahead of this process, which stores their games (:mod:`mjlogs.reading`); where tasks run in this
+process, the workers replay the games for their verification too.
+
 Where tasks run in this process (the default setup), the study aids' counts of the games (tile
 acceptance, about 40 ms a game) are left to ``manage.py study_games``, which the summary names;
 ``--study`` runs it at the end. A worker counts them by itself.
