@@ -76,8 +76,8 @@ class ReadFailure:
 
     name: str
     error: str
-    #: The file's format, when it was told before the problem was found.
-    source_format: str | None = None
+    #: The file's format, when it was told before the problem was found; else empty.
+    source_format: str = ""
 
 
 def read_file(
