@@ -14,9 +14,11 @@ never the engine's records (their interned tiles are not meant to be pickled).
 
 from __future__ import annotations
 
+import ctypes
 import gzip
 import multiprocessing
 import signal
+import sys
 from collections.abc import Callable, Sequence
 from concurrent import futures
 from dataclasses import dataclass
@@ -192,18 +194,22 @@ class PooledFileReader(FileReader):
     """Reads an import's files in ``jobs`` worker processes, up to :attr:`ahead` files ahead
     of the one being stored, each worker taking the next file as soon as it is free.
 
-    The workers are forks of this process (its modules are imported already: no start-up
-    cost) that use no database connection: they read, encode and replay. Their results come
-    back in the order the files were given."""
+    The workers are forks of this process (the modules it has imported need no second start;
+    a format met first in a worker is imported there) and never use the database: they read,
+    encode and replay. The caller closes its database connections before the first file, so
+    that no worker holds one, where it can (not inside a transaction). A worker stops when the
+    importing process dies, however it dies. Their results come back in the order the files
+    were given. At most :attr:`ahead` files (each up to one game file's size limit) and their
+    results are held at once: two a worker."""
 
     def __init__(
         self, jobs: int, modifiers: Sequence[str] = (), replay_ahead: ReplayAhead | None = None
     ) -> None:
         super().__init__(modifiers)
-        self.ahead = 4 * jobs
+        self.ahead = 2 * jobs
         self._replay_ahead = replay_ahead
         self._pool = futures.ProcessPoolExecutor(
-            jobs, mp_context=multiprocessing.get_context("fork"), initializer=_ignore_interrupts
+            jobs, mp_context=multiprocessing.get_context("fork"), initializer=_worker_start
         )
 
     def submit(self, name: str, data: bytes) -> Callable[[], ReadFile | ReadFailure]:
@@ -226,7 +232,19 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _ignore_interrupts() -> None:
+def _worker_start() -> None:
     """Ctrl-C reaches the workers too (the terminal signals the whole process group); the
-    importing process alone acts on it, and stops the workers."""
+    importing process alone acts on it, and stops the workers. A worker whose importing
+    process is killed (SIGTERM, SIGKILL, out of memory) is sent SIGTERM by Linux
+    (``PR_SET_PDEATHSIG``): the pool's workers would otherwise wait for work for ever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+        except (OSError, AttributeError):  # no C library to ask: the pool's shutdown still holds
+            pass
+
+
+#: prctl(2)'s option: the signal a process gets when its parent dies.
+_PR_SET_PDEATHSIG = 1

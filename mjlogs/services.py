@@ -33,7 +33,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, OperationalError, transaction
+from django.db import IntegrityError, OperationalError, connections, transaction
 from django.db.models import Case, Q, Value, When
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
@@ -290,11 +290,13 @@ def import_files(
     own_queue = verifications is None
     queue = VerificationQueue(batch=True) if verifications is None else verifications
     _check_visibility(visibility)
-    reader = (
-        PooledFileReader(jobs, replay_ahead=queue.replay_ahead())
-        if jobs > 1 and can_fork()
-        else FileReader()
-    )
+    reader: FileReader = FileReader()
+    if jobs > 1 and can_fork():
+        if not transaction.get_connection().in_atomic_block:
+            # The workers are forks: none must hold this process's database connections (a
+            # worker left behind would keep the server's session open). Django reconnects.
+            connections.close_all()
+        reader = PooledFileReader(jobs, replay_ahead=queue.replay_ahead())
     with _statistics_once_after(study=study_after):
         try:
             summary = _import(
