@@ -5,7 +5,9 @@ An import reads each file into engine records and encodes each one as the canoni
 stores; the verification then read the document back from the database and decoded it into the
 same record again (``canonical.game_from_json(game_to_json(g)) == g`` for every game: tested on
 the corpus). Where the verification runs in the importing process, it takes the record from
-here instead: a sixth of an import's time on the default setup (issue 21).
+here instead: a sixth of an import's time on the default setup (issue 21). A game read in a
+worker process (``import_logs``, :mod:`mjlogs.reading`) comes without its record but with its
+replay, made there: the verification only stores it.
 
 Only games whose transaction committed are kept (the import remembers a game once it is
 committed), keyed by id and checked against the stored content hash when taken, so a record is

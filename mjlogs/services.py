@@ -142,7 +142,8 @@ class VerificationQueue:
     (``batch=True``) verifies its committed games :data:`VERIFY_BATCH` at a time, and the rest
     when the import ends (:meth:`close`): one transaction writes a batch's verdicts and facts,
     and each game is replayed from the record the import read (:mod:`mjlogs.record_cache`)
-    instead of its stored document. A game committed after :meth:`close` (an outer transaction
+    instead of its stored document, or not at all when a worker that read it replayed it
+    ahead (:meth:`replay_ahead`). A game committed after :meth:`close` (an outer transaction
     the import ran in) is verified at once.
 
     When the broker cannot be reached, the game stays stored with its verdict pending (logged,
