@@ -121,6 +121,9 @@ class Tile:
     #: The tile as packed counts (see :data:`PACKED_BYTES`): intrinsic to the tile like its
     #: kind, and stored for the same reason.
     packed: int = field(init=False, compare=False, repr=False)
+    #: The tile in MPSZ (``5m``, ``0p`` for the red five): stored, not formatted at every
+    #: ``str()``, because the canonical writer spells every tile of every stored game.
+    text: str = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.suit == HONOR_SUIT:
@@ -138,6 +141,7 @@ class Tile:
         object.__setattr__(self, "kind", kind)
         packed = packed_tile(kind, self.red) if kind >= 0 else 1 << FOREIGN_SHIFT
         object.__setattr__(self, "packed", packed)
+        object.__setattr__(self, "text", f"{0 if self.red else self.rank}{self.suit}")
 
     @classmethod
     def from_kind(cls, kind: int, red: bool = False) -> Tile:
@@ -151,7 +155,7 @@ class Tile:
         return tile_of(SUITS[kind // 9], kind % 9 + 1, red)
 
     def __str__(self) -> str:
-        return f"{0 if self.red else self.rank}{self.suit}"
+        return self.text
 
     def __lt__(self, other: Tile) -> bool:
         return self.sort_key < other.sort_key

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 
 import mjlogs.services
 from engine.formats import canonical
@@ -157,3 +158,22 @@ def test_with_a_broker_the_workers_only_read() -> None:
         assert VerificationQueue().replay_ahead() is None
     finally:
         verify_game.app.conf.task_always_eager = True
+
+
+@pytest.mark.parametrize(("files", "asked", "workers"), [(1, 4, None), (2, 4, 2), (3, 2, 2)])
+def test_the_command_starts_no_more_workers_than_files(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, files: int, asked: int, workers: int | None
+) -> None:
+    started: list[int] = []
+    real = mjlogs.services.PooledFileReader
+
+    def spy(jobs: int, *args: Any, **kwargs: Any) -> mjlogs.services.PooledFileReader:
+        started.append(jobs)
+        return real(jobs, *args, **kwargs)
+
+    monkeypatch.setattr(mjlogs.services, "PooledFileReader", spy)
+    for path in sorted((REAL / "mjlog_xml" / "Apricot-S__mahjax").iterdir())[:files]:
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    call_command("import_logs", str(tmp_path), "--quiet", "--jobs", str(asked))
+    assert started == ([] if workers is None else [workers])
+    assert Game.objects.count() == files

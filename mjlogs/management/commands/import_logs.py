@@ -98,8 +98,8 @@ class Command(BaseCommand):
             if uploader is None:
                 raise CommandError(f"no user named {options['uploader']!r}")
         paths = list(_files(options["paths"]))
-        # Too few files to share: forking the workers would cost more than it saves.
-        jobs = options["jobs"] if len(paths) > 1 else 1
+        # No more workers than files (one file: none, forking would cost more than it saves).
+        jobs = max(1, min(options["jobs"], len(paths)))
         # The workers are forks of this process: no thread of tqdm's may be running then (a
         # lock it holds at the fork would stay held in the worker).
         tqdm.monitor_interval = 0
