@@ -82,7 +82,6 @@ def _may_differ(text: bytes) -> bool:
     return b"0.0000" in text or b"0e" in text.translate(_DIGITS_AS_ZERO)
 
 
-
 _ORJSON_OPTIONS = (
     orjson.OPT_SORT_KEYS
     | orjson.OPT_PASSTHROUGH_DATETIME
