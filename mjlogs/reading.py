@@ -196,24 +196,41 @@ class PooledFileReader(FileReader):
 
     The workers are forks of this process (the modules it has imported need no second start;
     a format met first in a worker is imported there) and never use the database: they read,
-    encode and replay. The caller closes its database connections before the first file, so
-    that no worker holds one, where it can (not inside a transaction). A worker stops when the
-    importing process dies, however it dies. Their results come back in the order the files
-    were given. At most :attr:`ahead` files (each up to one game file's size limit) and their
-    results are held at once: two a worker."""
+    encode and replay. ``before_fork`` is called before each pool of workers is forked (the
+    caller closes its database connections there, where it can: no worker must hold one). A
+    worker stops when the importing process dies, however it dies. Their results come back in
+    the order the files were given. At most :attr:`ahead` files (each up to one game file's
+    size limit) and their results are held at once: two a worker.
+
+    A worker that dies (killed, out of memory, a crash in a C library) takes the pool with it,
+    and with it every file the pool held: those files are read again, each alone in a worker
+    of its own, so that only a file that ends its worker again fails (:data:`WORKER_DIED`),
+    and the rest of the import goes on in a new pool."""
 
     def __init__(
-        self, jobs: int, modifiers: Sequence[str] = (), replay_ahead: ReplayAhead | None = None
+        self,
+        jobs: int,
+        modifiers: Sequence[str] = (),
+        replay_ahead: ReplayAhead | None = None,
+        before_fork: Callable[[], None] = lambda: None,
     ) -> None:
         super().__init__(modifiers)
         self.ahead = 2 * jobs
+        self._jobs = jobs
         self._replay_ahead = replay_ahead
-        self._pool = futures.ProcessPoolExecutor(
+        self._before_fork = before_fork
+        self._pool = self._new_pool(jobs)
+
+    def _new_pool(self, jobs: int) -> futures.ProcessPoolExecutor:
+        self._before_fork()
+        return futures.ProcessPoolExecutor(
             jobs, mp_context=multiprocessing.get_context("fork"), initializer=_worker_start
         )
 
-    def submit(self, name: str, data: bytes) -> Callable[[], ReadFile | ReadFailure]:
-        future = self._pool.submit(
+    def _submit(
+        self, pool: futures.ProcessPoolExecutor, name: str, data: bytes
+    ) -> futures.Future[ReadFile | ReadFailure]:
+        return pool.submit(
             read_file,
             name,
             data,
@@ -221,10 +238,41 @@ class PooledFileReader(FileReader):
             in_process=False,
             replay_ahead=self._replay_ahead,
         )
-        return future.result
+
+    def submit(self, name: str, data: bytes) -> Callable[[], ReadFile | ReadFailure]:
+        pool = self._pool
+        future = self._submit(pool, name, data)
+
+        def result() -> ReadFile | ReadFailure:
+            try:
+                return future.result()
+            except futures.process.BrokenProcessPool:
+                if pool is self._pool:  # the first of its files to come back: a new pool
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = self._new_pool(self._jobs)
+                return self._read_alone(name, data)
+
+        return result
+
+    def _read_alone(self, name: str, data: bytes) -> ReadFile | ReadFailure:
+        """Read a file again in a worker of its own: if that one dies too, the file did it."""
+        alone = self._new_pool(1)
+        try:
+            return self._submit(alone, name, data).result()
+        except futures.process.BrokenProcessPool:
+            return ReadFailure(name, WORKER_DIED)
+        finally:
+            alone.shutdown(wait=True, cancel_futures=True)
 
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
+
+
+#: Why a file that ended the worker reading it (twice) was not stored.
+WORKER_DIED = (
+    "reading this file ended the worker process that read it (killed, out of memory or "
+    "crashed), twice; nothing of it was stored"
+)
 
 
 def can_fork() -> bool:

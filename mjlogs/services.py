@@ -293,11 +293,9 @@ def import_files(
     _check_visibility(visibility)
     reader: FileReader = FileReader()
     if jobs > 1 and can_fork():
-        if not transaction.get_connection().in_atomic_block:
-            # The workers are forks: none must hold this process's database connections (a
-            # worker left behind would keep the server's session open). Django reconnects.
-            connections.close_all()
-        reader = PooledFileReader(jobs, replay_ahead=queue.replay_ahead())
+        reader = PooledFileReader(
+            jobs, replay_ahead=queue.replay_ahead(), before_fork=_close_connections_to_fork
+        )
     with _statistics_once_after(study=study_after):
         try:
             summary = _import(
@@ -314,6 +312,14 @@ def import_files(
     if own_queue:
         queue.log_left_pending()
     return summary
+
+
+def _close_connections_to_fork() -> None:
+    """Before worker processes are forked: none must hold this process's database connections
+    (a worker left behind would keep the server's session open). Django reconnects when next
+    asked. Not inside a transaction, which must not be cut: its connection stays."""
+    if not transaction.get_connection().in_atomic_block:
+        connections.close_all()
 
 
 def upload_import(

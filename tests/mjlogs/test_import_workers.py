@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
+import mjlogs.reading
 import mjlogs.services
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
@@ -177,3 +179,36 @@ def test_the_command_starts_no_more_workers_than_files(
     call_command("import_logs", str(tmp_path), "--quiet", "--jobs", str(asked))
     assert started == ([] if workers is None else [workers])
     assert Game.objects.count() == files
+
+
+def _dies_on_poison(name: str, data: bytes, *args: Any, **kwargs: Any) -> Any:
+    """mjlogs.reading.read_file, but the worker reading a file named ``poison...`` dies (as
+    one killed or out of memory would: no exception, no cleanup)."""
+    if Path(name).name.startswith("poison"):
+        os._exit(9)
+    return _real_read_file(name, data, *args, **kwargs)
+
+
+_real_read_file = mjlogs.reading.read_file
+
+
+def test_a_worker_that_dies_fails_its_file_alone_and_the_import_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(mjlogs.reading, "read_file", _dies_on_poison)
+    files = uploads()
+    poison = UploadedFile("poison.mjlog", files[0].data)
+    summary = import_files([files[1], poison, *files[2:]], jobs=2, study_after=False)
+
+    died = [outcome for outcome in summary.outcomes if outcome.file == "poison.mjlog"]
+    assert [(o.status, o.error) for o in died] == [("failed", mjlogs.reading.WORKER_DIED)]
+    # Every other file, read ahead beside it in the pool that died, is read again and stored:
+    # the same outcomes as an import without it.
+    others = [o for o in summary.outcomes if o.file != "poison.mjlog"]
+    monkeypatch.undo()
+    Game.objects.all().delete()
+    without = import_files([files[1], *files[2:]], jobs=2, study_after=False).outcomes
+    assert [(o.file, o.status, o.error) for o in others] == [
+        (o.file, o.status, o.error) for o in without
+    ]
+    assert sum(o.status == "imported" for o in others) > 5
