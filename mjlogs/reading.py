@@ -19,7 +19,7 @@ import gzip
 import multiprocessing
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent import futures
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,6 +37,30 @@ from mjlogs.storable import NotStorable, check_storable
 #: A game's replay for its verification, made where the game is read: a picklable function of
 #: the game's canonical document and its engine record (``replay.services.replayed``).
 ReplayAhead = Callable[[dict[str, Any], EngineGame, str], object]
+
+
+class StoredDigests:
+    """The identity hashes (:mod:`mjlogs.identity`) of the games an import's uploader already
+    has stored, as they were when its workers were forked: a worker does not replay ahead a
+    game it finds here, which the importer will only count as a duplicate (a folder imported
+    again replayed every game for nothing).
+
+    Kept as the hashes' first 64 bits (about 60 bytes a game, shared with the forked workers).
+    A game found here that is new after all (a 64-bit collision, or its stored copy deleted
+    meanwhile) is stored as any other, and its verification replays it from its document."""
+
+    def __init__(self, digests: Iterable[str] = ()) -> None:
+        self._prefixes = frozenset(int(digest[:16], 16) for digest in digests)
+
+    def __contains__(self, digest: object) -> bool:
+        return isinstance(digest, str) and int(digest[:16], 16) in self._prefixes
+
+    def __len__(self) -> int:
+        return len(self._prefixes)
+
+
+#: In a worker process: the games already stored when it was forked (:class:`StoredDigests`).
+_stored_at_fork = StoredDigests()
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +150,9 @@ def _prepared(
     game: EngineGame, label: str, in_process: bool, replay_ahead: ReplayAhead | None
 ) -> PreparedGame:
     document = canonical.game_to_json(game)
+    digest = identity_hash(document)
+    if digest in _stored_at_fork:
+        replay_ahead = None  # a duplicate: nothing of it will be verified
     header = game.header
     final = game.recorded_final
     start = game.rounds[0].scores if game.rounds else (0,) * game.players
@@ -152,7 +179,7 @@ def _prepared(
     }
     return PreparedGame(
         document=document,
-        digest=identity_hash(document),
+        digest=digest,
         row=row,
         platform=platform_of(header),
         names=tuple(player.name for player in header.players),
@@ -214,18 +241,24 @@ class PooledFileReader(FileReader):
         modifiers: Sequence[str] = (),
         replay_ahead: ReplayAhead | None = None,
         before_fork: Callable[[], None] = lambda: None,
+        stored: StoredDigests | None = None,
     ) -> None:
         super().__init__(modifiers)
         self.ahead = 2 * jobs
         self._jobs = jobs
         self._replay_ahead = replay_ahead
         self._before_fork = before_fork
+        self._stored = StoredDigests() if stored is None else stored
         self._pool = self._new_pool(jobs)
 
     def _new_pool(self, jobs: int) -> futures.ProcessPoolExecutor:
         self._before_fork()
+        # A fork's initializer arguments are not pickled: the workers share the digests' pages.
         return futures.ProcessPoolExecutor(
-            jobs, mp_context=multiprocessing.get_context("fork"), initializer=_worker_start
+            jobs,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_worker_start,
+            initargs=(self._stored,),
         )
 
     def _submit(
@@ -281,11 +314,14 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _worker_start() -> None:
+def _worker_start(stored: StoredDigests) -> None:
     """Ctrl-C reaches the workers too (the terminal signals the whole process group); the
     importing process alone acts on it, and stops the workers. A worker whose importing
     process is killed (SIGTERM, SIGKILL, out of memory) is sent SIGTERM by Linux
-    (``PR_SET_PDEATHSIG``): the pool's workers would otherwise wait for work for ever."""
+    (``PR_SET_PDEATHSIG``): the pool's workers would otherwise wait for work for ever. The
+    games already ``stored`` are not replayed ahead."""
+    global _stored_at_fork
+    _stored_at_fork = stored
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         try:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import sys
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +20,13 @@ from django.core.management import call_command
 
 import mjlogs.reading
 import mjlogs.services
+import replay.services
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs import record_cache
 from mjlogs.archives import UploadedFile
 from mjlogs.models import Game, GameSeat, Player
-from mjlogs.reading import can_fork
+from mjlogs.reading import StoredDigests, can_fork
 from mjlogs.services import VerificationQueue, import_files
 from replay.models import Verification
 from replay.services import Replayed
@@ -212,3 +215,85 @@ def test_a_worker_that_dies_fails_its_file_alone_and_the_import_goes_on(
         (o.file, o.status, o.error) for o in without
     ]
     assert sum(o.status == "imported" for o in others) > 5
+
+
+#: Where _logged_replay notes each replay: which process made it (set before the workers fork).
+_replay_log: Path | None = None
+_real_replayed = replay.services.replayed
+
+
+def _logged_replay(*args: Any, **kwargs: Any) -> Any:
+    """replay.services.replayed, noting the process that called it (a worker or the importer)."""
+    assert _replay_log is not None
+    with _replay_log.open("a") as log:
+        log.write(f"{os.getpid()}\n")
+    return _real_replayed(*args, **kwargs)
+
+
+def replays(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[], tuple[int, int]]:
+    """Count the replays from now on: (in the workers, in this process)."""
+    global _replay_log
+    monkeypatch.setattr(replay.services, "replayed", _logged_replay)
+    monkeypatch.setattr(sys.modules[__name__], "_replay_log", tmp_path / "replays.log")
+    assert _replay_log is not None
+    _replay_log.write_text("")
+
+    def counted() -> tuple[int, int]:
+        assert _replay_log is not None
+        pids = _replay_log.read_text().split()
+        here = pids.count(str(os.getpid()))
+        _replay_log.write_text("")
+        return len(pids) - here, here
+
+    return counted
+
+
+def test_the_workers_do_not_replay_games_already_stored(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    counted = replays(monkeypatch, tmp_path)
+    first = import_files(uploads(), jobs=2, study_after=False)
+    imported = sum(o.status == "imported" for o in first.outcomes)
+    # A game twice in one import is replayed twice: the workers know what was stored when
+    # they were forked.
+    twice = sum(o.status == "duplicate" for o in first.outcomes)
+    assert twice == 1
+    assert counted() == (imported + twice, 0)
+
+    again = import_files(uploads(), jobs=2, study_after=False)  # a folder imported again
+    assert {o.status for o in again.outcomes} == {"duplicate", "failed", "skipped"}
+    assert counted() == (0, 0)
+
+    Game.objects.filter(pk=first.outcomes[0].game_id).delete()  # one of them is new again
+    import_files(uploads(), jobs=2, study_after=False)
+    assert counted() == (1, 0)
+
+
+def test_a_game_taken_for_stored_that_is_new_is_still_verified(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    files = uploads()
+    summary = import_files(files, jobs=2, study_after=False)
+    outcomes, rows = outcomes_of(summary), stored()
+    digests = list(Game.objects.values_list("content_hash", flat=True))
+    forget_everything()
+    # The workers are told every game is stored already (as a hash collision would): none is.
+    monkeypatch.setattr(mjlogs.services, "_stored_digests", lambda uploader: StoredDigests(digests))
+    counted = replays(monkeypatch, tmp_path)
+
+    again = import_files(files, jobs=2, study_after=False)
+
+    assert counted() == (0, len(digests))  # replayed here, from their documents
+    assert outcomes_of(again) == outcomes
+    assert stored() == rows
+
+
+def test_beyond_the_limit_the_workers_replay_every_game(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    first = import_files(uploads()[:4], jobs=2, study_after=False)
+    monkeypatch.setattr(mjlogs.services, "STORED_DIGESTS_LIMIT", 3)  # fewer than are stored
+    counted = replays(monkeypatch, tmp_path)
+    again = import_files(uploads()[:4], jobs=2, study_after=False)
+    assert {o.status for o in again.outcomes} == {"duplicate"}
+    assert counted() == (len(first.outcomes), 0)
