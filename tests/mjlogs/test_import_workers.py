@@ -24,7 +24,7 @@ import replay.services
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs import record_cache
-from mjlogs.archives import UploadedFile
+from mjlogs.archives import Limits, UploadedFile
 from mjlogs.models import Game, GameSeat, Player
 from mjlogs.reading import StoredDigests, can_fork
 from mjlogs.services import VerificationQueue, import_files
@@ -297,3 +297,27 @@ def test_beyond_the_limit_the_workers_replay_every_game(
     again = import_files(uploads()[:4], jobs=2, study_after=False)
     assert {o.status for o in again.outcomes} == {"duplicate"}
     assert counted() == (len(first.outcomes), 0)
+
+
+@pytest.mark.parametrize(
+    ("store_batch", "verify_batch", "max_files"), [(3, 2, 2000), (1, 1, 2000), (50, 50, 9)]
+)
+def test_batches_and_limits_end_alike_with_workers(
+    monkeypatch: pytest.MonkeyPatch, store_batch: int, verify_batch: int, max_files: int
+) -> None:
+    """Batches that end inside a file, a file, or an archive, and a limit on files reached
+    among the files read ahead: the same outcomes and rows in one process and with workers."""
+    monkeypatch.setattr(mjlogs.services, "STORE_BATCH", store_batch)
+    monkeypatch.setattr(mjlogs.services, "VERIFY_BATCH", verify_batch)
+    limits = Limits(max_files=max_files)
+    files = uploads()
+    alone = import_files(files, jobs=1, study_after=False, limits=limits)
+    outcomes, rows = outcomes_of(alone), stored()
+    forget_everything()
+
+    shared = import_files(files, jobs=2, study_after=False, limits=limits)
+
+    assert outcomes_of(shared) == outcomes
+    assert stored() == rows
+    if max_files < len(files):
+        assert outcomes[-1][1] == "failed" and "more than 9 files" in outcomes[-1][5]
