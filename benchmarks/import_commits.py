@@ -43,7 +43,9 @@ def import_once(
         subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=tree, env=env, check=True)
         command = [PYTHON, "manage.py", "import_logs", *paths, "--quiet", *jobs]
         if again:
-            subprocess.run(command, cwd=tree, env=env, capture_output=True, check=False)
+            first = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
+            if first.returncode not in (0, 1):  # 1: a file failed, as in the timed import
+                sys.exit(f"{tree}: import_logs exited {first.returncode}:\n{first.stderr[-2000:]}")
         start = time.perf_counter()
         done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - start
@@ -65,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         "--again", action="store_true", help="time an import of games already stored"
     )
     args = parser.parse_args(argv)
+    if any((ROOT / "engine").rglob("*.so")):
+        # The other commit's worktree holds none: a compiled engine against a pure one.
+        sys.exit("this checkout's engine is compiled: `python -m engine.compile --clean` first")
     paths = [str(path.resolve()) for path in args.paths]
     jobs = [] if args.jobs is None else ["--jobs", str(args.jobs)]
     with tempfile.TemporaryDirectory(prefix="import-commits-") as folder:

@@ -50,13 +50,22 @@ class StoredDigests:
     meanwhile) is stored as any other, and its verification replays it from its document."""
 
     def __init__(self, digests: Iterable[str] = ()) -> None:
-        self._prefixes = frozenset(int(digest[:16], 16) for digest in digests)
+        prefixes = (_prefix(digest) for digest in digests)
+        self._prefixes = frozenset(prefix for prefix in prefixes if prefix is not None)
 
     def __contains__(self, digest: object) -> bool:
-        return isinstance(digest, str) and int(digest[:16], 16) in self._prefixes
+        return isinstance(digest, str) and _prefix(digest) in self._prefixes
 
     def __len__(self) -> int:
         return len(self._prefixes)
+
+
+def _prefix(digest: str) -> int | None:
+    """A SHA-256 hex digest's first 64 bits; ``None`` for text that is no such digest."""
+    try:
+        return int(digest[:16], 16) if len(digest) >= 16 else None
+    except ValueError:
+        return None
 
 
 #: In a worker process: the games already stored when it was forked (:class:`StoredDigests`).
@@ -224,8 +233,9 @@ class PooledFileReader(FileReader):
 
     The workers are forks of this process (the modules it has imported need no second start;
     a format met first in a worker is imported there) and never use the database: they read,
-    encode and replay. ``before_fork`` is called before each pool of workers is forked (the
-    caller closes its database connections there, where it can: no worker must hold one). A
+    encode and replay. ``before_fork`` is called before each pool's workers are forked, at its
+    first file (the caller closes its database connections there, where it can: no worker
+    must hold one). A
     worker stops when the importing process dies, however it dies. Their results come back in
     the order the files were given. At most :attr:`ahead` files (each up to one game file's
     size limit) and their results are held at once: two a worker.
@@ -249,21 +259,27 @@ class PooledFileReader(FileReader):
         self._replay_ahead = replay_ahead
         self._before_fork = before_fork
         self._stored = StoredDigests() if stored is None else stored
+        self._not_forked: set[futures.ProcessPoolExecutor] = set()
         self._pool = self._new_pool(jobs)
 
     def _new_pool(self, jobs: int) -> futures.ProcessPoolExecutor:
-        self._before_fork()
         # A fork's initializer arguments are not pickled: the workers share the digests' pages.
-        return futures.ProcessPoolExecutor(
+        pool = futures.ProcessPoolExecutor(
             jobs,
             mp_context=multiprocessing.get_context("fork"),
             initializer=_worker_start,
             initargs=(self._stored,),
         )
+        self._not_forked.add(pool)
+        return pool
 
     def _submit(
         self, pool: futures.ProcessPoolExecutor, name: str, data: bytes
     ) -> futures.Future[ReadFile | ReadFailure]:
+        if pool in self._not_forked:
+            # A pool forks all its workers at its first file (the fork start method).
+            self._not_forked.discard(pool)
+            self._before_fork()
         return pool.submit(
             read_file,
             name,
@@ -275,18 +291,28 @@ class PooledFileReader(FileReader):
 
     def submit(self, name: str, data: bytes) -> Callable[[], ReadFile | ReadFailure]:
         pool = self._pool
-        future = self._submit(pool, name, data)
+        try:
+            future = self._submit(pool, name, data)
+        except futures.process.BrokenProcessPool:  # a worker died since the last file
+            pool = self._replaced(pool)
+            future = self._submit(pool, name, data)
 
         def result() -> ReadFile | ReadFailure:
             try:
                 return future.result()
             except futures.process.BrokenProcessPool:
-                if pool is self._pool:  # the first of its files to come back: a new pool
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    self._pool = self._new_pool(self._jobs)
+                self._replaced(pool)
                 return self._read_alone(name, data)
 
         return result
+
+    def _replaced(self, broken: futures.ProcessPoolExecutor) -> futures.ProcessPoolExecutor:
+        """The pool that reads the next files once ``broken`` broke: a new one, made once. The
+        broken one's thread is waited for, so that no fork happens while it cleans up."""
+        if broken is self._pool:
+            broken.shutdown(wait=True, cancel_futures=True)
+            self._pool = self._new_pool(self._jobs)
+        return self._pool
 
     def _read_alone(self, name: str, data: bytes) -> ReadFile | ReadFailure:
         """Read a file again in a worker of its own: if that one dies too, the file did it."""

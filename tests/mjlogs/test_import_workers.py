@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import gzip
 import io
+import multiprocessing
 import os
 import sys
+import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -165,10 +167,19 @@ def test_with_a_broker_the_workers_only_read() -> None:
         verify_game.app.conf.task_always_eager = True
 
 
-@pytest.mark.parametrize(("files", "asked", "workers"), [(1, 4, None), (2, 4, 2), (3, 2, 2)])
+@pytest.mark.parametrize(
+    ("files", "archive", "asked", "workers"),
+    [(1, False, 4, None), (2, False, 4, 2), (3, False, 2, 2), (3, True, 2, 2), (3, True, 4, 4)],
+)
 def test_the_command_starts_no_more_workers_than_files(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, files: int, asked: int, workers: int | None
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    files: int,
+    archive: bool,
+    asked: int,
+    workers: int | None,
 ) -> None:
+    """As many as asked for an archive's members, which are read one a worker like files."""
     started: list[int] = []
     real = mjlogs.services.PooledFileReader
 
@@ -177,8 +188,14 @@ def test_the_command_starts_no_more_workers_than_files(
         return real(jobs, *args, **kwargs)
 
     monkeypatch.setattr(mjlogs.services, "PooledFileReader", spy)
-    for path in sorted((REAL / "mjlog_xml" / "Apricot-S__mahjax").iterdir())[:files]:
-        (tmp_path / path.name).write_bytes(path.read_bytes())
+    paths = sorted((REAL / "mjlog_xml" / "Apricot-S__mahjax").iterdir())[:files]
+    if archive:
+        with zipfile.ZipFile(tmp_path / "games.zip", "w") as bundle:
+            for path in paths:
+                bundle.writestr(path.name, path.read_bytes())
+    else:
+        for path in paths:
+            (tmp_path / path.name).write_bytes(path.read_bytes())
     call_command("import_logs", str(tmp_path), "--quiet", "--jobs", str(asked))
     assert started == ([] if workers is None else [workers])
     assert Game.objects.count() == files
@@ -193,6 +210,14 @@ def _dies_on_poison(name: str, data: bytes, *args: Any, **kwargs: Any) -> Any:
 
 
 _real_read_file = mjlogs.reading.read_file
+
+
+def _dies_on_poison_later(name: str, data: bytes, *args: Any, **kwargs: Any) -> Any:
+    """:func:`_dies_on_poison`, the worker dying a moment after it takes the file."""
+    if Path(name).name.startswith("poison"):
+        time.sleep(0.1)
+        os._exit(9)
+    return _real_read_file(name, data, *args, **kwargs)
 
 
 def test_a_worker_that_dies_fails_its_file_alone_and_the_import_goes_on(
@@ -321,3 +346,54 @@ def test_batches_and_limits_end_alike_with_workers(
     assert stored() == rows
     if max_files < len(files):
         assert outcomes[-1][1] == "failed" and "more than 9 files" in outcomes[-1][5]
+
+
+def test_a_worker_that_dies_while_the_importer_stores_fails_its_file_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pool breaks while this process stores a batch: the next file handed over finds it
+    broken (the pool refuses it), and goes to a new one."""
+    monkeypatch.setattr(mjlogs.reading, "read_file", _dies_on_poison_later)
+    monkeypatch.setattr(mjlogs.services, "STORE_BATCH", 1)
+    store = mjlogs.services.games_store
+
+    def slow_store(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.3)
+        return store(*args, **kwargs)
+
+    monkeypatch.setattr(mjlogs.services, "games_store", slow_store)
+    paths = sorted((REAL / "mjlog_xml" / "Apricot-S__mahjax").iterdir())[:7]
+    files = [UploadedFile(path.name, path.read_bytes()) for path in paths]
+    poisoned = [*files[:4], UploadedFile("poison.mjlog", files[0].data), *files[4:]]
+    summary = import_files(poisoned, jobs=2, study_after=False)
+
+    died = [outcome for outcome in summary.outcomes if outcome.file == "poison.mjlog"]
+    assert [(o.status, o.error) for o in died] == [("failed", mjlogs.reading.WORKER_DIED)]
+    others = [(o.file, o.status) for o in summary.outcomes if o.file != "poison.mjlog"]
+    assert others == [(file.name, "imported") for file in files]
+
+
+def test_the_connections_are_closed_when_a_pool_forks_not_when_it_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pool forks its workers at its first file: that is when no connection may be open
+    (the importer stores, and opens one, between a broken pool and the next file)."""
+    forks: list[int] = []
+
+    def before_fork() -> None:
+        forks.append(len(multiprocessing.active_children()))
+
+    monkeypatch.setattr(mjlogs.reading, "read_file", _dies_on_poison)
+    data = uploads()[0].data
+    reader = mjlogs.reading.PooledFileReader(2, before_fork=before_fork)
+    try:
+        assert forks == []
+        assert isinstance(reader.submit("a.mjlog", data)(), mjlogs.reading.ReadFile)
+        assert forks == [0]  # no worker yet when it was called
+        died = reader.submit("poison.mjlog", data)()
+        assert isinstance(died, mjlogs.reading.ReadFailure)
+        assert len(forks) == 2  # the poisoned file read alone, in a pool of its own
+        reader.submit("b.mjlog", data)()
+        assert len(forks) == 3  # the new pool, at its first file
+    finally:
+        reader.close()

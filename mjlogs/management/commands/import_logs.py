@@ -35,7 +35,7 @@ from tqdm import tqdm
 
 from config.bulk import queries_unlogged
 from engine.jobs import all_cores, job_count
-from mjlogs.archives import UploadedFile
+from mjlogs.archives import UploadedFile, is_archive
 from mjlogs.models import Visibility
 from mjlogs.services import DEFAULT_LIMITS, Outcome, Status, import_files, local_file
 from replay.selectors import verdict_counts
@@ -55,6 +55,20 @@ def _files(paths: list[Path]) -> Iterator[Path]:
             yield path
         else:
             raise CommandError(f"{path}: no such file or folder")
+
+
+#: Bytes of a file's start that tell a zip or tar archive (a tar's first header, compressed).
+ARCHIVE_HEAD = 64 * 1024
+
+
+def _holds_many(path: Path) -> bool:
+    """Whether the file is an archive of many game files, as its start tells (a bzip2 tar
+    does not tell so soon: it counts as one file here, and is still read as an archive)."""
+    try:
+        with path.open("rb") as handle:
+            return is_archive(handle.read(ARCHIVE_HEAD))
+    except OSError:
+        return False  # (the import says what is wrong with it)
 
 
 class Command(BaseCommand):
@@ -98,8 +112,11 @@ class Command(BaseCommand):
             if uploader is None:
                 raise CommandError(f"no user named {options['uploader']!r}")
         paths = list(_files(options["paths"]))
-        # No more workers than files (one file: none, forking would cost more than it saves).
-        jobs = max(1, min(options["jobs"], len(paths)))
+        jobs = options["jobs"]
+        if len(paths) < jobs and not any(_holds_many(path) for path in paths):
+            # No more workers than files (one file: none, forking would cost more than it
+            # saves); an archive's members are read one a worker, like files.
+            jobs = max(1, len(paths))
         # The workers are forks of this process: no thread of tqdm's may be running then (a
         # lock it holds at the fork would stay held in the worker).
         tqdm.monitor_interval = 0
