@@ -397,3 +397,13 @@ def test_the_connections_are_closed_when_a_pool_forks_not_when_it_is_made(
         assert len(forks) == 3  # the new pool, at its first file
     finally:
         reader.close()
+
+
+def test_stored_digests_know_a_hash_by_its_first_64_bits_and_skip_what_is_no_hash() -> None:
+    digest = "ab" * 32
+    stored = StoredDigests([digest, "old-1", "", "zz" * 32])
+    assert len(stored) == 1
+    assert digest in stored
+    assert "ab" * 8 + "00" * 24 in stored  # the same first 64 bits: taken for stored
+    assert "cd" * 32 not in stored
+    assert "old-1" not in stored and None not in stored
