@@ -80,6 +80,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 from celery import Task
 from django.conf import settings
@@ -577,17 +578,22 @@ def study_catch_up(budget: float | None = None) -> tuple[int, bool]:
         pending = study_pending_games(STUDY_CHUNK)
         if not pending:
             return done, False
-        counted = []
+        counted = 0
         for game_id in pending:
-            game_study_store(game_id)
-            counted.append(game_id)
+            # The players' summaries are marked behind with the counts, in their transaction:
+            # marked after a batch, a pass that died before marking (or a look between the
+            # two) left counts that no summary would take in.
+            game_study_store(game_id, with_counts=partial(_summaries_behind_of, game_id))
+            counted += 1
             if budget is not None and time.monotonic() - started >= budget:
                 break
-        with transaction.atomic():
-            summaries_mark_stale(players_of_games(counted))
-        done += len(counted)
+        done += counted
         if budget is not None and time.monotonic() - started >= budget:
             return done, bool(study_pending_games(1))
+
+
+def _summaries_behind_of(game_id: int) -> None:
+    summaries_mark_stale(players_of_games([game_id]))
 
 
 def study_pass(task: Task, summaries: Task) -> int:

@@ -13,7 +13,7 @@ module imports only ``models``, ``ratings`` and ``selectors`` of the stats app.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -205,12 +205,14 @@ def _lock_ratings() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK])
 
 
-def game_study_store(game_id: int) -> int:
+def game_study_store(game_id: int, *, with_counts: Callable[[], None] = lambda: None) -> int:
     """Count a game's study aids into its fact rows: for each player and hand, the discards
     they chose and how many kept the most tile acceptance (``engine.study`` through the game's
     family; docs/stats.md, "Tile acceptance"). A family that counts none (Ùzje), or a game the
     engine cannot read, gets 0 and 0 (so it is not asked again). Idempotent. Returns the rows
-    updated (0 for a game gone or without facts).
+    updated (0 for a game gone or without facts). ``with_counts`` runs in the transaction that
+    stores them (the caller marks there what they make stale, so that the marks commit with
+    the counts).
 
     The study is computed outside any transaction (it takes tens of milliseconds); rows replaced
     meanwhile (a reverification) are new rows, left for the next catch-up."""
@@ -234,4 +236,5 @@ def game_study_store(game_id: int) -> int:
         for row in rows:
             row.decisions, row.best_discards = tallies.get((row.round_index, row.seat), (0, 0))
         RoundFact.objects.bulk_update(rows, ["decisions", "best_discards"], batch_size=500)
+        with_counts()
     return len(rows)

@@ -14,6 +14,7 @@ import sys
 import time
 import zipfile
 from collections.abc import Callable
+from concurrent import futures
 from pathlib import Path
 from typing import Any
 
@@ -394,7 +395,8 @@ def test_the_connections_are_closed_when_a_pool_forks_not_when_it_is_made(
         assert isinstance(died, mjlogs.reading.ReadFailure)
         assert len(forks) == 2  # the poisoned file read alone, in a pool of its own
         reader.submit("b.mjlog", data)()
-        assert len(forks) == 3  # the new pool, at its first file
+        # The new pool, at its first file; each fork after the workers before it were gone.
+        assert forks == [0, 0, 0]
     finally:
         reader.close()
 
@@ -407,3 +409,32 @@ def test_stored_digests_know_a_hash_by_its_first_64_bits_and_skip_what_is_no_has
     assert "ab" * 8 + "00" * 24 in stored  # the same first 64 bits: taken for stored
     assert "cd" * 32 not in stored
     assert "old-1" not in stored and None not in stored
+
+
+def test_a_pool_found_broken_when_the_next_file_is_handed_over_is_replaced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pool refuses a file once a worker died (the importer was storing meanwhile): the
+    file goes to a new pool, and the file that killed the worker fails alone."""
+    monkeypatch.setattr(mjlogs.reading, "read_file", _dies_on_poison)
+    data = uploads()[0].data
+    reader = mjlogs.reading.PooledFileReader(2)
+    try:
+        poisoned = reader.submit("poison.mjlog", data)
+        broken = reader._pool
+        deadline = time.monotonic() + 30
+        while not getattr(broken, "_broken", False):  # (CPython's flag, set as the pool breaks)
+            assert time.monotonic() < deadline, "the pool did not break"
+            time.sleep(0.01)
+        with pytest.raises(futures.process.BrokenProcessPool):
+            broken.submit(int)  # what handing the next file to it does
+
+        after = reader.submit("b.mjlog", data)
+
+        assert reader._pool is not broken
+        assert isinstance(after(), mjlogs.reading.ReadFile)
+        failed = poisoned()
+        assert isinstance(failed, mjlogs.reading.ReadFailure)
+        assert failed.error == mjlogs.reading.WORKER_DIED
+    finally:
+        reader.close()

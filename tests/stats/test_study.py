@@ -136,3 +136,27 @@ def test_an_uzje_game_counts_no_decisions() -> None:
     assert RoundFact.objects.filter(game=game).exists()
     catch_up.study_catch_up()
     assert set(rows_of(game).values()) == {(0, 0)}
+
+
+@pytest.mark.corpus
+def test_a_pass_that_dies_after_a_game_leaves_that_games_players_marked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The marks commit with the counts: a pass that dies (or is looked at) after a game's
+    counts were stored never shows counts that no summary is marked to take in."""
+    first = imported()
+    second = imported("mjlog_xml/mjx-project__mjx/2010102910gm-00a9-0000-cdb9804c.mjlog")
+    SummaryBacklog.objects.all().delete()
+    store = catch_up.game_study_store
+
+    def dies_at_the_second(game_id: int, **kwargs: Any) -> int:
+        if game_id == second.pk:
+            raise RuntimeError("the worker died")
+        return store(game_id, **kwargs)
+
+    monkeypatch.setattr(catch_up, "game_study_store", dies_at_the_second)
+    with pytest.raises(RuntimeError):
+        catch_up.study_catch_up()
+    assert study_pending_games(10) == [second.pk]  # the first one's counts are stored
+    seated = set(GameSeat.objects.filter(game=first).values_list("player_id", flat=True))
+    assert set(SummaryBacklog.objects.values_list("player_id", flat=True)) == seated
