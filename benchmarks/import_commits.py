@@ -23,7 +23,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,30 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.bytecode import child_env  # noqa: E402
-from benchmarks.import_vs_verify import DEFAULT_PATHS, IMPORTED, PYTHON, default_setup_env  # noqa: E402
-
-
-def import_once(
-    tree: Path, paths: list[str], jobs: list[str], base: dict[str, str], again: bool
-) -> tuple[float, int]:
-    """Wall seconds of one ``import_logs`` by ``tree``, and the games it counted."""
-    with tempfile.TemporaryDirectory() as folder:
-        env = default_setup_env(Path(folder) / "db.sqlite3", base)
-        subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=tree, env=env, check=True)
-        command = [PYTHON, "manage.py", "import_logs", *paths, "--quiet", *jobs]
-        if again:
-            first = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
-            if first.returncode not in (0, 1):  # 1: a file failed, as in the timed import
-                sys.exit(f"{tree}: import_logs exited {first.returncode}:\n{first.stderr[-2000:]}")
-        start = time.perf_counter()
-        done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
-        wall = time.perf_counter() - start
-    if done.returncode not in (0, 1):
-        sys.exit(f"{tree}: import_logs exited {done.returncode}:\n{done.stderr[-2000:]}")
-    found = IMPORTED.search(done.stdout)
-    if found is None:
-        sys.exit(f"{tree}: import_logs said no count:\n{done.stdout[-2000:]}")
-    return wall, int(found.group(1)) + int(found.group(2))
+from benchmarks.import_vs_verify import DEFAULT_PATHS, import_pass  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,7 +72,7 @@ def compare(
     counts: dict[str, int] = {}
     for number in range(1, args.repeat + 1):
         for side, tree in sides.items():
-            wall, counts[side] = import_once(tree, paths, jobs, env, args.again)
+            wall, _, counts[side] = import_pass(paths, jobs, env, tree, args.again)
             walls[side].append(wall)
             print(f"pass {number} {side:>15}: {counts[side]} games, {wall:6.2f} s wall")
     if len(set(counts.values())) != 1:

@@ -32,7 +32,10 @@ from types import ModuleType  # noqa: E402
 from typing import Any  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_PATHS = [ROOT.parent / "shared" / "corpus"]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.import_vs_verify import DEFAULT_PATHS, default_setup_env  # noqa: E402
 
 
 def since_start() -> float:
@@ -71,14 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        os.environ["DATABASE_URL"] = f"sqlite:///{folder}/db.sqlite3"
         # The default setup, as benchmarks/import_vs_verify.py runs it: no broker, no cache.
-        for name in [name for name in os.environ if name.startswith("CELERY_")]:
-            del os.environ[name]
-        os.environ.pop("DJANGO_CACHE_URL", None)
+        env = default_setup_env(Path(folder) / "db.sqlite3", dict(os.environ))
+        os.environ.clear()
+        os.environ.update(env)
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
         os.chdir(ROOT)
-        sys.path.insert(0, str(ROOT))
         return timeline([str(path.resolve()) for path in args.paths], args.jobs)
 
 

@@ -24,7 +24,6 @@ Exit status 1 if the two disagree on how many games there are (or a command fail
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import resource
 import subprocess
@@ -38,6 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.bytecode import child_env  # noqa: E402
+from engine.jobs import all_cores  # noqa: E402
 
 DEFAULT_PATHS = [ROOT.parent / "shared" / "corpus"]
 PYTHON = sys.executable
@@ -51,11 +51,11 @@ def child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
-    """Wall seconds, CPU seconds of the child, and its output."""
+def timed(command: list[str], env: dict[str, str], cwd: Path = ROOT) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds of the child, and its output (run in ``cwd``)."""
     cpu = child_cpu()
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - start
     if done.returncode not in (0, 1):  # 1: some game did not verify, or a file failed
         sys.exit(f"{' '.join(command)} exited {done.returncode}:\n{done.stderr[-2000:]}")
@@ -70,13 +70,18 @@ def default_setup_env(database: Path, base: dict[str, str]) -> dict[str, str]:
 
 
 def import_pass(
-    paths: list[str], jobs: list[str], base: dict[str, str]
+    paths: list[str], jobs: list[str], base: dict[str, str], tree: Path = ROOT, again: bool = False
 ) -> tuple[float, float, int]:
+    """One ``import_logs`` of ``tree`` (a checkout) into a new database: its wall and CPU
+    seconds, and the games it counted. ``again``: the database holds the games already (an
+    untimed import first), as for a folder imported a second time."""
     with tempfile.TemporaryDirectory() as folder:
         env = default_setup_env(Path(folder) / "db.sqlite3", base)
-        subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+        subprocess.run([PYTHON, "manage.py", "migrate", "-v0"], cwd=tree, env=env, check=True)
         command = [PYTHON, "manage.py", "import_logs", *paths, "--quiet", *jobs]
-        wall, cpu, output = timed(command, env)
+        if again:
+            timed(command, env, tree)
+        wall, cpu, output = timed(command, env, tree)
     found = IMPORTED.search(output)
     if found is None:
         sys.exit(f"import_logs said no count:\n{output[-2000:]}")
@@ -128,7 +133,7 @@ def compare(paths: list[str], args: argparse.Namespace, env: dict[str, str]) -> 
     wall_ratio = best["engine verify"][0] / best["import_logs"][0]
     cpu_ratio = best["engine verify"][1] / best["import_logs"][1]
     modules = "with .pyc files" if args.bytecode else "modules as the environment has them"
-    processes = f"--jobs {args.jobs}" if args.jobs else f"every core ({os.cpu_count()})"
+    processes = f"--jobs {args.jobs}" if args.jobs else f"every core ({all_cores()})"
     print(
         f"import_logs / engine verify ({modules}; {processes}): {wall_ratio:.2f} (wall), "
         f"{cpu_ratio:.2f} (CPU); goal 0.5 (wall)"

@@ -235,10 +235,9 @@ class PooledFileReader(FileReader):
     a format met first in a worker is imported there) and never use the database: they read,
     encode and replay. ``before_fork`` is called before each pool's workers are forked, at its
     first file (the caller closes its database connections there, where it can: no worker
-    must hold one). A
-    worker stops when the importing process dies, however it dies. Their results come back in
-    the order the files were given. At most :attr:`ahead` files (each up to one game file's
-    size limit) and their results are held at once: two a worker.
+    must hold one). A worker stops when the importing process dies, however it dies. Their
+    results come back in the order the files were given. At most :attr:`ahead` files (each up
+    to one game file's size limit) and their results are held at once: two a worker.
 
     A worker that dies (killed, out of memory, a crash in a C library) takes the pool with it,
     and with it every file the pool held: those files are read again, each alone in a worker

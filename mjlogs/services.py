@@ -165,12 +165,17 @@ class VerificationQueue:
         the import has in memory, used if the verification runs in this process."""
         transaction.on_commit(lambda: self._committed(game_id, stored))
 
+    @staticmethod
+    def _verified_here() -> bool:
+        """Whether verifications run in this process (Celery eager), not on a worker."""
+        from replay.tasks import verify_game  # the replay app depends on this one, not the reverse
+
+        return bool(verify_game.app.conf.task_always_eager)
+
     def replay_ahead(self) -> ReplayAhead | None:
         """The replay an import's reader may make ahead of storing, for the verifications this
         queue runs in this process (Celery eager); ``None`` where a worker verifies."""
-        from replay.tasks import verify_game
-
-        if not verify_game.app.conf.task_always_eager:
+        if not self._verified_here():
             return None
         from replay.services import replayed
 
@@ -193,9 +198,7 @@ class VerificationQueue:
             )
 
     def _committed(self, game_id: int, stored: StoredRecord | None) -> None:
-        from replay.tasks import verify_game  # the replay app depends on this one, not the reverse
-
-        if not verify_game.app.conf.task_always_eager:
+        if not self._verified_here():
             self._queue(game_id)
             return
         if stored is not None:

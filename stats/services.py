@@ -205,7 +205,7 @@ def _lock_ratings() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK])
 
 
-def game_study_store(game_id: int, *, with_counts: Callable[[], None] = lambda: None) -> int:
+def game_study_store(game_id: int, *, with_counts: Callable[[], None]) -> int:
     """Count a game's study aids into its fact rows: for each player and hand, the discards
     they chose and how many kept the most tile acceptance (``engine.study`` through the game's
     family; docs/stats.md, "Tile acceptance"). A family that counts none (Ùzje), or a game the
