@@ -8,6 +8,10 @@ import sys
 def main() -> None:
     """Run administrative tasks."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from engine.gc_settings import settle_for_batch_work
+
+    # import_logs, reverify and the rest are batch work (docs/performance.md).
+    settle_for_batch_work()
     try:
         from django.core.management import execute_from_command_line
     except ImportError as exc:

@@ -3,5 +3,7 @@
 import sys
 
 from engine.cli import main
+from engine.gc_settings import settle_for_batch_work
 
+settle_for_batch_work()
 sys.exit(main())

@@ -117,3 +117,11 @@ def test_bad_value_stops_the_start(args: list[str], env: dict[str, str], message
     assert message in result.stderr
     assert "hunter2" not in result.stderr
     assert "secret@" not in result.stderr
+
+
+def test_manage_py_runs_its_commands_with_the_batch_collector_settings() -> None:
+    from engine.gc_settings import BATCH_THRESHOLDS
+
+    result = run(["manage.py", "shell", "-c", "import gc; print(gc.get_threshold())"])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == str(BATCH_THRESHOLDS)

@@ -1,0 +1,31 @@
+"""The garbage collector's settings for a process that reads and replays many games.
+
+Python's collector (thresholds 700, 10, 10) scans every tracked object at each full
+collection. A command that imports Django and the engine and builds the engine's tables holds
+100,000-140,000 of them, nearly all alive for the whole run, and a run over the corpus made five
+full collections (35-50 ms each), which found almost nothing to free (0-346 objects each), plus
+one more as the interpreter exits: about an eighth of an ``import_logs`` of the corpus and a
+twentieth of an ``engine verify`` (measured with ``gc.callbacks``; docs/performance.md). The
+engine's records (events, tiles, hands) are acyclic and freed by reference counting, so
+collecting far less often costs no memory worth the name.
+
+Only the processes' entry points call :func:`settle_for_batch_work` (``python -m engine``,
+``manage.py``), not the library: a program that imports the engine keeps its own settings.
+"""
+
+from __future__ import annotations
+
+import atexit
+import gc
+
+#: Allocations of tracked objects between young collections (Python's default: 700), and the
+#: young and middle collections between older ones (10 and 10).
+BATCH_THRESHOLDS = (10_000, 50, 100)
+
+
+def settle_for_batch_work() -> None:
+    """Collect rarely, and skip the full collection the interpreter makes as it exits: every
+    object is about to go, and what a collection would find is memory the exit returns anyway.
+    Forked workers inherit the thresholds."""
+    gc.set_threshold(*BATCH_THRESHOLDS)
+    atexit.register(gc.freeze)
