@@ -8,6 +8,9 @@ settings live in ``config/settings.py`` under the ``CELERY_`` prefix.
 import os
 
 from celery import Celery
+from celery.signals import worker_init
+
+from engine.gc_settings import settle_for_batch_work
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -15,3 +18,10 @@ app = Celery("mjlogs")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # Finds the tasks.py module of every installed app.
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def _collect_rarely(**_: object) -> None:
+    """A worker replays game after game, as ``manage.py`` commands do: the same collector
+    settings (engine.gc_settings), set before its pool's processes are forked."""
+    settle_for_batch_work()
