@@ -297,9 +297,14 @@ class PooledFileReader(FileReader):
             future = self._submit(pool, name, data)
 
         def result() -> ReadFile | ReadFailure:
-            try:
-                return future.result()
-            except futures.process.BrokenProcessPool:
+            while True:
+                try:
+                    return future.result(timeout=STALL_CHECK_SECONDS)
+                except TimeoutError:
+                    if not _broke(pool):
+                        continue  # a long file: its worker is still at it
+                except futures.process.BrokenProcessPool:
+                    pass
                 self._replaced(pool)
                 return self._read_alone(name, data)
 
@@ -325,6 +330,22 @@ class PooledFileReader(FileReader):
 
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
+
+
+#: Seconds a file's result is waited for before asking whether its pool broke without saying
+#: so to it: CPython 3.11 fails a broken pool's files outside the lock that handing a file over
+#: takes, so a file handed over in the instant a worker dies may never be answered (3.12 takes
+#: the lock). Such a file is then read again alone, as any file of a broken pool.
+STALL_CHECK_SECONDS = 2.0
+
+
+def _broke(pool: futures.ProcessPoolExecutor) -> bool:
+    """Whether ``pool`` is broken: it then refuses any new work."""
+    try:
+        pool.submit(int).cancel()  # nothing to do; withdrawn at once if no worker took it yet
+    except futures.process.BrokenProcessPool:
+        return True
+    return False
 
 
 #: Why a file that ended the worker reading it (twice) was not stored.

@@ -11,6 +11,7 @@ import io
 import multiprocessing
 import os
 import sys
+import threading
 import time
 import zipfile
 from collections.abc import Callable
@@ -436,5 +437,37 @@ def test_a_pool_found_broken_when_the_next_file_is_handed_over_is_replaced(
         failed = poisoned()
         assert isinstance(failed, mjlogs.reading.ReadFailure)
         assert failed.error == mjlogs.reading.WORKER_DIED
+    finally:
+        reader.close()
+
+
+def test_a_file_its_broken_pool_never_answers_is_read_again_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """CPython 3.11 can leave a file handed over as a worker dies unanswered for ever: the
+    reader notices that its pool broke and reads it again alone."""
+    monkeypatch.setattr(mjlogs.reading, "read_file", _dies_on_poison)
+    monkeypatch.setattr(mjlogs.reading, "STALL_CHECK_SECONDS", 0.05)
+    data = uploads()[0].data
+    reader = mjlogs.reading.PooledFileReader(2)
+    try:
+        reader.submit("poison.mjlog", data)
+        broken = reader._pool
+        deadline = time.monotonic() + 30
+        while not getattr(broken, "_broken", False):  # (CPython's flag, set as the pool breaks)
+            assert time.monotonic() < deadline, "the pool did not break"
+            time.sleep(0.01)
+        # What the race leaves: a file taken by the broken pool, whose answer never comes.
+        reader._submit = lambda *args: futures.Future()  # type: ignore[method-assign]
+        lost = reader.submit("lost.mjlog", data)
+        del reader._submit
+        answered: list[Any] = []
+        waiting = threading.Thread(target=lambda: answered.append(lost()), daemon=True)
+        waiting.start()
+        waiting.join(timeout=60)
+
+        assert not waiting.is_alive(), "the lost file was never answered"
+        assert isinstance(answered[0], mjlogs.reading.ReadFile)
+        assert reader._pool is not broken
     finally:
         reader.close()
