@@ -10,7 +10,8 @@ engine's records (events, tiles, hands) are acyclic and freed by reference count
 collecting far less often costs no memory worth the name.
 
 Only the processes' entry points call :func:`settle_for_batch_work` (``python -m engine``,
-``manage.py``), not the library: a program that imports the engine keeps its own settings.
+``manage.py``, a Celery worker as it starts), not the library: a program that imports the engine
+keeps its own settings.
 """
 
 from __future__ import annotations
