@@ -4,14 +4,18 @@
 import os
 import sys
 
+#: The commands that skip the interpreter's last collection (see engine/gc_settings.py).
+BATCH_COMMANDS = (["import_logs"], ["reverify"], ["recompute_stats"], ["study_games"])
+
 
 def main() -> None:
     """Run administrative tasks."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from engine.gc_settings import settle_for_batch_work
 
-    # import_logs, reverify and the rest are batch work (docs/performance.md).
-    settle_for_batch_work()
+    # Batch commands close what they write: they may skip the collection at exit too
+    # (engine/gc_settings.py, docs/performance.md).
+    settle_for_batch_work(skip_exit_collection=sys.argv[1:2] in BATCH_COMMANDS)
     try:
         from django.core.management import execute_from_command_line
     except ImportError as exc:

@@ -22,6 +22,7 @@ app.autodiscover_tasks()
 
 @worker_init.connect
 def _collect_rarely(**_: object) -> None:
-    """A worker replays game after game, as ``manage.py`` commands do: the same collector
-    settings (engine.gc_settings), set before its pool's processes are forked."""
-    settle_for_batch_work()
+    """A worker replays game after game, as ``manage.py`` commands do: the same thresholds
+    (engine.gc_settings), set before its pool's processes are forked; its exit collects as
+    usual (its tasks' libraries may hold open files)."""
+    settle_for_batch_work(skip_exit_collection=False)

@@ -11,7 +11,10 @@ collecting far less often costs no memory worth the name.
 
 Only the processes' entry points call :func:`settle_for_batch_work` (``python -m engine``,
 ``manage.py``, a Celery worker as it starts), not the library: a program that imports the engine
-keeps its own settings.
+keeps its own settings. Skipping the collection at exit also skips the finalisers of objects
+caught in reference cycles then (an unclosed file in a cycle would lose its buffer), so only
+commands that close what they write ask for it: ``python -m engine`` and the batch commands of
+``manage.py``, not a shell, a server or a worker.
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ import gc
 BATCH_THRESHOLDS = (10_000, 50, 100)
 
 
-def settle_for_batch_work() -> None:
-    """Collect rarely, and skip the full collection the interpreter makes as it exits: every
-    object is about to go, and what a collection would find is memory the exit returns anyway.
-    Forked workers inherit the thresholds."""
+def settle_for_batch_work(*, skip_exit_collection: bool = True) -> None:
+    """Collect rarely (forked workers inherit the thresholds) and, with
+    ``skip_exit_collection``, skip the full collection the interpreter makes as it exits: the
+    objects are about to go, and the memory with them."""
     gc.set_threshold(*BATCH_THRESHOLDS)
-    atexit.register(gc.freeze)
+    if skip_exit_collection:
+        atexit.register(gc.freeze)

@@ -301,6 +301,8 @@ class PooledFileReader(FileReader):
                 try:
                     return future.result(timeout=STALL_CHECK_SECONDS)
                 except TimeoutError:
+                    if future.done():  # the read itself raised TimeoutError
+                        return future.result()
                     if not _broke(pool):
                         continue  # a long file: its worker is still at it
                 except futures.process.BrokenProcessPool:
@@ -340,12 +342,10 @@ STALL_CHECK_SECONDS = 2.0
 
 
 def _broke(pool: futures.ProcessPoolExecutor) -> bool:
-    """Whether ``pool`` is broken: it then refuses any new work."""
-    try:
-        pool.submit(int).cancel()  # nothing to do; withdrawn at once if no worker took it yet
-    except futures.process.BrokenProcessPool:
-        return True
-    return False
+    """Whether ``pool`` is broken. Read from the flag its ``submit`` checks (CPython's, since
+    3.8), not by handing it work: a probe withdrawn while queued makes 3.11's breaking pool
+    fail on it and leave its other files and workers behind."""
+    return bool(getattr(pool, "_broken", False))
 
 
 #: Why a file that ended the worker reading it (twice) was not stored.
