@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent import futures
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
@@ -209,35 +209,61 @@ def started_at(text: str | None) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-class FileReader:
-    """Reads an import's files in this process, each when asked: :meth:`submit` gives a
-    function that returns the file's games."""
+class Reading(Protocol):
+    """A file handed to a reader (:meth:`FileReader.submit`): called, it returns the file's
+    games, waiting for them if they are not back yet."""
 
-    #: Files read ahead of the one being stored.
-    ahead = 0
+    def __call__(self) -> ReadFile | ReadFailure: ...
+
+    def ready(self) -> bool:
+        """Whether the file's games are back (calling it would not wait)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class _ReadHere:
+    """A file read in this process, when it was handed over."""
+
+    read: ReadFile | ReadFailure
+
+    def __call__(self) -> ReadFile | ReadFailure:
+        return self.read
+
+    def ready(self) -> bool:
+        return True
+
+
+class FileReader:
+    """Reads an import's files in this process, each when asked: :meth:`submit` gives its
+    :class:`Reading`."""
 
     def __init__(self, modifiers: Sequence[str] = ()) -> None:
         self._modifiers = tuple(modifiers)
 
-    def submit(self, name: str, data: bytes) -> Callable[[], ReadFile | ReadFailure]:
-        read = read_file(name, data, self._modifiers)
-        return lambda: read
+    def submit(self, name: str, data: bytes) -> Reading:
+        return _ReadHere(read_file(name, data, self._modifiers))
+
+    def full(self, waiting: int) -> bool:
+        """Whether, with ``waiting`` files handed over and not yet taken back, the next file
+        must wait until one is taken back. Here none is read ahead: each is taken at once."""
+        return waiting > 0
 
     def close(self) -> None:
         """Stop the workers (none here)."""
 
 
 class PooledFileReader(FileReader):
-    """Reads an import's files in ``jobs`` worker processes, up to :attr:`ahead` files ahead
-    of the one being stored, each worker taking the next file as soon as it is free.
+    """Reads an import's files in ``jobs`` worker processes, ahead of the one being stored
+    (:meth:`full`), each worker taking the next file as soon as it is free.
 
     The workers are forks of this process (the modules it has imported need no second start;
     a format met first in a worker is imported there) and never use the database: they read,
     encode and replay. ``before_fork`` is called before each pool's workers are forked, at its
     first file (the caller closes its database connections there, where it can: no worker
     must hold one). A worker stops when the importing process dies, however it dies. Their
-    results come back in the order the files were given. At most :attr:`ahead` files (each up
-    to one game file's size limit) and their results are held at once: two a worker.
+    results come back in the order the files were given. At most :data:`AHEAD_PER_WORKER`
+    files a worker are held at once with their results, and no further file is handed over
+    while those held are over :data:`AHEAD_BYTES`.
 
     A worker that dies (killed, out of memory, a crash in a C library) takes the pool with it,
     and with it every file the pool held: those files are read again, each alone in a worker
@@ -253,8 +279,9 @@ class PooledFileReader(FileReader):
         stored: StoredDigests | None = None,
     ) -> None:
         super().__init__(modifiers)
-        self.ahead = 2 * jobs
         self._jobs = jobs
+        #: Bytes of the files handed over and not yet taken back.
+        self._bytes_out = 0
         self._replay_ahead = replay_ahead
         self._before_fork = before_fork
         self._stored = StoredDigests() if stored is None else stored
@@ -288,29 +315,40 @@ class PooledFileReader(FileReader):
             replay_ahead=self._replay_ahead,
         )
 
-    def submit(self, name: str, data: bytes) -> Callable[[], ReadFile | ReadFailure]:
+    def full(self, waiting: int) -> bool:
+        return waiting > self._jobs * AHEAD_PER_WORKER or self._bytes_out > AHEAD_BYTES
+
+    def submit(self, name: str, data: bytes) -> Reading:
         pool = self._pool
         try:
             future = self._submit(pool, name, data)
         except futures.process.BrokenProcessPool:  # a worker died since the last file
             pool = self._replaced(pool)
             future = self._submit(pool, name, data)
+        self._bytes_out += len(data)
+        return _ReadInPool(self, pool, future, name, data)
 
-        def result() -> ReadFile | ReadFailure:
-            while True:
-                try:
-                    return future.result(timeout=STALL_CHECK_SECONDS)
-                except TimeoutError:
-                    if future.done():  # the read itself raised TimeoutError
-                        return future.result()
-                    if not _broke(pool):
-                        continue  # a long file: its worker is still at it
-                except futures.process.BrokenProcessPool:
-                    pass
-                self._replaced(pool)
-                return self._read_alone(name, data)
+    def _taken_back(self, reading: _ReadInPool) -> ReadFile | ReadFailure:
+        """A file's games, once back from its worker (:class:`_ReadInPool`)."""
+        try:
+            return self._result(reading)
+        finally:
+            self._bytes_out -= len(reading.data)
 
-        return result
+    def _result(self, reading: _ReadInPool) -> ReadFile | ReadFailure:
+        future, pool = reading.future, reading.pool
+        while True:
+            try:
+                return future.result(timeout=STALL_CHECK_SECONDS)
+            except TimeoutError:
+                if future.done():  # the read itself raised TimeoutError
+                    return future.result()
+                if not _broke(pool):
+                    continue  # a long file: its worker is still at it
+            except futures.process.BrokenProcessPool:
+                pass
+            self._replaced(pool)
+            return self._read_alone(reading.name, reading.data)
 
     def _replaced(self, broken: futures.ProcessPoolExecutor) -> futures.ProcessPoolExecutor:
         """The pool that reads the next files once ``broken`` broke: a new one, made once. The
@@ -333,6 +371,34 @@ class PooledFileReader(FileReader):
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
 
+
+@dataclass(frozen=True, slots=True)
+class _ReadInPool:
+    """A file handed to a :class:`PooledFileReader`'s worker (:class:`Reading`); it is taken
+    back once."""
+
+    reader: PooledFileReader
+    pool: futures.ProcessPoolExecutor
+    future: futures.Future[ReadFile | ReadFailure]
+    name: str
+    data: bytes
+
+    def __call__(self) -> ReadFile | ReadFailure:
+        return self.reader._taken_back(self)
+
+    def ready(self) -> bool:
+        return self.future.done()
+
+
+#: Files a worker may be handed ahead of the one being stored: enough for it to go on reading
+#: while the importing process stores a batch of games and writes their verdicts (0.1-0.2 s,
+#: a dozen files of one game each). With two a worker, the workers ran out of files during
+#: each batch: the machine's CPU use, sampled during an import of the corpus on two cores,
+#: fell to one core for 0.1-0.2 s at every batch.
+AHEAD_PER_WORKER = 16
+#: Bytes of the files handed to the workers and not yet taken back beyond which no other file
+#: is handed over: with their results (several times their size), what an import holds.
+AHEAD_BYTES = 32 * 1024 * 1024
 
 #: Seconds a file's result is waited for before asking whether its pool broke without saying
 #: so to it: CPython 3.11 fails a broken pool's files outside the lock that handing a file over

@@ -471,3 +471,99 @@ def test_a_file_its_broken_pool_never_answers_is_read_again_alone(
         assert reader._pool is not broken
     finally:
         reader.close()
+
+
+def _slow(name: str, data: bytes, *args: Any, **kwargs: Any) -> Any:
+    """mjlogs.reading.read_file, taking longer than the stall check's interval (a long file)."""
+    time.sleep(0.3)
+    return _real_read_file(name, data, *args, **kwargs)
+
+
+def test_a_long_file_on_a_healthy_pool_is_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file not back within the stall check's interval is asked about, not taken for lost:
+    its pool did not break, so its worker's answer is awaited and the pool kept."""
+    monkeypatch.setattr(mjlogs.reading, "read_file", _slow)
+    monkeypatch.setattr(mjlogs.reading, "STALL_CHECK_SECONDS", 0.05)
+    reader = mjlogs.reading.PooledFileReader(1)
+    try:
+        pool = reader._pool
+        alone: list[int] = []
+        real_new_pool = reader._new_pool
+
+        def new_pool(jobs: int) -> futures.ProcessPoolExecutor:
+            alone.append(jobs)
+            return real_new_pool(jobs)
+
+        monkeypatch.setattr(reader, "_new_pool", new_pool)
+
+        read = reader.submit("long.mjlog", uploads()[0].data)()
+
+        assert isinstance(read, mjlogs.reading.ReadFile)
+        assert reader._pool is pool and alone == []  # no pool replaced, no file read again
+    finally:
+        reader.close()
+
+
+def test_the_workers_are_handed_files_ahead_up_to_a_count_and_a_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Files are handed to the workers ahead of the one being stored, so that they read on
+    while the importer stores a batch: up to AHEAD_PER_WORKER a worker, and while the files
+    handed over and not yet taken back hold no more than AHEAD_BYTES."""
+    monkeypatch.setattr(mjlogs.reading, "AHEAD_BYTES", 1000)
+    data = uploads()[0].data
+    assert len(data) > 1000
+    reader = mjlogs.reading.PooledFileReader(2)
+    try:
+        most = 2 * mjlogs.reading.AHEAD_PER_WORKER
+        assert most >= 8  # more than a few: the workers waited through every batch with two
+        assert not reader.full(most) and reader.full(most + 1)
+
+        reading = reader.submit("big.mjlog", data)
+        assert reader.full(1)  # over the bytes held: the next file waits
+        reading()
+        assert not reader.full(1)  # taken back: its bytes no longer count
+    finally:
+        reader.close()
+    assert mjlogs.reading.FileReader().full(1)  # in one process, nothing is read ahead
+
+
+def test_the_end_of_an_import_stores_what_came_back_while_the_last_file_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Once every file is handed over, the games back are stored and verified while the
+    workers read the last ones, rather than all together after the last comes back."""
+    played = list(simulate("tenhou-4p-east", 3, 4343))
+    files = [UploadedFile(f"{index}.json", canonical.write([g])) for index, g in enumerate(played)]
+    seen_at_last: list[tuple[int, int]] = []
+
+    class LastFileSlow(mjlogs.reading.FileReader):
+        """Reads in this process, all files handed over at once, the last one not back yet
+        when its turn comes."""
+
+        def full(self, waiting: int) -> bool:
+            return False
+
+        def submit(self, name: str, data: bytes) -> mjlogs.reading.Reading:
+            read = super().submit(name, data)
+            if name != files[-1].name:
+                return read
+
+            class NotBackYet:
+                def ready(self) -> bool:
+                    return False
+
+                def __call__(self) -> Any:
+                    seen_at_last.append((Game.objects.count(), Verification.objects.count()))
+                    return read()
+
+            return NotBackYet()
+
+    monkeypatch.setattr(mjlogs.services, "FileReader", LastFileSlow)
+    monkeypatch.setattr(mjlogs.services, "IDLE_BATCH", 2)
+
+    summary = import_files(files)
+
+    assert summary.counts["imported"] == 3
+    assert seen_at_last == [(2, 2)]  # the first two stored and verified before the last
+    assert Verification.objects.count() == 3
