@@ -5,7 +5,7 @@ import os
 import sys
 
 #: The commands that skip the interpreter's last collection (see engine/gc_settings.py).
-BATCH_COMMANDS = (["import_logs"], ["reverify"], ["recompute_stats"], ["study_games"])
+BATCH_COMMANDS = frozenset({"import_logs", "reverify", "recompute_stats", "study_games"})
 
 
 def main() -> None:
@@ -15,7 +15,8 @@ def main() -> None:
 
     # Batch commands close what they write: they may skip the collection at exit too
     # (engine/gc_settings.py, docs/performance.md).
-    settle_for_batch_work(skip_exit_collection=sys.argv[1:2] in BATCH_COMMANDS)
+    command = sys.argv[1] if len(sys.argv) > 1 else None
+    settle_for_batch_work(skip_exit_collection=command in BATCH_COMMANDS)
     try:
         from django.core.management import execute_from_command_line
     except ImportError as exc:
