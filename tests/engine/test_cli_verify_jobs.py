@@ -140,8 +140,10 @@ def test_progress_on_a_terminal_is_the_same_with_workers(
 
 def test_no_more_workers_than_files(tmp_path: Path, pools: list[int]) -> None:
     paths = saved_logs(tmp_path / "logs", 2)
-    assert verify_in_process(paths[:1], 8)[0] == 0  # one file: verified in this process
-    assert verify_in_process(paths, 8)[0] == 0
+    most = engine.jobs.JOBS_PER_CORE * engine.jobs.all_cores()
+    assert most > 3
+    assert verify_in_process(paths[:1], most)[0] == 0  # one file: verified in this process
+    assert verify_in_process(paths, most)[0] == 0
     assert pools == [3]
 
 
@@ -153,6 +155,25 @@ def test_jobs_must_be_one_or_more(capsys: pytest.CaptureFixture[str]) -> None:
             build_parser().parse_args(["verify", "--jobs", bad, "x"])
         assert exit_info.value.code == 2
         assert f"'{bad}' is not a whole number of 1 or more" in capsys.readouterr().err
+
+
+def test_jobs_are_at_most_a_few_a_core(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(engine.jobs, "all_cores", lambda: 2)
+    assert build_parser().parse_args(["verify", "--jobs", "8", "x"]).jobs == 8
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args(["verify", "--jobs", "9", "x"])
+    assert exit_info.value.code == 2
+    assert "9 is more than 4 a core (8 for the 2 this process may run on)" in (
+        capsys.readouterr().err
+    )
+
+
+def test_the_cores_are_those_this_process_may_run_on() -> None:
+    if hasattr(os, "sched_getaffinity"):
+        assert engine.jobs.all_cores() == len(os.sched_getaffinity(0))
+    assert 1 <= engine.jobs.all_cores() <= (os.cpu_count() or 1)
 
 
 Starter = Callable[[str, int], subprocess.Popen[bytes]]
