@@ -12,6 +12,7 @@ the time spent in each phase in this process (the engine's reading and replay, t
 document, the identity, the raw file's compression, the storable check, storing the games,
 writing the verdicts and facts, the statistics' catch-up), each without the phases inside it.
 With ``--jobs`` over 1 the reading phases run in the worker processes and are not counted here.
+Last, the CPU seconds the import took in this process and in its workers.
 PATH defaults to ``../shared/corpus``; ``--jobs`` to 1.
 """
 
@@ -22,6 +23,7 @@ START = __import__("time").perf_counter()
 import argparse  # noqa: E402
 import functools  # noqa: E402
 import os  # noqa: E402
+import resource  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -66,6 +68,22 @@ class Phases:
                     self._inner[-1] += took
 
         setattr(module, name, timed)
+
+
+class _Noted:
+    """A file handed to the reader (``mjlogs.reading.Reading``), noting when it came back."""
+
+    def __init__(self, reading: Any, came_back: list[float]) -> None:
+        self._reading = reading
+        self._came_back = came_back
+
+    def __call__(self) -> Any:
+        read = self._reading()
+        self._came_back.append(since_start())
+        return read
+
+    def ready(self) -> bool:
+        return bool(self._reading.ready())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,14 +140,7 @@ def timeline(paths: list[str], jobs: int) -> int:
 
         def noted(self: Any, name: str, data: bytes, _submit: Callable[..., Any] = submit) -> Any:
             submitted.append(since_start())
-            result = _submit(self, name, data)
-
-            def wait() -> Any:
-                read = result()
-                came_back.append(since_start())
-                return read
-
-            return wait
+            return _Noted(_submit(self, name, data), came_back)
 
         reader.submit = noted  # type: ignore[method-assign]
 
@@ -150,9 +161,11 @@ def timeline(paths: list[str], jobs: int) -> int:
 
     services.games_store = stored
     phases.wrap(services, "games_store", "games stored")
+    cpu_before, workers_before = time.process_time(), _children_cpu()
     with open(os.devnull, "w") as quiet:
         call_command("import_logs", *paths, "--quiet", "--jobs", str(jobs), stdout=quiet)
     end = since_start()
+    cpu, workers_cpu = time.process_time() - cpu_before, _children_cpu() - workers_before
     if submitted:
         marks.append((submitted[0], "first file handed to the reader"))
     if came_back:
@@ -165,7 +178,17 @@ def timeline(paths: list[str], jobs: int) -> int:
     print(f"in this process, from {loaded:.2f} to {end:.2f} s ({end - loaded:.2f} s):")
     for label, seconds in phases.seconds.most_common():
         print(f"  {label:32} {seconds:6.3f} s")
+    print(
+        f"CPU during the import: this process {cpu:.3f} s, its workers {workers_cpu:.3f} s "
+        "(the start before it not counted: time an empty import for that)"
+    )
     return 0
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's children that have ended (the import's workers)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 if __name__ == "__main__":
