@@ -12,8 +12,9 @@ each database already holds the files' games (imported once, untimed): the timed
 every game a duplicate, as a folder imported a second time does. PATH defaults to
 ``../shared/corpus``; ``--jobs`` is passed to both (default: each command's own).
 
-Prints each pass's wall seconds, then each side's mean and best, and this tree's time as a
-fraction of REV's (below 1: faster). Exit status 1 if the two count different games.
+Prints each pass's wall and CPU seconds (the command's and its workers'), then each side's
+mean and best, and this tree's time as a fraction of REV's (below 1: faster). Exit status 1
+if the two count different games.
 """
 
 from __future__ import annotations
@@ -69,25 +70,34 @@ def compare(
 ) -> int:
     sides = {args.rev: other, "this checkout": ROOT}
     walls: dict[str, list[float]] = {side: [] for side in sides}
+    cpus: dict[str, list[float]] = {side: [] for side in sides}
     counts: dict[str, int] = {}
     for number in range(1, args.repeat + 1):
         for side, tree in sides.items():
-            wall, _, counts[side] = import_pass(paths, jobs, env, tree, args.again)
+            wall, cpu, counts[side] = import_pass(paths, jobs, env, tree, args.again)
             walls[side].append(wall)
-            print(f"pass {number} {side:>15}: {counts[side]} games, {wall:6.2f} s wall")
+            cpus[side].append(cpu)
+            print(
+                f"pass {number} {side:>15}: {counts[side]} games, {wall:6.2f} s wall, "
+                f"{cpu:6.2f} s CPU"
+            )
     if len(set(counts.values())) != 1:
         print(f"the two count different games: {counts}", file=sys.stderr)
         return 1
     for side, seconds in walls.items():
-        print(f"{side:>15}: mean {statistics.mean(seconds):.2f} s, best {min(seconds):.2f} s")
-    this, that = walls["this checkout"], walls[args.rev]
+        print(
+            f"{side:>15}: mean {statistics.mean(seconds):.2f} s, best {min(seconds):.2f} s; "
+            f"CPU mean {statistics.mean(cpus[side]):.2f} s"
+        )
     case = "games already stored" if args.again else "new database"
     if jobs:
         case += ", " + " ".join(jobs)
+    this, that = walls["this checkout"], walls[args.rev]
     means = statistics.mean(this) / statistics.mean(that)
+    cpu_means = statistics.mean(cpus["this checkout"]) / statistics.mean(cpus[args.rev])
     print(
         f"this checkout / {args.rev} ({case}): {means:.2f} (means), "
-        f"{min(this) / min(that):.2f} (bests)"
+        f"{min(this) / min(that):.2f} (bests); CPU {cpu_means:.2f} (means)"
     )
     return 0
 
