@@ -70,22 +70,6 @@ class Phases:
         setattr(module, name, timed)
 
 
-class _Noted:
-    """A file handed to the reader (``mjlogs.reading.Reading``), noting when it came back."""
-
-    def __init__(self, reading: Any, came_back: list[float]) -> None:
-        self._reading = reading
-        self._came_back = came_back
-
-    def __call__(self) -> Any:
-        read = self._reading()
-        self._came_back.append(since_start())
-        return read
-
-    def ready(self) -> bool:
-        return bool(self._reading.ready())
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("paths", nargs="*", type=Path, default=DEFAULT_PATHS)
@@ -140,7 +124,14 @@ def timeline(paths: list[str], jobs: int) -> int:
 
         def noted(self: Any, name: str, data: bytes, _submit: Callable[..., Any] = submit) -> Any:
             submitted.append(since_start())
-            return _Noted(_submit(self, name, data), came_back)
+            result = _submit(self, name, data)
+
+            def wait() -> Any:
+                read = result()
+                came_back.append(since_start())
+                return read
+
+            return wait
 
         reader.submit = noted  # type: ignore[method-assign]
 

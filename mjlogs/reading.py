@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent import futures
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
@@ -209,39 +209,16 @@ def started_at(text: str | None) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-class Reading(Protocol):
-    """A file handed to a reader (:meth:`FileReader.submit`): called, it returns the file's
-    games, waiting for them if they are not back yet."""
-
-    def __call__(self) -> ReadFile | ReadFailure: ...
-
-    def ready(self) -> bool:
-        """Whether the file's games are back (calling it would not wait)."""
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class _ReadHere:
-    """A file read in this process, when it was handed over."""
-
-    read: ReadFile | ReadFailure
-
-    def __call__(self) -> ReadFile | ReadFailure:
-        return self.read
-
-    def ready(self) -> bool:
-        return True
-
-
 class FileReader:
-    """Reads an import's files in this process, each when asked: :meth:`submit` gives its
-    :class:`Reading`."""
+    """Reads an import's files in this process, each when asked: :meth:`submit` gives a
+    function that returns the file's games."""
 
     def __init__(self, modifiers: Sequence[str] = ()) -> None:
         self._modifiers = tuple(modifiers)
 
-    def submit(self, name: str, data: bytes) -> Reading:
-        return _ReadHere(read_file(name, data, self._modifiers))
+    def submit(self, name: str, data: bytes) -> Callable[[], ReadFile | ReadFailure]:
+        read = read_file(name, data, self._modifiers)
+        return lambda: read
 
     def full(self, waiting: int) -> bool:
         """Whether, with ``waiting`` files handed over and not yet taken back, the next file
@@ -318,7 +295,7 @@ class PooledFileReader(FileReader):
     def full(self, waiting: int) -> bool:
         return waiting > self._jobs * AHEAD_PER_WORKER or self._bytes_out > AHEAD_BYTES
 
-    def submit(self, name: str, data: bytes) -> Reading:
+    def submit(self, name: str, data: bytes) -> Callable[[], ReadFile | ReadFailure]:
         pool = self._pool
         try:
             future = self._submit(pool, name, data)
@@ -326,29 +303,25 @@ class PooledFileReader(FileReader):
             pool = self._replaced(pool)
             future = self._submit(pool, name, data)
         self._bytes_out += len(data)
-        return _ReadInPool(self, pool, future, name, data)
 
-    def _taken_back(self, reading: _ReadInPool) -> ReadFile | ReadFailure:
-        """A file's games, once back from its worker (:class:`_ReadInPool`)."""
-        try:
-            return self._result(reading)
-        finally:
-            self._bytes_out -= len(reading.data)
-
-    def _result(self, reading: _ReadInPool) -> ReadFile | ReadFailure:
-        future, pool = reading.future, reading.pool
-        while True:
+        def result() -> ReadFile | ReadFailure:
             try:
-                return future.result(timeout=STALL_CHECK_SECONDS)
-            except TimeoutError:
-                if future.done():  # the read itself raised TimeoutError
-                    return future.result()
-                if not _broke(pool):
-                    continue  # a long file: its worker is still at it
-            except futures.process.BrokenProcessPool:
-                pass
-            self._replaced(pool)
-            return self._read_alone(reading.name, reading.data)
+                while True:
+                    try:
+                        return future.result(timeout=STALL_CHECK_SECONDS)
+                    except TimeoutError:
+                        if future.done():  # the read itself raised TimeoutError
+                            return future.result()
+                        if not _broke(pool):
+                            continue  # a long file: its worker is still at it
+                    except futures.process.BrokenProcessPool:
+                        pass
+                    self._replaced(pool)
+                    return self._read_alone(name, data)
+            finally:
+                self._bytes_out -= len(data)
+
+        return result
 
     def _replaced(self, broken: futures.ProcessPoolExecutor) -> futures.ProcessPoolExecutor:
         """The pool that reads the next files once ``broken`` broke: a new one, made once. The
@@ -370,24 +343,6 @@ class PooledFileReader(FileReader):
 
     def close(self) -> None:
         self._pool.shutdown(cancel_futures=True)
-
-
-@dataclass(frozen=True, slots=True)
-class _ReadInPool:
-    """A file handed to a :class:`PooledFileReader`'s worker (:class:`Reading`); it is taken
-    back once."""
-
-    reader: PooledFileReader
-    pool: futures.ProcessPoolExecutor
-    future: futures.Future[ReadFile | ReadFailure]
-    name: str
-    data: bytes
-
-    def __call__(self) -> ReadFile | ReadFailure:
-        return self.reader._taken_back(self)
-
-    def ready(self) -> bool:
-        return self.future.done()
 
 
 #: Files a worker may be handed ahead of the one being stored: enough for it to go on reading

@@ -58,7 +58,6 @@ from mjlogs.reading import (
     PreparedGame,
     ReadFailure,
     ReadFile,
-    Reading,
     ReplayAhead,
     StoredDigests,
     can_fork,
@@ -185,10 +184,6 @@ class VerificationQueue:
     def close(self) -> None:
         """Verify the games held back for a batch; later ones are verified one by one."""
         self._batch = False
-        self._verify_held()
-
-    def verify_held(self) -> None:
-        """Verify the games held back for a batch now, however few."""
         self._verify_held()
 
     def close_after_error(self) -> None:
@@ -418,29 +413,15 @@ def _import(
     reader = FileReader() if reader is None else reader
     origin = _OriginOf(uploader, visibility)
     # Files read ahead (by a pooled reader) wait here, in order, for their turn to be stored.
-    reading: deque[Outcome | Reading] = deque()
+    reading: deque[Outcome | Callable[[], ReadFile | ReadFailure]] = deque()
     for item in _to_read(files, limits, skip_non_records, reader):
         reading.append(item)
         while reader.full(len(reading)):
             outcomes.add_read(reading.popleft(), origin)
-    # Every file is handed over: while the workers read the last ones, what has come back is
-    # stored and verified, in batches of at least IDLE_BATCH games, instead of all of it after
-    # the last file (the import's end waited on a batch of up to STORE_BATCH games then).
     while reading:
-        if not _ready(reading[0]) and outcomes.games_waiting() >= IDLE_BATCH:
-            outcomes.flush()
-            verifications.verify_held()
         outcomes.add_read(reading.popleft(), origin)
     outcomes.flush()
     return summary
-
-
-#: Games stored while waiting for the workers to read an import's last files (:func:`_import`).
-IDLE_BATCH = 10
-
-
-def _ready(item: Outcome | Reading) -> bool:
-    return isinstance(item, Outcome) or item.ready()
 
 
 def _check_visibility(visibility: str) -> None:
@@ -471,7 +452,7 @@ def _to_read(
     limits: Limits,
     skip_non_records: bool,
     reader: FileReader,
-) -> Iterator[Outcome | Reading]:
+) -> Iterator[Outcome | Callable[[], ReadFile | ReadFailure]]:
     """Each file's outcome if it is not to be read, or its reading, handed to ``reader``; in
     the order of the files (an archive's members in the archive's order)."""
     seen = 0
@@ -533,10 +514,6 @@ class _BatchedOutcomes:
         self._waiting: list[Outcome | _ReadFile] = []
         self._games = 0
 
-    def games_waiting(self) -> int:
-        """Games read and waiting for their batch to be stored."""
-        return self._games
-
     def add(self, outcome: Outcome) -> None:
         if self._waiting:
             self._waiting.append(outcome)
@@ -545,7 +522,7 @@ class _BatchedOutcomes:
 
     def add_read(
         self,
-        item: Outcome | Reading,
+        item: Outcome | Callable[[], ReadFile | ReadFailure],
         origin: Callable[[ReadFile], Origin],
     ) -> None:
         """Add an outcome, or a file's reading once done (its failure, or its games)."""
