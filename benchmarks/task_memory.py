@@ -83,7 +83,6 @@ def _store(games: int, seed: int) -> int:
 
 def _run(side: str) -> int:
     import gc
-    import resource
     import time
 
     if side == "worker":
@@ -122,17 +121,17 @@ def _run(side: str) -> int:
                 f"{collecting[0]:5.2f} s, {time.perf_counter() - started:6.1f} s",
                 flush=True,
             )
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"  peak {peak:.1f} MB")
+    print(f"  peak {_resident_mb('VmHWM'):.1f} MB")
     return 0
 
 
-def _resident_mb() -> float:
-    """This process's resident memory (Linux's /proc), in MB; 0 where it cannot be read."""
+def _resident_mb(field: str = "VmRSS") -> float:
+    """This process's resident memory (``VmRSS``) or its peak (``VmHWM``), from Linux's /proc,
+    in MB; 0 where it cannot be read."""
     try:
         with open("/proc/self/status") as status:
             for line in status:
-                if line.startswith("VmRSS:"):
+                if line.startswith(f"{field}:"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass

@@ -36,10 +36,10 @@ def job_count(text: str) -> int:
         jobs = 0
     if jobs < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
-    most = JOBS_PER_CORE * all_cores()
-    if jobs > most:
+    cores = all_cores()
+    if jobs > JOBS_PER_CORE * cores:
         raise argparse.ArgumentTypeError(
-            f"{jobs} is more than {JOBS_PER_CORE} a core ({most} for the {all_cores()} this "
-            "process may run on): each job is a process of its own"
+            f"{jobs} is more than {JOBS_PER_CORE} a core ({JOBS_PER_CORE * cores} for the "
+            f"{cores} this process may run on): each job is a process of its own"
         )
     return jobs

@@ -238,14 +238,14 @@ class PooledFileReader(FileReader):
     encode and replay. ``before_fork`` is called before each pool's workers are forked, at its
     first file (the caller closes its database connections there, where it can: no worker
     must hold one). A worker stops when the importing process dies, however it dies. Their
-    results come back in the order the files were given. At most :data:`AHEAD_PER_WORKER`
-    files a worker are held at once with their results, and no further file is handed over
-    while those held are over :data:`AHEAD_BYTES`.
+    results come back in the order the files were given. About :data:`AHEAD_PER_WORKER` files
+    a worker are held at once with their results, and no further file is handed over while
+    those held are over :data:`AHEAD_BYTES` (:meth:`full`).
 
     A worker that dies (killed, out of memory, a crash in a C library) takes the pool with it,
-    and with it every file the pool held: those files are read again, each alone in a worker
-    of its own, so that only a file that ends its worker again fails (:data:`WORKER_DIED`),
-    and the rest of the import goes on in a new pool."""
+    and with it every file the pool held: those that may have been in a worker then are read
+    again, each alone in a worker of its own, so that only a file that ends its worker again
+    fails (:data:`WORKER_DIED`); the others, and the rest of the import, go on in a new pool."""
 
     def __init__(
         self,
@@ -259,6 +259,8 @@ class PooledFileReader(FileReader):
         self._jobs = jobs
         #: Bytes of the files handed over and not yet taken back.
         self._bytes_out = 0
+        #: For each pool that broke, how many more of its files are read again alone.
+        self._suspects: dict[futures.ProcessPoolExecutor, int] = {}
         self._replay_ahead = replay_ahead
         self._before_fork = before_fork
         self._stored = StoredDigests() if stored is None else stored
@@ -296,15 +298,11 @@ class PooledFileReader(FileReader):
         return waiting > self._jobs * AHEAD_PER_WORKER or self._bytes_out > AHEAD_BYTES
 
     def submit(self, name: str, data: bytes) -> Callable[[], ReadFile | ReadFailure]:
-        pool = self._pool
-        try:
-            future = self._submit(pool, name, data)
-        except futures.process.BrokenProcessPool:  # a worker died since the last file
-            pool = self._replaced(pool)
-            future = self._submit(pool, name, data)
+        pool, future = self._handed_over(name, data)
         self._bytes_out += len(data)
 
         def result() -> ReadFile | ReadFailure:
+            nonlocal pool, future
             try:
                 while True:
                     try:
@@ -317,11 +315,35 @@ class PooledFileReader(FileReader):
                     except futures.process.BrokenProcessPool:
                         pass
                     self._replaced(pool)
-                    return self._read_alone(name, data)
+                    if self._may_have_ended(pool):
+                        return self._read_alone(name, data)
+                    # Never in a worker of the pool that broke: read in the new one.
+                    pool, future = self._handed_over(name, data)
             finally:
                 self._bytes_out -= len(data)
 
         return result
+
+    def _handed_over(
+        self, name: str, data: bytes
+    ) -> tuple[futures.ProcessPoolExecutor, futures.Future[ReadFile | ReadFailure]]:
+        """The file handed to the current pool (a new one if it broke since the last file)."""
+        pool = self._pool
+        try:
+            return pool, self._submit(pool, name, data)
+        except futures.process.BrokenProcessPool:  # a worker died since the last file
+            pool = self._replaced(pool)
+            return pool, self._submit(pool, name, data)
+
+    def _may_have_ended(self, broken: futures.ProcessPoolExecutor) -> bool:
+        """Whether the next of ``broken``'s files to be taken back may have been in one of its
+        workers when one died. A pool's files reach its workers in the order they were handed
+        over, through a queue of ``jobs + 1`` besides the ``jobs`` being read, and are taken
+        back in that order: only the first ``2 * jobs + 1`` of its files that failed may have
+        ended it, and are read again alone; the others go to the new pool."""
+        suspects = self._suspects.setdefault(broken, 2 * self._jobs + 1)
+        self._suspects[broken] = suspects - 1
+        return suspects > 0
 
     def _replaced(self, broken: futures.ProcessPoolExecutor) -> futures.ProcessPoolExecutor:
         """The pool that reads the next files once ``broken`` broke: a new one, made once. The
@@ -351,8 +373,10 @@ class PooledFileReader(FileReader):
 #: each batch: the machine's CPU use, sampled during an import of the corpus on two cores,
 #: fell to one core for 0.1-0.2 s at every batch.
 AHEAD_PER_WORKER = 16
-#: Bytes of the files handed to the workers and not yet taken back beyond which no other file
-#: is handed over: with their results (several times their size), what an import holds.
+#: Bytes of the files handed to the workers and not yet taken back (as given, compressed or
+#: not) beyond which no other file is handed over: a soft limit on what the files read ahead
+#: hold, one file over it at most (their results, and the files taken back waiting for their
+#: batch, are not counted).
 AHEAD_BYTES = 32 * 1024 * 1024
 
 #: Seconds a file's result is waited for before asking whether its pool broke without saying

@@ -416,7 +416,7 @@ def _import(
     reading: deque[Outcome | Callable[[], ReadFile | ReadFailure]] = deque()
     for item in _to_read(files, limits, skip_non_records, reader):
         reading.append(item)
-        while reader.full(len(reading)):
+        while reading and reader.full(len(reading)):
             outcomes.add_read(reading.popleft(), origin)
     while reading:
         outcomes.add_read(reading.popleft(), origin)

@@ -516,7 +516,6 @@ def test_the_workers_are_handed_files_ahead_up_to_a_count_and_a_size(
     reader = mjlogs.reading.PooledFileReader(2)
     try:
         most = 2 * mjlogs.reading.AHEAD_PER_WORKER
-        assert most >= 8  # more than a few: the workers waited through every batch with two
         assert not reader.full(most) and reader.full(most + 1)
 
         reading = reader.submit("big.mjlog", data)
@@ -526,3 +525,65 @@ def test_the_workers_are_handed_files_ahead_up_to_a_count_and_a_size(
     finally:
         reader.close()
     assert mjlogs.reading.FileReader().full(1)  # in one process, nothing is read ahead
+
+
+def test_an_import_hands_over_no_more_files_than_its_reader_takes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The importer hands a file over only while its reader is not full, and takes back the
+    oldest first: never more out at once than the reader allows."""
+    played = list(simulate("tenhou-4p-east", 5, 4343))
+    out: list[int] = []
+
+    class TakesThree(mjlogs.reading.FileReader):
+        """Reads in this process, but takes up to three files before the first is taken back."""
+
+        def submit(self, name: str, data: bytes) -> Callable[[], Any]:
+            read = super().submit(name, data)
+            out.append(out[-1] + 1 if out else 1)
+
+            def taken_back() -> Any:
+                out.append(out[-1] - 1)
+                return read()
+
+            return taken_back
+
+        def full(self, waiting: int) -> bool:
+            return waiting > 3
+
+    monkeypatch.setattr(mjlogs.services, "FileReader", TakesThree)
+    files = [UploadedFile(f"{index}.json", canonical.write([g])) for index, g in enumerate(played)]
+
+    assert import_files(files).counts["imported"] == 5
+    assert max(out) == 4  # three waiting, and the one handed over as the oldest is taken back
+    assert out[-1] == 0
+
+
+def test_only_the_files_that_may_have_ended_a_worker_are_read_again_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When a worker dies, the files its pool held that never reached a worker (beyond the
+    2 * jobs + 1 its workers and their queue hold) go to the new pool, not one fork each."""
+    monkeypatch.setattr(mjlogs.reading, "read_file", _dies_on_poison)
+    data = uploads()[0].data
+    reader = mjlogs.reading.PooledFileReader(2)
+    try:
+        alone: list[str] = []
+        real_read_alone = reader._read_alone
+
+        def read_alone(name: str, data: bytes) -> Any:
+            alone.append(name)
+            return real_read_alone(name, data)
+
+        monkeypatch.setattr(reader, "_read_alone", read_alone)
+        readings = [reader.submit("poison.mjlog", data)]
+        readings += [reader.submit(f"{index}.mjlog", data) for index in range(12)]
+
+        reads = [reading() for reading in readings]
+
+        assert isinstance(reads[0], mjlogs.reading.ReadFailure)
+        assert reads[0].error == mjlogs.reading.WORKER_DIED
+        assert all(isinstance(read, mjlogs.reading.ReadFile) for read in reads[1:])
+        assert alone[0] == "poison.mjlog" and len(alone) <= 2 * 2 + 1
+    finally:
+        reader.close()

@@ -90,8 +90,8 @@ class Command(BaseCommand):
             type=job_count,
             default=all_cores(),
             help="Worker processes that read (and, where tasks run in this process, verify) the "
-            "files ahead of this one, which stores them (default: every core, %(default)s); 1: "
-            "all in this process.",
+            "files ahead of this one, which stores them (default: every core, %(default)s; at "
+            "most four a core); 1: all in this process.",
         )
         parser.add_argument(
             "--study",
