@@ -62,13 +62,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _store(games: int, seed: int) -> int:
+def _set_up_django() -> None:
+    """Django set up for this script's child processes, its logging below warnings quiet."""
+    import logging
+
     import django
 
     django.setup()
-    import logging
-
     logging.disable(logging.WARNING)
+
+
+def _store(games: int, seed: int) -> int:
+    _set_up_django()
     from engine.formats import canonical
     from engine.sim.selfplay import simulate
     from mjlogs.archives import UploadedFile
@@ -89,12 +94,7 @@ def _run(side: str) -> int:
         from engine.gc_settings import settle_for_batch_work
 
         settle_for_batch_work(skip_exit_collection=False)
-    import django
-
-    django.setup()
-    import logging
-
-    logging.disable(logging.WARNING)
+    _set_up_django()
     import stats.catch_up
     from mjlogs.models import Game
     from replay.tasks import verify_game

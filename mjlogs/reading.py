@@ -382,7 +382,7 @@ AHEAD_BYTES = 32 * 1024 * 1024
 #: Seconds a file's result is waited for before asking whether its pool broke without saying
 #: so to it: CPython 3.11 fails a broken pool's files outside the lock that handing a file over
 #: takes, so a file handed over in the instant a worker dies may never be answered (3.12 takes
-#: the lock). Such a file is then read again alone, as any file of a broken pool.
+#: the lock). Such a file is then read again as any file of a broken pool.
 STALL_CHECK_SECONDS = 2.0
 
 

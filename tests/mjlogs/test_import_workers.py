@@ -473,6 +473,19 @@ def test_a_file_its_broken_pool_never_answers_is_read_again_alone(
         reader.close()
 
 
+def calls_to(monkeypatch: pytest.MonkeyPatch, target: Any, name: str) -> list[tuple[Any, ...]]:
+    """The arguments of each call to ``target.name`` from now on (it still runs)."""
+    calls: list[tuple[Any, ...]] = []
+    real = getattr(target, name)
+
+    def noted(*args: Any) -> Any:
+        calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(target, name, noted)
+    return calls
+
+
 def _slow(name: str, data: bytes, *args: Any, **kwargs: Any) -> Any:
     """mjlogs.reading.read_file, taking longer than the stall check's interval (a long file)."""
     time.sleep(0.3)
@@ -487,19 +500,12 @@ def test_a_long_file_on_a_healthy_pool_is_waited_for(monkeypatch: pytest.MonkeyP
     reader = mjlogs.reading.PooledFileReader(1)
     try:
         pool = reader._pool
-        alone: list[int] = []
-        real_new_pool = reader._new_pool
-
-        def new_pool(jobs: int) -> futures.ProcessPoolExecutor:
-            alone.append(jobs)
-            return real_new_pool(jobs)
-
-        monkeypatch.setattr(reader, "_new_pool", new_pool)
+        new_pools = calls_to(monkeypatch, reader, "_new_pool")
 
         read = reader.submit("long.mjlog", uploads()[0].data)()
 
         assert isinstance(read, mjlogs.reading.ReadFile)
-        assert reader._pool is pool and alone == []  # no pool replaced, no file read again
+        assert reader._pool is pool and new_pools == []  # none replaced, no file read alone
     finally:
         reader.close()
 
@@ -568,14 +574,7 @@ def test_only_the_files_that_may_have_ended_a_worker_are_read_again_alone(
     data = uploads()[0].data
     reader = mjlogs.reading.PooledFileReader(2)
     try:
-        alone: list[str] = []
-        real_read_alone = reader._read_alone
-
-        def read_alone(name: str, data: bytes) -> Any:
-            alone.append(name)
-            return real_read_alone(name, data)
-
-        monkeypatch.setattr(reader, "_read_alone", read_alone)
+        alone = calls_to(monkeypatch, reader, "_read_alone")
         readings = [reader.submit("poison.mjlog", data)]
         readings += [reader.submit(f"{index}.mjlog", data) for index in range(12)]
 
@@ -584,6 +583,6 @@ def test_only_the_files_that_may_have_ended_a_worker_are_read_again_alone(
         assert isinstance(reads[0], mjlogs.reading.ReadFailure)
         assert reads[0].error == mjlogs.reading.WORKER_DIED
         assert all(isinstance(read, mjlogs.reading.ReadFile) for read in reads[1:])
-        assert alone[0] == "poison.mjlog" and len(alone) <= 2 * 2 + 1
+        assert alone[0][0] == "poison.mjlog" and len(alone) <= 2 * 2 + 1
     finally:
         reader.close()
