@@ -1,9 +1,19 @@
 """Project configuration: settings, URLs, WSGI/ASGI entry points and the Celery app.
 
-The Celery app is imported here so that it is set up whenever Django starts, and so that
-``@shared_task`` functions in the apps bind to it (the standard Django + Celery layout).
+The Celery app (``config.celery``) is not imported with the settings, unlike Django and
+Celery's usual layout: Celery and its broker library take about a tenth of a second to import,
+and a bulk import (``manage.py import_logs``) forks its workers, which never queue a task,
+before it needs them (docs/performance.md). Every ``tasks.py`` imports ``config.celery`` before
+it declares a task, so a task always binds to the project's app; ``celery -A config`` finds the
+app in ``config.celery``, and ``config.celery_app`` is still the app, imported when asked.
 """
 
-from config.celery import app as celery_app
+from typing import Any
 
-__all__ = ("celery_app",)
+
+def __getattr__(name: str) -> Any:
+    if name == "celery_app":
+        from config.celery import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -237,10 +237,11 @@ class PooledFileReader(FileReader):
     a format met first in a worker is imported there) and never use the database: they read,
     encode and replay. ``before_fork`` is called before each pool's workers are forked, at its
     first file (the caller closes its database connections there, where it can: no worker
-    must hold one). A worker stops when the importing process dies, however it dies. Their
-    results come back in the order the files were given. About :data:`AHEAD_PER_WORKER` files
-    a worker are held at once with their results, and no further file is handed over while
-    those held are over :data:`AHEAD_BYTES` (:meth:`full`).
+    must hold one), and ``after_fork`` once they are forked (the caller loads there what only
+    it needs, while the workers read their first files). A worker stops when the importing
+    process dies, however it dies. Their results come back in the order the files were given.
+    About :data:`AHEAD_PER_WORKER` files a worker are held at once with their results, and no
+    further file is handed over while those held are over :data:`AHEAD_BYTES` (:meth:`full`).
 
     A worker that dies (killed, out of memory, a crash in a C library) takes the pool with it,
     and with it every file the pool held: those that may have been in a worker then are read
@@ -254,6 +255,7 @@ class PooledFileReader(FileReader):
         replay_ahead: ReplayAhead | None = None,
         before_fork: Callable[[], None] = lambda: None,
         stored: StoredDigests | None = None,
+        after_fork: Callable[[], None] = lambda: None,
     ) -> None:
         super().__init__(modifiers)
         self._jobs = jobs
@@ -263,6 +265,7 @@ class PooledFileReader(FileReader):
         self._suspects: dict[futures.ProcessPoolExecutor, int] = {}
         self._replay_ahead = replay_ahead
         self._before_fork = before_fork
+        self._after_fork = after_fork
         self._stored = StoredDigests() if stored is None else stored
         self._not_forked: set[futures.ProcessPoolExecutor] = set()
         self._pool = self._new_pool(jobs)
@@ -281,11 +284,12 @@ class PooledFileReader(FileReader):
     def _submit(
         self, pool: futures.ProcessPoolExecutor, name: str, data: bytes
     ) -> futures.Future[ReadFile | ReadFailure]:
-        if pool in self._not_forked:
+        forks = pool in self._not_forked
+        if forks:
             # A pool forks all its workers at its first file (the fork start method).
             self._not_forked.discard(pool)
             self._before_fork()
-        return pool.submit(
+        future = pool.submit(
             read_file,
             name,
             data,
@@ -293,6 +297,9 @@ class PooledFileReader(FileReader):
             in_process=False,
             replay_ahead=self._replay_ahead,
         )
+        if forks:
+            self._after_fork()
+        return future
 
     def full(self, waiting: int) -> bool:
         return waiting > self._jobs * AHEAD_PER_WORKER or self._bytes_out > AHEAD_BYTES

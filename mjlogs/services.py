@@ -31,11 +31,11 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, OperationalError, connections, transaction
 from django.db.models import Case, Q, Value, When
-from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
@@ -167,10 +167,9 @@ class VerificationQueue:
 
     @staticmethod
     def _verified_here() -> bool:
-        """Whether verifications run in this process (Celery eager), not on a worker."""
-        from replay.tasks import verify_game  # the replay app depends on this one, not the reverse
-
-        return bool(verify_game.app.conf.task_always_eager)
+        """Whether verifications run in this process (Celery eager), not on a worker. Read
+        from the setting the Celery app reads, without importing Celery (config/__init__.py)."""
+        return bool(settings.CELERY_TASK_ALWAYS_EAGER)
 
     def replay_ahead(self) -> ReplayAhead | None:
         """The replay an import's reader may make ahead of storing, for the verifications this
@@ -208,13 +207,15 @@ class VerificationQueue:
             self._verify_held()
 
     def _verify_held(self) -> None:
-        from replay.tasks import verify_games
-
         held, self._held = self._held, []
         if held:
+            from replay.tasks import verify_games
+
             verify_games.delay(held)  # eager: runs here, now
 
     def _queue(self, game_id: int) -> None:
+        from kombu.exceptions import OperationalError as BrokerUnreachable
+
         from replay.tasks import verify_game
 
         if self._broker_error is None:
@@ -303,6 +304,7 @@ def import_files(
             replay_ahead=replay_ahead,
             before_fork=_close_connections_to_fork,
             stored=None if replay_ahead is None else _stored_digests(uploader),
+            after_fork=_import_task_modules,
         )
     with _statistics_once_after(study=study_after):
         try:
@@ -343,6 +345,14 @@ def _close_connections_to_fork() -> None:
     asked. Not inside a transaction, which must not be cut: its connection stays."""
     if not transaction.get_connection().in_atomic_block:
         connections.close_all()
+
+
+def _import_task_modules() -> None:
+    """Once an import's workers are forked: Celery and the tasks the storing queues, imported
+    while the workers read their first files, not before the fork (about a tenth of a second
+    of the import's start, config/__init__.py). The workers queue no task."""
+    import replay.tasks  # noqa: F401
+    import stats.tasks  # noqa: F401
 
 
 def upload_import(
@@ -981,10 +991,9 @@ def _statistics_once_after(*, study: bool = True) -> AbstractContextManager[None
     """Statistics brought up to date once when the import ends, not after each of its games
     (``stats.catch_up.catch_up_once_after``: it matters when tasks run in-process); without
     ``study``, the study aids' in-process pass is left to ``manage.py study_games``."""
-    from stats.catch_up import catch_up_once_after  # stats depends on this app
-    from stats.tasks import catch_up_study
+    from stats.catch_up import STUDY_CATCH_UP, catch_up_once_after  # stats depends on this app
 
-    return catch_up_once_after(leave=() if study else (catch_up_study.name,))
+    return catch_up_once_after(leave=() if study else (STUDY_CATCH_UP,))
 
 
 def _queue_stats_update(game: Game) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from celery import Task, shared_task
 
+import config.celery  # noqa: F401  (the project's app, before a task binds: config/__init__.py)
 from config.middleware import DATABASE_ERRORS
 from mjlogs.link_imports import TryAgainLater, link_import_fail, link_import_run
 

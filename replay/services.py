@@ -30,7 +30,6 @@ from mjlogs.models import Game, GameSeat
 from replay import selectors
 from replay.models import Verdict, Verification
 from stats.services import games_facts_replace
-from stats.tasks import games_stats_queue_update
 
 logger = logging.getLogger(__name__)
 
@@ -211,6 +210,10 @@ def _unverifiable(message: str) -> dict[str, Any]:
 def _save(outcomes: Sequence[_Outcome]) -> dict[int, Verification]:
     """Store these replays' verdicts, seat points and facts, and mark the statistics behind,
     in one transaction; games deleted meanwhile are skipped."""
+    # Celery's tasks imported here, not with this module: the import's workers, forked after
+    # importing it to replay ahead (``replayed``), never queue a task (config/__init__.py).
+    from stats.tasks import games_stats_queue_update
+
     with transaction.atomic():
         present = set(
             Game.objects.filter(pk__in=[o.game_id for o in outcomes]).values_list("pk", flat=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
+import config.celery  # noqa: F401  (the project's app, before a task binds: config/__init__.py)
 from replay.services import game_verify, games_verify
 
 

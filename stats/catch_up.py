@@ -81,13 +81,12 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from functools import partial
+from typing import TYPE_CHECKING
 
-from celery import Task
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
-from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from mjlogs.models import Game
 from stats.models import QueuedCatchUp, RatingsBacklog, SummaryBacklog
@@ -98,6 +97,9 @@ from stats.services import (
     player_summaries_refresh,
     ratings_recompute,
 )
+
+if TYPE_CHECKING:
+    from celery import Task  # (the tasks are handed in: Celery is imported by stats.tasks)
 
 logger = logging.getLogger(__name__)
 
@@ -495,6 +497,8 @@ def _queue_now(task: Task) -> None:
     delay = claim(task.name)
     if delay is None:
         return
+    from kombu.exceptions import OperationalError as BrokerUnreachable  # (Celery's: loaded)
+
     try:
         if delay:
             task.apply_async(countdown=delay)
@@ -546,6 +550,8 @@ def _postponed(task: Task) -> bool:
     delay = postpone(task.name)
     if delay is None:
         return False
+    from kombu.exceptions import OperationalError as BrokerUnreachable  # (Celery's: loaded)
+
     try:
         task.apply_async(countdown=delay)
     except BrokerUnreachable:  # run here, as the change that found no broker asked
@@ -555,6 +561,10 @@ def _postponed(task: Task) -> bool:
 
 # The study aids ---------------------------------------------------------------------------
 
+#: The name of the study aids' catch-up task (``stats.tasks.catch_up_study``), which Celery
+#: queues by: named here so that a bulk import can leave it (``catch_up_once_after``) without
+#: importing the tasks, and with them Celery, before it forks its workers.
+STUDY_CATCH_UP = "stats.tasks.catch_up_study"
 #: Games whose study aids a pass counts before marking their players (one transaction each).
 STUDY_CHUNK = 20
 #: How long a study pass runs in-process (Celery eager, the default setup: after an upload, at

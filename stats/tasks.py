@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from celery import shared_task
 from django.db import OperationalError
 
+import config.celery  # noqa: F401  (the project's app, before a task binds: config/__init__.py)
 from mjlogs.models import Game
 from stats import catch_up
 
@@ -51,7 +52,12 @@ def update_ratings() -> int:
     return catch_up.ratings_pass(update_ratings)
 
 
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+@shared_task(
+    name=catch_up.STUDY_CATCH_UP,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
 def catch_up_study() -> int:
     """Count the study aids (tile acceptance of every discard decision) of the games verified
     since the last pass, then queue the summaries' catch-up for their players

@@ -1,4 +1,5 @@
-"""The Celery app reads its configuration from the Django settings."""
+"""The Celery app reads its configuration from the Django settings, and is found where Celery
+looks for it though Django starts without it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import weakref
 from django.conf import settings
 
 from config import celery_app
+from tests.config.processes import run
 
 
 def test_celery_app_uses_the_django_settings() -> None:
@@ -42,3 +44,33 @@ def test_a_starting_worker_takes_the_batch_collector_settings() -> None:
     finally:
         gc.set_threshold(*before)
         atexit.unregister(gc.freeze)  # this test process keeps its last collection
+
+
+def test_celery_dash_a_config_finds_the_project_app() -> None:
+    # `celery -A config worker` (README, docs/deploy.md): config no longer imports the app with
+    # the settings, so Celery must find it in config.celery.
+    result = run(
+        [
+            "-c",
+            "from celery.app.utils import find_app; app = find_app('config'); "
+            "print(app.main, app.conf.task_serializer)",
+        ]
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["mjlogs", "json"]
+
+
+def test_django_starts_without_celery_and_the_tasks_bind_to_the_project_app() -> None:
+    # Celery is imported with the first tasks module (config/__init__.py), and each task is the
+    # project app's, configured from the settings, whichever tasks module comes first.
+    result = run(
+        [
+            "-c",
+            "import sys, django; django.setup(); print('celery' in sys.modules); "
+            "from stats.tasks import catch_up_study; from stats.catch_up import STUDY_CATCH_UP; "
+            "print(catch_up_study.app.main, catch_up_study.app.conf.task_always_eager, "
+            "catch_up_study.name == STUDY_CATCH_UP)",
+        ]
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "mjlogs", "True", "True"]

@@ -158,15 +158,11 @@ def test_in_one_process_the_verification_replays_the_record_it_read(
     assert all(stored.record is not None and stored.replayed is None for stored in remembered)
 
 
-def test_with_a_broker_the_workers_only_read() -> None:
-    from replay.tasks import verify_game
-
+def test_with_a_broker_the_workers_only_read(settings: Any) -> None:
+    # The queue reads the setting Celery's app is configured from (without importing Celery).
     assert VerificationQueue().replay_ahead() is not None  # eager in the tests
-    verify_game.app.conf.task_always_eager = False
-    try:
-        assert VerificationQueue().replay_ahead() is None
-    finally:
-        verify_game.app.conf.task_always_eager = True
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    assert VerificationQueue().replay_ahead() is None
 
 
 @pytest.mark.parametrize(
@@ -586,3 +582,42 @@ def test_only_the_files_that_may_have_ended_a_worker_are_read_again_alone(
         assert alone[0][0] == "poison.mjlog" and len(alone) <= 2 * 2 + 1
     finally:
         reader.close()
+
+
+#: In a fresh process: an import of the files named on the command line into a new SQLite
+#: database, with two workers; prints whether Celery was loaded when the workers were forked
+#: (at the first file handed over), and after the import.
+IMPORT_WATCHING_CELERY = """
+import sys, django
+django.setup()
+from django.core.management import call_command
+import mjlogs.reading
+call_command("migrate", verbosity=0)
+at_fork = []
+submit = mjlogs.reading.PooledFileReader._submit
+def watched(self, *args):
+    at_fork.append("celery" in sys.modules)
+    return submit(self, *args)
+mjlogs.reading.PooledFileReader._submit = watched
+call_command("import_logs", *sys.argv[1:], "--jobs", "2", "--quiet")
+print(at_fork[0], "celery" in sys.modules)
+"""
+
+
+def test_the_workers_are_forked_before_celery_is_imported(tmp_path: Path) -> None:
+    """Celery (a tenth of a second) is imported by the importer while its workers read their
+    first files, not before it forks them (config/__init__.py); the games are still verified
+    and counted as in any import."""
+    from tests.config.processes import run
+
+    paths = sorted((REAL / "mjlog_xml" / "Apricot-S__mahjax").iterdir())[:3]
+    result = run(
+        ["-c", IMPORT_WATCHING_CELERY, *map(str, paths)],
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    )
+
+    assert result.returncode == 0, result.stderr
+    *report, watched = result.stdout.splitlines()
+    assert watched.split() == ["False", "True"]
+    assert report[0] == "3 files: 3 games imported, 0 duplicates, 0 failed"
+    assert report[1] == "verdicts of these games: 3 verified"
