@@ -5,15 +5,5 @@ Celery's usual layout: Celery and its broker library take about a tenth of a sec
 and a bulk import (``manage.py import_logs``) forks its workers, which never queue a task,
 before it needs them (docs/performance.md). Every ``tasks.py`` imports ``config.celery`` before
 it declares a task, so a task always binds to the project's app; ``celery -A config`` finds the
-app in ``config.celery``, and ``config.celery_app`` is still the app, imported when asked.
+app in ``config.celery``, as does code that needs it (``from config.celery import app``).
 """
-
-from typing import Any
-
-
-def __getattr__(name: str) -> Any:
-    if name == "celery_app":
-        from config.celery import app
-
-        return app
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,7 +9,7 @@ import weakref
 
 from django.conf import settings
 
-from config import celery_app
+from config.celery import app as celery_app
 from tests.config.processes import run
 
 

@@ -129,7 +129,7 @@ def test_whole_workers_killed_in_a_verification_and_a_ratings_update(
 
 def test_the_visibility_timeout_is_read_from_the_environment() -> None:
     def transport_options(value: str) -> subprocess.CompletedProcess[str]:
-        code = "from config import celery_app; print(celery_app.conf.broker_transport_options)"
+        code = "from config.celery import app; print(app.conf.broker_transport_options)"
         env = {**os.environ, "CELERY_VISIBILITY_TIMEOUT": value}
         return subprocess.run(
             [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
