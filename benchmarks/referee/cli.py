@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from benchmarks.referee.peers import missing
+from benchmarks.referee.peers import JUDGES, missing
 
 DEFAULT_RULESETS = ("tenhou-4p", "tenhou-3p", "majsoul-4p", "majsoul-3p")
 
@@ -40,8 +40,8 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--peers",
-        default="ours,libriichi,riichienv,jansou,mahjong",
-        help="judges to run (default: all)",
+        default=",".join(JUDGES),
+        help="judges to run (default: all): " + ", ".join(JUDGES),
     )
     p.add_argument(
         "--show",

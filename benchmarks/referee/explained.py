@@ -185,6 +185,73 @@ EXPLAINED: tuple[Explained, ...] = (
             "ronners are looked for; RiichiEnv's replay accepts majsoul-3p seed 19334"
         ),
     ),
+    Explained(
+        peer="riichienv (choices)",
+        what="riichienv lists swap-call discards after a call (kuikae)",
+        rulesets=frozenset({"tenhou-4p", "tenhou-3p", "majsoul-4p", "majsoul-3p"}),
+        reason=(
+            "riichienv's replay lists, right after a chi or pon, the discards that swap calling "
+            "forbids (the called kind, and for a chi called at one end the kind beyond the "
+            "other end); its live game forbids them, its replay does not. The class is only "
+            "those kinds, after the seat's own call"
+        ),
+        evidence=(
+            "riichienv-core/src/state/event_handler.rs: the MjaiEvent::Pon and ::Chi arms of "
+            "apply_event push forbidden_discards when rule.kuikae_forbidden, the "
+            "LogAction::ChiPengGang arm of apply_log_action (the replay's) never does. Tenhou "
+            'forbids swap calls ("Kuikae (swap calling) disallowed", Tenhou\'s "Rules for '
+            '4-player Ranking Match", mjstars.net), Mahjong Soul too (riichi.wiki "Majsoul": '
+            '"Swap calling (Kuikae): Not allowed"); libriichi, which forbids both kinds '
+            "(forbidden_tiles), agrees with us at these decisions"
+        ),
+    ),
+    Explained(
+        peer="riichienv (choices)",
+        what="riichienv offers a ron in temporary furiten",
+        rulesets=frozenset({"tenhou-4p", "tenhou-3p", "majsoul-4p", "majsoul-3p"}),
+        reason=(
+            "riichienv's replay offers a ron to a seat that let one of its waits pass since its "
+            "own last discard, where that tile would have had no yaku; the furiten rule looks "
+            "at the waits, not the yaku. The class is only a seat whose waits (by the mahjong "
+            "package's agari check) include such a passed tile"
+        ),
+        evidence=(
+            'riichi.wiki "Furiten": a player who declines to ron a "winning tile" (even if said '
+            "tile can't win due to lack of yaku) enters temporary furiten until their next "
+            "discard; Mortal libriichi/src/state/update.rs marks a no-yaku wait as furiten "
+            '"following the behavior of Tenhou\'s furiten display", and agrees with us here'
+        ),
+    ),
+    Explained(
+        peer="libriichi (choices)",
+        what="calls offered on the discard after a fourth kan by several players",
+        rulesets=frozenset({"tenhou-4p", "majsoul-4p"}),
+        reason=(
+            "after a fourth kan made by two or more players, the hand ends unless the next "
+            "discard is won on; libriichi still offers a pon or chi on it. The class is only "
+            "calls, on the first discard after such a fourth kan"
+        ),
+        evidence=(
+            "Mortal libriichi/src/state/update.rs, the dahai arm: can_pon is set from the hand "
+            'alone, only can_daiminkan checks kans_on_board < 4; riichi.wiki "Tochuu '
+            'ryuukyoku", suukaikan: "Most rules abort the hand when the following discard is not '
+            'a winning tile"; Tenhou: "four kans (separate)" among its abortive draws '
+            '(arcturus.su "Tenhou.net rules")'
+        ),
+    ),
+    Explained(
+        peer="libriichi (choices)",
+        what="ron on a closed kan not offered (thirteen orphans)",
+        rulesets=frozenset({"majsoul-4p"}),
+        reason=(
+            "libriichi plays Tenhou's rule, where nobody may ron a closed kan; Mahjong Soul "
+            "lets thirteen orphans rob one. The class is only a ron on a closed kan that "
+            "completes thirteen orphans (checked on the robbing hand)"
+        ),
+        evidence=(
+            "as for the libriichi class 'ron on a closed kan refused (thirteen orphans)' above"
+        ),
+    ),
 )
 
 

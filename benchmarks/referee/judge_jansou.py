@@ -19,8 +19,9 @@ the rule set: ``tenhou``, ``tenhou-3p``, ``mahjong-soul``, ``mahjong-soul-3p``) 
 
 from __future__ import annotations
 
-import itertools
+import dataclasses
 import json
+import re
 
 from jansou.game.events import ScoreChange
 from jansou.io.mjai import parse_mjai
@@ -31,6 +32,7 @@ from jansou.validation.check import check_win
 from mahjong.agari import Agari
 
 from benchmarks.referee.findings import Verdicts, round_label
+from benchmarks.referee.hand_shapes import hands_before, is_thirteen_orphans
 from benchmarks.referee.situation import Meld, hands_at_end
 from engine.events import (
     AbortiveDraw,
@@ -48,6 +50,7 @@ from engine.events import (
     Pon,
     Win,
 )
+from engine.replay import replay
 from engine.tiles import Tile
 
 PEER = "jansou"
@@ -125,7 +128,7 @@ def judge(game: Game, export: str, text: str, verdicts: Verdicts) -> None:
         label = round_label(index, round_.name)
         settled = _replay(paifu, index, round_, label, peer, verdicts)
         if _score(paifu, round_log, round_, label, peer, verdicts) and settled is not None:
-            _settle(round_, settled, label, peer, verdicts)
+            _settle(game, index, settled, label, peer, verdicts)
 
 
 def _replay(
@@ -145,42 +148,56 @@ def _replay(
             verdicts.checks[peer] += 1
     except ReplayError as error:
         message = str(error).split(": ", 1)[-1]
+        chankan_dora = _indicator_before_chankan(round_, message)
         verdicts.add(
             peer,
-            CHANKAN_DORA
-            if _indicator_before_chankan(round_, message)
-            else f"replay stops: {_pattern(message)}",
+            CHANKAN_DORA if chankan_dora else f"replay stops: {_pattern(message)}",
             label,
             _canonical_index(round_, error.event_index),
             "legal",
             message,
         )
-        return None
+        # The hand was played to its end before jansou found that indicator unplayed: its
+        # settlement still counts, so that the class excuses that one indicator only.
+        return settlements if chankan_dora and settlements else None
     return settlements
 
 
+_UNPLAYED = re.compile(
+    r"DoraReveal\(indicator=Tile\(kind=<TileKind\.\w+: (\d+)>, red=(\w+)\)\) still unplayed"
+)
+
+
 def _indicator_before_chankan(round_: object, message: str) -> bool:
-    """Whether jansou stopped on an indicator our record turns between an added kan and a ron
-    robbing it (the waiting indicator of an earlier open or added kan, turned at the added
-    kan's declaration), left unplayed by jansou."""
+    """Whether jansou stopped on exactly the indicator our record turns between an added kan
+    and a ron robbing it (the waiting indicator of an earlier open or added kan, turned at the
+    added kan's declaration), left unplayed by jansou: the message must name that indicator."""
     events = round_.events  # type: ignore[attr-defined]
-    return (
-        "DoraReveal" in message
-        and "unplayed" in message
-        and len(events) >= 3
-        and isinstance(events[-3], AddedKan)
-        and isinstance(events[-2], DoraRevealed)
-        and isinstance(events[-1], Win)
-        and not events[-1].tsumo
-    )
+    found = _UNPLAYED.search(message)
+    if (
+        found is None
+        or len(events) < 3
+        or not isinstance(events[-3], AddedKan)
+        or not isinstance(events[-2], DoraRevealed)
+        or not isinstance(events[-1], Win)
+        or events[-1].tsumo
+    ):
+        return False
+    indicator = events[-2].indicator
+    return int(found.group(1)) == indicator.kind and (found.group(2) == "True") == indicator.red
 
 
 def _settle(
-    round_: object, settlements: list[tuple[int, ...]], label: str, peer: str, verdicts: Verdicts
+    game: Game,
+    index: int,
+    settlements: list[tuple[int, ...]],
+    label: str,
+    peer: str,
+    verdicts: Verdicts,
 ) -> None:
     """jansou's settlement of the hand against our recorded deltas, added up over the hand's
     wins (or its draw): noten payments, nagashi mangan, pao, honba, sticks, double ron."""
-    events = round_.events  # type: ignore[attr-defined]
+    events = game.rounds[index].events
     ours: list[int] | None = None
     end = len(events)
     for position, event in enumerate(events):
@@ -202,18 +219,35 @@ def _settle(
         theirs = [0] * len(ours)
     verdicts.checks[peer] += 1
     if theirs != ours:
-        verdicts.add(peer, _settlement_class(round_, ours, theirs), label, end, ours, theirs)
+        what = _settlement_class(game, index, ours, theirs)
+        verdicts.add(peer, what, label, end, ours, theirs)
 
 
-def _settlement_class(round_: object, ours: list[int], theirs: list[int]) -> str:
-    """The class of a settlement that differs: the known kinds by name, else "hand
-    settlement"."""
-    events = round_.events  # type: ignore[attr-defined]
+def _settlement_class(game: Game, index: int, ours: list[int], theirs: list[int]) -> str:
+    """The class of a settlement that differs: a known rule of jansou's by name where jansou's
+    figures are exactly what that rule gives, else "hand settlement".
+
+    * sanma noten payments: jansou's are ours from a 3,000 pool instead of 2,000;
+    * kan karaten: jansou's are the noten payments with the hands whose every wait is a kind
+      their own kans hold four of counted noten;
+    * composite pao: jansou's are what our engine pays with the liability over the whole
+      composite yakuman (Tenhou's way) instead of its liable part (Mahjong Soul's).
+    """
+    round_ = game.rounds[index]
+    events = round_.events
     last = events[-1] if events else None
-    if isinstance(last, ExhaustiveDraw):
-        if len(ours) == 3 and all(2 * t == 3 * o for o, t in zip(ours, theirs, strict=True)):
+    players = len(ours)
+    if isinstance(last, ExhaustiveDraw) and last.recorded_tenpai is not None:
+        tenpai = set(last.recorded_tenpai)
+        pool = 3000  # jansou's noten pool, in sanma too
+        if players == 3 and theirs == _noten_payments(tenpai, players, pool):
             return SANMA_NOTEN
-        if any(_kan_karaten(tiles, melds) for tiles, melds in hands_at_end(round_)):  # type: ignore[arg-type]
+        karaten = {
+            seat
+            for seat, (tiles, melds) in enumerate(hands_at_end(round_))
+            if _kan_karaten(tiles, melds)  # type: ignore[arg-type]
+        }
+        if karaten and theirs == _noten_payments(tenpai - karaten, players, pool):
             return KAN_KARATEN
     wins = [e for e in events if isinstance(e, Win) and e.recorded is not None]
     for win in wins:
@@ -223,11 +257,35 @@ def _settlement_class(round_: object, ours: list[int], theirs: list[int]) -> str
         yakuman = [name for name, han in recorded.yaku or () if han >= 13]
         # A composite first: its liability is for one of its yakuman (daisangen fed by the
         # player who also fed the fourth kan is still daisangen's pao, not four kans').
-        if len(yakuman) > 1:
+        if len(yakuman) > 1 and theirs == _deltas_under(
+            game, index, {"pao_only_liable_yakuman": False}
+        ):
             return COMPOSITE_PAO
         if "suukantsu" in yakuman:
             return "suukantsu with a liable feeder paid without pao"
     return "hand settlement"
+
+
+def _noten_payments(tenpai: set[int], players: int, pool: int) -> list[int]:
+    deltas = [0] * players
+    if 0 < len(tenpai) < players:
+        for seat in range(players):
+            if seat in tenpai:
+                deltas[seat] = pool // len(tenpai)
+            else:
+                deltas[seat] = -pool // (players - len(tenpai))
+    return deltas
+
+
+def _deltas_under(game: Game, index: int, options: dict[str, object]) -> list[int] | None:
+    """Our engine's payments for hand ``index`` under the game's rules changed by
+    ``options``: what the hand pays under the peer's rule."""
+    header = dataclasses.replace(
+        game.header, rule_overrides={**game.header.rule_overrides, **options}
+    )
+    report = replay(dataclasses.replace(game, header=header))
+    rounds = [summary for summary in report.rounds if summary.index == index]
+    return rounds[0].deltas if rounds else None
 
 
 def _kan_karaten(tiles: list[Tile], melds: list[Meld]) -> bool:
@@ -294,13 +352,22 @@ def _score(
 
 
 def _robs_ankan(game: Game) -> bool:
-    """Whether some hand of the game has a ron right after a closed kan."""
+    """Whether some hand of the game has a ron right after a closed kan that completes
+    thirteen orphans (the only ron a closed kan allows, on Mahjong Soul)."""
     for round_ in game.rounds:
-        # The closed kan's dora indicator may come between it and the ron.
-        events = [e for e in round_.events if not isinstance(e, DoraRevealed)]
-        for before, event in itertools.pairwise(events):
-            if isinstance(event, Win) and not event.tsumo and isinstance(before, ClosedKan):
-                return True
+        events = round_.events
+        for index, event in enumerate(events):
+            if not isinstance(event, Win) or event.tsumo:
+                continue
+            # The closed kan's dora indicator may come between it and the ron.
+            before = index - 1
+            while before >= 0 and isinstance(events[before], DoraRevealed | Win):
+                before -= 1
+            kan = events[before] if before >= 0 else None
+            if isinstance(kan, ClosedKan):
+                tiles, _melds = hands_before(round_, index)[event.seat]
+                if is_thirteen_orphans([*tiles, kan.tiles[0]]):
+                    return True
     return False
 
 

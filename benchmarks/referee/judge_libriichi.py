@@ -31,10 +31,25 @@ import os
 # text is never used and capturing costs milliseconds.
 os.environ.setdefault("RUST_LIB_BACKTRACE", "0")
 
+from collections.abc import Sequence
+
 from mjai.mlibriichi.state import PlayerState
 
+from benchmarks.referee.choices import TRANSPARENT, Key
 from benchmarks.referee.findings import Verdicts
+from benchmarks.referee.hand_shapes import hands_before, is_thirteen_orphans
 from benchmarks.referee.mjai_lines import Line
+from engine.events import (
+    AddedKan,
+    ClosedKan,
+    Discard,
+    Event,
+    Game,
+    NorthExtraction,
+    OpenKan,
+    Round,
+    Win,
+)
 
 PEER = "libriichi"
 ANKAN_RON = "ron on a closed kan refused (thirteen orphans)"
@@ -64,8 +79,16 @@ def _reason(error: Exception) -> str:
     return " ".join(w for w in words if not any(ch.isdigit() for ch in w) or w == "non-kamicha")
 
 
-def judge(lines: list[Line], verdicts: Verdicts) -> None:
-    """Check every action of one 4-player game (see the module docstring)."""
+def judge(
+    lines: list[Line],
+    verdicts: Verdicts,
+    game: Game | None = None,
+    choices: Sequence[dict[tuple[int, int], set[Key]]] | None = None,
+) -> None:
+    """Check every action of one 4-player game (see the module docstring); given ``game`` and
+    ``choices`` (our legal actions at every decision of each round:
+    :func:`benchmarks.referee.choices.our_choices`), also compare libriichi's candidates with
+    ours after every event."""
     states: list[PlayerState] = []
     pending: list[str] = []
     previous = ""  # the last event that was not an announcement
@@ -81,7 +104,13 @@ def judge(lines: list[Line], verdicts: Verdicts) -> None:
             pending.append(line.text)
             continue
         if kind in _ACTIONS:
-            _check(states, line, previous, verdicts)
+            orphans = (
+                kind == "hora"
+                and previous == "ankan"
+                and game is not None
+                and _robs_with_thirteen_orphans(game, line)
+            )
+            _check(states, line, previous, verdicts, orphans)
         elif kind == "ryukyoku" and "actor" in event:
             # Nine terminals (our writer names the declarer): it must have been offered.
             verdicts.checks[PEER] += 1
@@ -106,9 +135,166 @@ def judge(lines: list[Line], verdicts: Verdicts) -> None:
             state.update(line.text)
         if kind == "dahai":
             _after_discard(states[event["actor"]], line, verdicts)
+        if game is not None and choices is not None and line.index is not None:
+            number = int(line.round.split(" ", 1)[0])
+            _compare_candidates(states, game.rounds[number], choices[number], line, verdicts)
 
 
-def _check(states: list[PlayerState], line: Line, previous: str, verdicts: Verdicts) -> None:
+#: The candidates libriichi's ``ActionCandidate`` reports, by attribute.
+_CANS = (
+    ("can_discard", "discard"),
+    ("can_chi_low", "chi low"),
+    ("can_chi_mid", "chi mid"),
+    ("can_chi_high", "chi high"),
+    ("can_pon", "pon"),
+    ("can_daiminkan", "daiminkan"),
+    ("can_riichi", "riichi"),
+    ("can_tsumo_agari", "tsumo"),
+    ("can_ron_agari", "ron"),
+    ("can_ryukyoku", "nine terminals"),
+)
+
+
+def _compare_candidates(
+    states: list[PlayerState],
+    round_: Round,
+    ours: dict[tuple[int, int], set[Key]],
+    line: Line,
+    verdicts: Verdicts,
+) -> None:
+    """libriichi's candidates for every seat after the event of ``line`` against ours at the
+    same decision, projected onto libriichi's categories (chi by the called tile's place in
+    the run; kans by kind)."""
+    index = line.index
+    assert index is not None
+    events = round_.events
+    if isinstance(events[index], TRANSPARENT):
+        return  # (an announcement or a win: no decision of its own)
+    peer = f"{PEER} (choices)"
+    for seat, state in enumerate(states):
+        cans = state.last_cans
+        theirs = {name for attribute, name in _CANS if getattr(cans, attribute)}
+        if cans.can_ankan:
+            theirs.update(f"ankan {_plain(tile)}" for tile in state.ankan_candidates())
+        if cans.can_kakan:
+            theirs.update(f"kakan {_plain(tile)}" for tile in state.kakan_candidates())
+        mine = {_category(key, events, index, seat) for key in ours.get((index, seat), ())}
+        mine.discard("")
+        if not mine and not theirs:
+            continue
+        verdicts.checks[peer] += 1
+        known = _known_difference(round_, index, seat, mine - theirs, theirs - mine)
+        for name in sorted(mine - theirs):
+            kind = name.split(" ", 1)[0] if name.startswith(("ankan", "kakan")) else name
+            verdicts.add(
+                peer,
+                known or f"we allow {kind} that {PEER} does not",
+                line.round,
+                index,
+                f"seat {seat}: {name}",
+                "not allowed",
+            )
+        for name in sorted(theirs - mine):
+            kind = name.split(" ", 1)[0] if name.startswith(("ankan", "kakan")) else name
+            verdicts.add(
+                peer,
+                known or f"{PEER} allows {kind} that we do not",
+                line.round,
+                index,
+                "not allowed",
+                f"seat {seat}: {name}",
+            )
+
+
+#: libriichi offers calls on the discard after a fourth kan by several players.
+FOURTH_KAN_CALLS = "calls offered on the discard after a fourth kan by several players"
+#: Mahjong Soul's thirteen orphans may rob a closed kan; libriichi plays Tenhou's rule.
+ANKAN_RON_CHOICE = "ron on a closed kan not offered (thirteen orphans)"
+_CALLS = frozenset(("chi low", "chi mid", "chi high", "pon", "daiminkan"))
+_KANS = (ClosedKan, OpenKan, AddedKan)
+
+
+def _known_difference(
+    round_: Round, index: int, seat: int, only_ours: set[str], only_theirs: set[str]
+) -> str | None:
+    """The class of a known difference of libriichi's rules, where it is exactly that:
+
+    * it offers calls on the discard that follows a fourth kan made by several players, where
+      Tenhou ends the hand once that discard is not won on (suukaikan: riichi.wiki "Tochuu
+      ryuukyoku", "Most rules abort the hand when the following discard is not a winning
+      tile");
+    * it never offers a ron on a closed kan, where Mahjong Soul lets thirteen orphans rob one
+      (checked: the robbing hand is thirteen orphans).
+    """
+    events = round_.events
+    event = events[index]
+    if not only_ours and only_theirs and only_theirs <= _CALLS and isinstance(event, Discard):
+        kans = [(i, e) for i, e in enumerate(events[:index]) if isinstance(e, _KANS)]
+        if len(kans) == 4 and len({e.seat for _, e in kans}) > 1:
+            last_kan = kans[-1][0]
+            if not any(isinstance(e, Discard) for e in events[last_kan + 1 : index]):
+                return FOURTH_KAN_CALLS
+    if only_ours == {"ron"} and not only_theirs and isinstance(event, ClosedKan):
+        tiles, _melds = hands_before(round_, index + 1)[seat]
+        if is_thirteen_orphans([*tiles, event.tiles[0]]):
+            return ANKAN_RON_CHOICE
+    return None
+
+
+def _plain(code: str) -> str:
+    return code.removesuffix("r")
+
+
+def _category(key: Key, events: Sequence[Event], index: int, seat: int) -> str:
+    """One of our actions as libriichi's category."""
+    kind, tile, taken = key
+    if kind == "dahai":
+        return "discard"
+    if kind == "chi":
+        rank = int(tile[0])
+        ranks = sorted(int(code[0]) for code in taken)
+        if ranks[0] > rank:
+            return "chi low"
+        if ranks[1] < rank:
+            return "chi high"
+        return "chi mid"
+    if kind in ("pon", "daiminkan"):
+        return kind
+    if kind in ("ankan", "kakan"):
+        return f"{kind} {tile}"
+    if kind == "reach":
+        return "riichi"
+    if kind == "ryukyoku":
+        return "nine terminals"
+    if kind == "hora":
+        own = getattr(events[index], "seat", None) == seat and not isinstance(
+            events[index], Discard | AddedKan | ClosedKan | NorthExtraction
+        )
+        return "tsumo" if own else "ron"
+    return ""  # (a North: libriichi plays 4-player games only)
+
+
+def _robs_with_thirteen_orphans(game: Game, line: Line) -> bool:
+    """Whether the ron of ``line`` completes thirteen orphans with the closed kan's tile."""
+    events = game.rounds[int(line.round.split(" ", 1)[0])].events
+    index = line.index
+    assert index is not None
+    kan = next((e for e in reversed(events[:index]) if isinstance(e, ClosedKan)), None)
+    win = events[index]
+    if kan is None or not isinstance(win, Win):
+        return False
+    round_ = game.rounds[int(line.round.split(" ", 1)[0])]
+    tiles, _melds = hands_before(round_, index)[win.seat]
+    return is_thirteen_orphans([*tiles, kan.tiles[0]])
+
+
+def _check(
+    states: list[PlayerState],
+    line: Line,
+    previous: str,
+    verdicts: Verdicts,
+    robs_with_orphans: bool = False,
+) -> None:
     event = line.event
     kind = event["type"]
     actor = event["actor"]
@@ -117,9 +303,10 @@ def _check(states: list[PlayerState], line: Line, previous: str, verdicts: Verdi
     try:
         state.validate_reaction(line.text)
     except Exception as error:  # anyhow errors arrive as plain exceptions
-        if kind == "hora" and previous == "ankan":
+        if kind == "hora" and previous == "ankan" and robs_with_orphans:
             # libriichi plays Tenhou's rule: nobody may ron a closed kan, not even with
-            # thirteen orphans (its update of an ankan never offers a ron).
+            # thirteen orphans (its update of an ankan never offers a ron). Only a ron that
+            # completes thirteen orphans is that rule; any other ron on a closed kan is ours.
             verdicts.add(PEER, ANKAN_RON, line.round, line.index, "legal", str(error))
             return
         verdicts.add(

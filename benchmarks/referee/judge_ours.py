@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from benchmarks.referee.findings import Verdicts, round_label
 from engine.events import DoraRevealed, Event, Game, Round
 from engine.formats import mjai, tenhou6
-from engine.replay import Verdict, replay
+from engine.replay import ReplayReport, Verdict, replay
 
 PEER = "ours"
 _STRIP = ("recorded", "recorded_deltas", "recorded_tenpai")
@@ -46,8 +46,10 @@ def exports(game: Game, verdicts: Verdicts | None = None) -> dict[str, str]:
     return out
 
 
-def judge(game: Game, texts: dict[str, str], verdicts: Verdicts) -> None:
-    _verify(game, "self-played record", verdicts)
+def judge(game: Game, texts: dict[str, str], verdicts: Verdicts) -> ReplayReport:
+    """Replay the record and its exports read back; our replay of the record (for the judges
+    that compare with what our engine reports)."""
+    report = _verify(game, "self-played record", verdicts)
     readers = {"mjai": mjai.read, "tenhou6": tenhou6.read}
     for export, text in texts.items():
         verdicts.checks[f"{PEER} ({export})"] += 1
@@ -65,18 +67,19 @@ def judge(game: Game, texts: dict[str, str], verdicts: Verdicts) -> None:
             continue
         _verify(back, f"{export} round trip", verdicts)
         _same_actions(game, back, f"{PEER} ({export})", export == "mjai", verdicts)
+    return report
 
 
-def _verify(game: Game, what: str, verdicts: Verdicts) -> None:
+def _verify(game: Game, what: str, verdicts: Verdicts) -> ReplayReport:
     peer = PEER if what == "self-played record" else f"{PEER} ({what.split()[0]})"
     verdicts.checks[peer] += 1
     report = replay(game)
     if report.verdict is Verdict.VERIFIED and report.complete:
-        return
+        return report
     d = report.discrepancy
     if d is None:
         verdicts.add(peer, f"{what} stops before the end", "", None, "complete", "incomplete")
-        return
+        return report
     label = "" if d.round is None else round_label(d.round, d.round_name or "")
     # ours: what our rules give (for an illegal action, why it is refused); theirs: the record.
     verdicts.add(
@@ -87,6 +90,7 @@ def _verify(game: Game, what: str, verdicts: Verdicts) -> None:
         d.expected,
         d.found,
     )
+    return report
 
 
 def _actions(round_: Round, dora_moments: bool) -> tuple[object, ...]:

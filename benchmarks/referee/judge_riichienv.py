@@ -48,7 +48,9 @@ from riichienv import ActionType, MjaiReplay
 # another argument order and its own Conditions dataclass.
 from riichienv._riichienv import HandEvaluator, HandEvaluator3P, calculate_score
 
+from benchmarks.referee.choices import Key, compare_choices, decision_key, swap_call_kinds
 from benchmarks.referee.findings import Verdicts, round_label
+from benchmarks.referee.hand_shapes import in_temporary_furiten
 from engine.events import (
     AbortiveDraw,
     AddedKan,
@@ -62,7 +64,9 @@ from engine.events import (
     NorthExtraction,
     OpenKan,
     Pon,
+    RiichiAccepted,
     RiichiDeclared,
+    Round,
     Win,
 )
 from engine.rules.presets import get_ruleset
@@ -154,6 +158,21 @@ _ACTION_NAMES = {
     )
 }
 _PASS = int(ActionType.PASS)
+#: riichienv's action types as :mod:`benchmarks.referee.choices` keys them (a ron and a tsumo
+#: are both "hora", as in mjai).
+_MJAI_TYPES = {
+    int(ActionType.DISCARD): "dahai",
+    int(ActionType.CHI): "chi",
+    int(ActionType.PON): "pon",
+    int(ActionType.DAIMINKAN): "daiminkan",
+    int(ActionType.RON): "hora",
+    int(ActionType.TSUMO): "hora",
+    int(ActionType.RIICHI): "reach",
+    int(ActionType.ANKAN): "ankan",
+    int(ActionType.KAKAN): "kakan",
+    int(ActionType.KYUSHU_KYUHAI): "ryukyoku",
+    int(ActionType.KITA): "kita",
+}
 #: The yakuman forms riichienv always counts double, and the class of a Tenhou win where it did.
 _DOUBLE_FORMS = frozenset(("suuankou_tanki", "kokushi_13", "junsei_chuuren", "daisuushii"))
 _DOUBLE_TENHOU = "double yakuman form counted double (Tenhou has none)"
@@ -163,6 +182,9 @@ DOUBLE_RIICHI_KITA = "double riichi after a North extraction"
 _KITA = int(ActionType.KITA)
 _ANKAN = int(riichienv.MeldType.Ankan)
 _WIN_ACTIONS = frozenset((int(ActionType.RON), int(ActionType.TSUMO)))
+_CLAIMS = frozenset(
+    (int(ActionType.CHI), int(ActionType.PON), int(ActionType.DAIMINKAN), int(ActionType.RON))
+)
 
 
 def rule_name(ruleset: str) -> str:
@@ -180,7 +202,12 @@ def _key(action: object) -> tuple[int, int | None, tuple[int, ...]]:
     return data["type"], data["tile"], tuple(sorted(data["consume_tiles"]))
 
 
-def judge(game: Game, mjai_text: str, verdicts: Verdicts) -> None:
+def judge(
+    game: Game,
+    mjai_text: str,
+    verdicts: Verdicts,
+    choices: Sequence[dict[tuple[int, int], set[Key]]] | None = None,
+) -> None:
     """Replay one game's mjai through riichienv (see the module docstring)."""
     ruleset = game.header.ruleset
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", dir=_tmp_dir(), delete=False) as f:
@@ -195,10 +222,12 @@ def judge(game: Game, mjai_text: str, verdicts: Verdicts) -> None:
         verdicts.add(PEER, "hands read", "", None, len(game.rounds), len(kyokus))
         return
     players = game.players
-    live_wall = get_ruleset(ruleset).live_wall
+    rules = get_ruleset(ruleset)
+    live_wall = rules.live_wall
     for index, (round_, kyoku) in enumerate(zip(game.rounds, kyokus, strict=True)):
         label = round_label(index, round_.name)
-        hands = _judge_actions(round_.events, kyoku, players, label, verdicts)
+        ours = None if choices is None else dict(choices[index])
+        hands = _judge_actions(round_, kyoku, players, label, verdicts, ours)
         _judge_wins(round_, kyoku, hands, ruleset, live_wall, label, verdicts)
 
 
@@ -212,13 +241,25 @@ Hand = tuple[list[int], list[object]]
 
 
 def _judge_actions(
-    events: Sequence[Event], kyoku: object, players: int, label: str, verdicts: Verdicts
+    round_: Round,
+    kyoku: object,
+    players: int,
+    label: str,
+    verdicts: Verdicts,
+    ours: dict[tuple[int, int], set[Key]] | None = None,
 ) -> dict[int, Hand]:
-    """Check every recorded action against riichienv's legal actions; return, per winning
-    seat, its concealed tiles and melds in riichienv's own game state at the win."""
+    """Check every recorded action against riichienv's legal actions, and (given ``ours``, our
+    legal actions at every decision: :func:`benchmarks.referee.choices.our_choices`) compare
+    the whole sets; return, per winning seat, its concealed tiles and melds in riichienv's own
+    game state at the win."""
+    events = round_.events
     cursor = 0
     hands: dict[int, Hand] = {}
+    theirs: dict[tuple[int, int], set[Key]] = {}
+    partial: set[tuple[int, int]] = set()
+    window = -1  # the last discard, kan or North others may claim: where a pass belongs
     steps = iter(kyoku.steps(skip_single_action=False))  # type: ignore[attr-defined]
+    stopped = False
     while True:
         try:
             seat, obs, action = next(steps)
@@ -239,10 +280,15 @@ def _judge_actions(
                 "legal",
                 " ".join(text.split())[:300],
             )
+            stopped = True
             break
         key = _key(action)
+        options = obs.legal_actions()
         if key[0] == _PASS:
-            continue  # a seat that could claim and did not: nothing to place
+            # A seat that could claim and did not: nothing to place, but its options count.
+            if ours is not None and window >= 0:
+                theirs.setdefault((window, seat), set()).update(_set_of(options))
+            continue
         if key[0] in _WIN_ACTIONS:
             # By absolute seat in both observations (Observation3P's docstring says
             # "relative", but its melds are listed by seat, as the 4-player ones).
@@ -257,14 +303,132 @@ def _judge_actions(
                 break
         if found is not None:
             cursor = found + 1
+            if ours is not None:
+                decision = (decision_key(events, found), seat)
+                if key[0] in _CLAIMS:
+                    # Where the record claims, riichienv lists the recorded claim and a pass
+                    # only: its set there is not its whole choice (the check below remains).
+                    partial.add(decision)
+                theirs.setdefault(decision, set()).update(_set_of(options))
+            if isinstance(events[found], Discard | AddedKan | ClosedKan | NorthExtraction):
+                window = found
         verdicts.checks[PEER] += 1
-        legal = {_key(option) for option in obs.legal_actions()}
+        legal = {_key(option) for option in options}
         if key not in legal:
             name = _ACTION_NAMES.get(key[0], str(key[0]))
             verdicts.add(
                 PEER, f"{name} not among the legal actions", label, found, "legal", action.to_mjai()
             )
+    if ours is not None and not stopped:
+        for decision in partial:
+            ours.pop(decision, None)
+            theirs.pop(decision, None)
+        compare_choices(
+            PEER,
+            ours,
+            theirs,
+            label,
+            verdicts,
+            skip=lambda d, mine, other: _not_asked(events, d, mine, other),
+            classify=lambda d, kind, mine, other: _known_choice(round_, d, kind, other),
+        )
     return hands
+
+
+#: riichienv's replay lists, after a chi or pon, the discards a swap call forbids.
+SWAP_CALL = "riichienv lists swap-call discards after a call (kuikae)"
+#: riichienv's replay offers a ron to a seat that let a winning tile pass this go-around.
+TEMPORARY_FURITEN = "riichienv offers a ron in temporary furiten"
+
+
+def _not_asked(
+    events: Sequence[Event], decision: tuple[int, int], mine: set[Key], other: set[Key]
+) -> bool:
+    """Whether riichienv's replay never gave the seat this decision in full: at a discard the
+    record's ron ends, it asks the first winner only (a second winner of a double ron, or a
+    seat that could ron or call and did not, is not asked), and it gives no observation for a
+    nine-terminals declaration that ends the hand."""
+    index, seat = decision
+    following = [e for e in events[index + 1 :] if not isinstance(e, DoraRevealed | RiichiAccepted)]
+    if (
+        not other
+        and following
+        and isinstance(following[0], AbortiveDraw)
+        and following[0].seat == seat
+    ):
+        return True
+    winners = []
+    for event in following:
+        if not isinstance(event, Win):
+            break
+        winners.append(event.seat)
+    return bool(winners) and (
+        not other or (not other - mine and all(key[0] == "hora" for key in mine - other))
+    )
+
+
+def _known_choice(
+    round_: Round, decision: tuple[int, int], kind: str, other: set[Key]
+) -> str | None:
+    """The class of a known difference of riichienv's replay, where it is exactly that: after a
+    call, it lists the discards that swap calling forbids (its ``kuikae_forbidden`` rule is not
+    applied to the replay's legal actions); it offers a ron to a seat in temporary furiten,
+    one that let a tile of its waits pass since its last discard."""
+    events = round_.events
+    index, seat = decision
+    if kind == "hora" and other and in_temporary_furiten(round_, index, seat):
+        return TEMPORARY_FURITEN
+    call = events[index] if index >= 0 else None
+    if (
+        kind == "dahai"
+        and isinstance(call, Chi | Pon)
+        and call.seat == seat
+        and other
+        and {tile.removesuffix("r") for _, tile, _ in other} <= swap_call_kinds(call)
+    ):
+        return SWAP_CALL
+    return None
+
+
+def _set_of(options: Sequence[object]) -> set[Key]:
+    """riichienv's legal actions as :data:`~benchmarks.referee.choices.Key` values (a pass
+    left out: it is no action)."""
+    out: set[Key] = set()
+    for option in options:
+        data = option.to_dict()  # type: ignore[attr-defined]
+        kind = _MJAI_TYPES.get(data["type"])
+        if kind is None:
+            continue
+        tile = data["tile"]
+        if kind in ("dahai", "chi", "pon", "daiminkan"):
+            taken: tuple[str, ...] = ()
+            if kind in ("chi", "pon"):
+                # riichienv lists the claimed tile among the consumed ones where the call is the
+                # step's own action (three tiles), not where it is an option beside a pass.
+                consumed = list(data["consume_tiles"])
+                if len(consumed) == 3:
+                    consumed.remove(tile)
+                taken = tuple(sorted(_code(t, red=False) for t in consumed))
+            out.add((kind, _code(tile), taken))
+        elif kind == "ankan":
+            out.add((kind, _code(data["consume_tiles"][0], red=False), ()))
+        elif kind == "kakan":
+            out.add((kind, _code(tile, red=False), ()))
+        else:
+            out.add((kind, "", ()))
+    return out
+
+
+#: riichienv's tile ids are Tenhou's 136 (kind * 4 + copy); its red fives are copy 0.
+_RED_IDS = frozenset((16, 52, 88))
+
+
+def _code(tile_id: int, red: bool = True) -> str:
+    kind = tile_id // 4
+    if kind >= 27:
+        return "ESWNPFC"[kind - 27]
+    mark = "r" if red and tile_id in _RED_IDS else ""
+    return f"{kind % 9 + 1}{'mps'[kind // 9]}{mark}"
 
 
 def _next_event(events: Sequence[Event], cursor: int) -> int | None:
@@ -342,8 +506,9 @@ def _judge_wins(
             not double_forms
             and yakuman
             and recorded.han is not None
-            and result.han > recorded.han
             and _DOUBLE_FORMS & set(theirs_yaku)
+            # exactly one more yakuman for each double form riichienv found, nothing else
+            and result.han == recorded.han + 13 * len(_DOUBLE_FORMS & set(theirs_yaku))
         ):
             verdicts.add(PEER, _DOUBLE_TENHOU, label, index, recorded.han, result.han)
             continue
@@ -352,6 +517,10 @@ def _judge_wins(
             "double_riichi" in theirs_yaku
             and "riichi" in ours_yaku
             and _north_before_riichi(events, index, win.seat)
+            # the one yaku differs, by the one han it is worth more, nothing else
+            and sorted("double_riichi" if y == "riichi" else y for y in ours_yaku) == theirs_yaku
+            and recorded.han is not None
+            and result.han == recorded.han + 1
         ):
             verdicts.add(PEER, DOUBLE_RIICHI_KITA, label, index, ours_yaku, theirs_yaku)
             continue

@@ -5,6 +5,11 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 
+#: Every judge the referee runs, in the order of the report: "ours" is our own replay of the
+#: exports, "game" the referee's own judgement of the whole game (judge_game_flow), the rest are
+#: the peers below.
+JUDGES = ("ours", "libriichi", "riichienv", "jansou", "mahjong", "game")
+
 #: Each peer: the module the referee imports, and how to install it.
 PEERS = {
     "libriichi (PyPI mjai)": (
