@@ -5,9 +5,9 @@ by tools such as tensoul and MahjongSoul-review-supporter. Such a record looks l
 but names a Mahjong Soul room in its rule text (``玉の間南喰赤``, ``玉の間四人南``, ``三金の間赤``)
 and carries a Mahjong Soul paipu id as its ``ref`` (``241231-3f6f5904-aae2-...``). Its game was
 played under Mahjong Soul's rules (kan dora after the discard, thirteen orphans robbing a closed
-kan, double yakuman, pao for four kans, final points from 25,000 without oka: the presets
-``majsoul-4p``, ``majsoul-3p`` and their East-only forms), whatever the lobby text of Tenhou's
-it imitates says.
+kan, double yakuman, pao for daisangen and daisuushii but not four kans, final points from
+25,000 without oka: the presets ``majsoul-4p``, ``majsoul-3p`` and their East-only forms),
+whatever the lobby text of Tenhou's it imitates says.
 """
 
 from __future__ import annotations

@@ -392,6 +392,8 @@ def _rinshan(rig: Rig) -> dict[int, Role]:
 def _suukantsu(rig: Rig) -> dict[int, Role]:
     # The dealer holds AAAA BBBB CCC E F, draws C, closes three kans drawing D D D, then the
     # seat after it feeds the fourth D: an open kan, the fourth, and its replacement E wins.
+    # The feeder is liable only under a rule set whose ``pao`` lists suukantsu: no preset does
+    # (Mahjong Soul's pao is daisangen and daisuushii only), so there it is a plain rinshan win.
     a, b, c, d, e, f = rig.rng.sample(rig.kinds(), 6)
     rig.give(0, (a,) * 4 + (b,) * 4 + (c,) * 3 + (e, f))
     rig.draw_at(0, c)
@@ -564,7 +566,7 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario(
             "suukantsu",
             _suukantsu,
-            aim="four kans by one player (the fourth fed: Mahjong Soul pao)",
+            aim="four kans by one player, the fourth fed (pao only where `pao` lists suukantsu)",
         ),
         Scenario("suukaikan", _suukaikan, aim="four kans by two players abort the hand"),
         Scenario("nagashi", _nagashi, aim="nagashi mangan"),
@@ -722,15 +724,17 @@ class ScenarioBot:
 
 
 def scenario_game(
-    ruleset_name: str,
+    rules: str | Ruleset,
     scenario: str,
     rng: random.Random,
     *,
     hands: int = 3,
     game_id: str | None = None,
 ) -> Game:
-    """One self-played game whose first ``hands`` hands are arranged by ``scenario``."""
-    ruleset = get_ruleset(ruleset_name)
+    """One self-played game whose first ``hands`` hands are arranged by ``scenario``, under a
+    preset (by name) or any rule set (a situation some rule set's option decides, such as a
+    fed fourth kan's pao, is played under the rule set that has it)."""
+    ruleset = get_ruleset(rules) if isinstance(rules, str) else rules
     director = Director(SCENARIOS[scenario], hands=hands)
     bots = [ScenarioBot(director) for _ in range(ruleset.players)]
     return play_game(

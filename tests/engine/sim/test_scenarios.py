@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from benchmarks.referee import rare
+from engine.events import Game, RecordedWin, Win
 from engine.replay import Verdict, replay
 from engine.rules.presets import get_ruleset
 from engine.sim.scenarios import SCENARIOS, Rig, complete_kinds, scenario_game, scenarios_for
@@ -85,3 +86,31 @@ def test_an_arranged_wall_holds_every_tile_once(preset: str) -> None:
     )
     assert sorted(everything) == sorted(tile_set(ruleset))
     assert indicator == wall.dora_indicators[0]
+
+
+def _suukantsu_wins(game: Game) -> list[RecordedWin]:
+    return [
+        event.recorded
+        for round_ in game.rounds
+        for event in round_.events
+        if isinstance(event, Win)
+        and event.recorded is not None
+        and "suukantsu" in dict(event.recorded.yaku or ())
+    ]
+
+
+def test_a_fed_fourth_kan_is_pao_only_where_the_rule_set_lists_suukantsu() -> None:
+    # Mahjong Soul's pao is daisangen and daisuushii only (riichi.wiki's Mahjong Soul rules):
+    # the suukantsu scenario's fed fourth kan is a plain win there, and the same arranged games
+    # hold the feeder liable only under a rule set that adds suukantsu to `pao`.
+    majsoul = get_ruleset("majsoul-4p")
+    with_pao = majsoul.replace(pao=majsoul.pao | {"suukantsu"})
+    liable: dict[str, list[int | None]] = {"majsoul": [], "with_pao": []}
+    for number in range(GAMES):
+        for label, rules in (("majsoul", majsoul), ("with_pao", with_pao)):
+            game = scenario_game(rules, "suukantsu", random.Random(f"suukantsu-pao-{number}"))
+            report = replay(game)
+            assert report.verdict is Verdict.VERIFIED and report.complete, report.discrepancy
+            liable[label] += [win.liable for win in _suukantsu_wins(game)]
+    assert liable["majsoul"] and all(seat is None for seat in liable["majsoul"])
+    assert any(seat is not None for seat in liable["with_pao"]), liable
