@@ -25,6 +25,7 @@ from engine.formats.tenhou6.strings import (
     WON,
     parse_score,
     parse_yaku,
+    result_label,
 )
 from engine.formats.tenhou6.values import (
     as_array,
@@ -120,7 +121,7 @@ class RoundData:
     def result(self, value: Any, where: str) -> tuple[str, tuple[int, ...] | None]:
         """The result's label and payments; a win's (deltas, detail) pairs go to ``wins``."""
         items = as_array(value, where)
-        label = as_str(items[0], f"{where}[0]") if items else ""
+        label = result_label(as_str(items[0], f"{where}[0]")) if items else ""
         if label == WON:
             if len(items) < 3 or len(items) % 2 == 0:
                 raise MalformedLogError("'和了' is followed by (deltas, detail) pairs", where)

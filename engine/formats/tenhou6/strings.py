@@ -147,7 +147,13 @@ def _yaku_by_label() -> dict[str, str]:
         labels.setdefault(_key(info.japanese), info.name)
         labels.setdefault(_key(info.english), info.name)
     aliases = {
-        "kokushi_13": ("国士無双１３面", "国士無双13面", "国士無双十三面"),  # Tenhou: full-width 13
+        # Tenhou: full-width 13; Mahjong Soul's English name last
+        "kokushi_13": (
+            "国士無双１３面",
+            "国士無双13面",
+            "国士無双十三面",
+            "thirteen-wait thirteen orphans",
+        ),
         "haku": ("白",),
         "hatsu": ("發", "発", "役牌 発"),
         "chun": ("中",),
@@ -156,13 +162,21 @@ def _yaku_by_label() -> dict[str, str]:
         "tanyao": ("all simples", "tanyao"),
         "ura_dora": ("ura dora", "uradora"),
         "aka_dora": ("red five", "red fives", "aka dora", "akadora"),
-        "kita": ("north",),
+        "kita": ("north", "kita"),  # "Kita": Mahjong Soul's English name of 抜きドラ
         "rinshan": ("rinshan kaihou",),
         "sankantsu": ("three quads",),
         "suukantsu": ("four quads",),
         "tsuuiisou": ("all honors",),
         "honroutou": ("all terminals and honors",),
-        "renhou_mangan": ("人和", "blessing of man"),  # 人和(役満) is renhou: see parse_yaku
+        # 人和(役満) is renhou: see parse_yaku. "Hand of Man": Mahjong Soul's English of its 人和.
+        "renhou_mangan": ("人和", "blessing of man", "hand of man"),
+        # Mahjong Soul's own names (its fan table's name_jp and name_en, which tensoul writes:
+        # Equim-chan/tensoul data.json) where they differ from Tenhou's and the above.
+        "double_riichi": ("ダブル立直",),
+        "shousuushii": ("four little winds",),
+        "daisuushii": ("four big winds",),
+        "junsei_chuuren": ("true nine gates",),
+        "suuankou_tanki": ("single-wait four concealed triplets",),
     }
     for name, texts in aliases.items():
         labels.update((_key(text), name) for text in texts)
@@ -237,6 +251,33 @@ ABORT_LABELS: Final = {kind: label for label, kind in reversed(ABORTS.items())}
 DRAWN: Final = frozenset({"流局", "全員聴牌", "全員不聴"})
 NAGASHI: Final = "流し満貫"
 WON: Final = "和了"
+#: The English words Mahjong Soul converters write for the result labels, as Tenhou's word.
+#: tensoul (Equim-chan/tensoul ``convert.js``, ``RUNES``: its romaji and English columns, chosen
+#: by ``NAMEPREF``) and the converters copied from it write them in a round's result. Keys are
+#: lower case with single spaces (:func:`result_label`).
+ENGLISH_LABELS: Final = {
+    "agari": WON,
+    "ryuukyoku": "流局",
+    "exhaustive draw": "流局",
+    "nagashi mangan": NAGASHI,
+    "mangan at draw": NAGASHI,
+    "suukaikan": "四開槓",
+    "four kan abortion": "四開槓",
+    "sanchahou": "三家和",
+    "three ron abortion": "三家和",
+    "kyuushu kyuuhai": "九種九牌",
+    "nine terminal abortion": "九種九牌",
+    "suufon renda": "四風連打",
+    "four wind abortion": "四風連打",
+    "suucha riichi": "四家立直",
+    "four riichi abortion": "四家立直",
+}
+
+
+def result_label(text: str) -> str:
+    """A round result's label as Tenhou writes it: Tenhou's own words as they are, a
+    converter's English (:data:`ENGLISH_LABELS`) as Tenhou's word of the same meaning."""
+    return ENGLISH_LABELS.get(" ".join(text.split()).lower(), text)
 
 
 # -- lobby and rule text --------------------------------------------------------------------------

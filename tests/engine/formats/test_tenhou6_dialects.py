@@ -1,0 +1,103 @@
+"""What real tenhou.net/6 records bring besides Tenhou's own JSON, each read by its rule: a
+converter's English words, ``//`` comment lines, a tenhou.net/5 ``#json=`` link, another
+program's JSON that only looks like it, leagues without kan dora, and Tenhou's custom lobbies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.errors import MalformedLogError
+from engine.events import (
+    AbortiveDraw,
+    AbortKind,
+    ExhaustiveDraw,
+    NagashiMangan,
+    Win,
+)
+from engine.formats import tenhou6
+from engine.formats.tenhou6 import parse_yaku
+from tests.engine.formats.test_tenhou6 import events_of, make_log, make_round
+
+# -- a converter's English words ------------------------------------------------------------------
+
+
+def _end(result: list[Any]) -> object:
+    """The last event of a one-round game whose dealer draws 1m and discards it."""
+    return events_of(make_log(make_round([[11], [], [], []], [[60], [], [], []], result)))[-1]
+
+
+@pytest.mark.parametrize(
+    ("english", "japanese"),
+    [
+        # tensoul's romaji column (NAMEPREF 1), then its English one (NAMEPREF 2)
+        ("Ryuukyoku", "流局"),
+        ("Exhaustive Draw", "流局"),
+        ("Suufon Renda", "四風連打"),
+        ("Four Wind Abortion", "四風連打"),
+        ("Suucha Riichi", "四家立直"),
+        ("Four Riichi Abortion", "四家立直"),
+        ("Suukaikan", "四開槓"),
+        ("Four Kan Abortion", "四開槓"),
+        ("Sanchahou", "三家和"),
+        ("Three Ron Abortion", "三家和"),
+    ],
+)
+def test_a_converters_english_result_means_what_tenhous_word_means(
+    english: str, japanese: str
+) -> None:
+    deltas = [0, 0, 0, 0] if japanese == "流局" else []
+    assert _end([english, deltas]) == _end([japanese, deltas])
+    assert _end([english.upper(), deltas]) == _end([japanese, deltas])  # any case
+
+
+def test_english_draws_read_as_their_kind() -> None:
+    assert _end(["Ryuukyoku", [1500, -1500, 1500, -1500]]) == ExhaustiveDraw(
+        (0, 2), (1500, -1500, 1500, -1500)
+    )
+    assert _end(["Four Wind Abortion"]) == AbortiveDraw(AbortKind.FOUR_WINDS)
+    nagashi = ["Mangan at Draw", [12000, -4000, -4000, -4000]]
+    assert _end(nagashi) == NagashiMangan((0,), (12000, -4000, -4000, -4000))
+    assert _end(["Nagashi Mangan", nagashi[1]]) == _end(nagashi)
+
+
+def test_english_nine_terminals_names_the_drawer() -> None:
+    round_ = make_round([[], [41], [], []], [[], [], [], []], ["Kyuushu Kyuuhai"], kyoku=1)
+    assert events_of(make_log(round_))[-1] == AbortiveDraw(AbortKind.NINE_TERMINALS, seat=1)
+    round_[-1] = ["Nine Terminal Abortion"]
+    assert events_of(make_log(round_))[-1] == AbortiveDraw(AbortKind.NINE_TERMINALS, seat=1)
+
+
+def test_an_english_win_with_english_score_and_yaku() -> None:
+    # tensoul with NAMEPREF 2: "Agari" is never written (its result needs 和了), but the
+    # score's Fu and Han and Mahjong Soul's English yaku names are.
+    result = ["Agari", [-3900, 0, 3900, 0], [2, 0, 2, "30Fu3Han3900点", "Kita(1飜)", "Dora(2飜)"]]
+    round_ = make_round([[11], [], [], []], [[60], [], [], []], result)  # seat 2 rons the 1m
+    win = events_of(make_log(round_))[-1]
+    assert isinstance(win, Win) and win.recorded is not None
+    assert win.recorded.yaku == (("kita", 1), ("dora", 2))
+    assert (win.recorded.han, win.recorded.fu, win.recorded.points) == (3, 30, 3900)
+
+
+@pytest.mark.parametrize(
+    ("label", "name"),
+    [
+        # Mahjong Soul's fan names (tensoul's data.json, name_jp and name_en) not Tenhou's
+        ("ダブル立直(2飜)", "double_riichi"),
+        ("Kita(1飜)", "kita"),
+        ("Four Little Winds(役満)", "shousuushii"),
+        ("Four Big Winds(役満)", "daisuushii"),
+        ("True Nine Gates(役満)", "junsei_chuuren"),
+        ("Single-wait Four Concealed Triplets(役満)", "suuankou_tanki"),
+        ("Thirteen-wait Thirteen Orphans(役満)", "kokushi_13"),
+        ("Hand of Man(役満)", "renhou"),
+    ],
+)
+def test_mahjong_souls_own_yaku_names(label: str, name: str) -> None:
+    assert parse_yaku(label, seat_wind=0, round_wind=0)[0] == name
+
+
+def test_an_unknown_result_word_is_still_refused() -> None:
+    with pytest.raises(MalformedLogError, match="unknown result 'Chombo'"):
+        tenhou6.read(make_log(make_round([[11], [], [], []], [[60], [], [], []], ["Chombo"])))
