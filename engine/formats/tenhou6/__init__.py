@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Sequence
+from typing import Final
 
 from engine.events import Game
 from engine.formats.base import Format, tenhou_log_started_at
@@ -42,7 +44,7 @@ from engine.formats.tenhou6.calls import (
     format_call,
     parse_call,
 )
-from engine.formats.tenhou6.reader import NAME, read_log
+from engine.formats.tenhou6.reader import NAME, read_log, strip_comment_lines
 from engine.formats.tenhou6.round_data import Slot
 from engine.formats.tenhou6.strings import (
     ScoreString,
@@ -72,6 +74,7 @@ __all__ = [
     "parse_yaku",
     "read",
     "sniff",
+    "strip_comment_lines",
     "write",
 ]
 
@@ -100,12 +103,20 @@ def read_named(data: bytes, file_name: str) -> list[Game]:
 
 
 def sniff(data: bytes) -> bool:
-    """A JSON object (or lines, or an array of them) with a ``log`` member near the start."""
+    """A JSON object (or lines, or an array of them) with a ``log`` member near the start,
+    whole-line ``//`` comments before or between them skipped."""
     head = data[:16384]
     if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
         head = head.decode("utf-16", "ignore").encode()
-    head = head.lstrip(b"\xef\xbb\xbf \t\r\n[")
+    head = head.removeprefix(b"\xef\xbb\xbf")
+    if b"//" in head:
+        head = _COMMENT_LINE.sub(b"", head)
+    head = head.lstrip(b" \t\r\n[")
     return head.startswith(b"{") and b'"log"' in head and b"mjlogs-canonical" not in head
+
+
+#: :func:`strip_comment_lines`' comment line, in bytes.
+_COMMENT_LINE: Final = re.compile(rb"^[ \t]*//[^\n]*", re.MULTILINE)
 
 
 def write(games: Sequence[Game]) -> bytes:

@@ -75,6 +75,7 @@ def _load(data: bytes) -> list[tuple[Any, str]]:
         text = data.decode("utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig")
     except UnicodeDecodeError as error:
         raise MalformedLogError(f"not UTF-8 text ({error.reason} at byte {error.start})") from None
+    text = strip_comment_lines(text)
     try:
         value = _json(text)
     except MalformedLogError:
@@ -89,6 +90,19 @@ def _load(data: bytes) -> list[tuple[Any, str]]:
             raise MalformedLogError("an empty array holds no game")
         return [(item, f"[{i}].") for i, item in enumerate(value)]
     return [(value, "")]
+
+
+#: A whole line that is a ``//`` comment, leading blanks allowed: a note some files carry before
+#: or between their JSON (as JavaScript allows; JSON has no comments).
+_COMMENT_LINE: Final = re.compile(r"^[ \t]*//[^\n]*", re.MULTILINE)
+
+
+def strip_comment_lines(text: str) -> str:
+    """``text`` with every whole-line ``//`` comment emptied, the line itself kept so that
+    errors keep naming the file's own line numbers. Such a line is never inside a JSON string:
+    a string cannot hold a line break, so every line starts outside one. A ``//`` after a value
+    on the same line is not taken for a comment (it could be inside a string)."""
+    return _COMMENT_LINE.sub("", text) if "//" in text else text
 
 
 def _json(text: str, where: str | None = None) -> Any:

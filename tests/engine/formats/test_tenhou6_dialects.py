@@ -4,6 +4,7 @@ program's JSON that only looks like it, leagues without kan dora, and Tenhou's c
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from engine.events import (
     NagashiMangan,
     Win,
 )
-from engine.formats import tenhou6
+from engine.formats import read_games, sniff_head, tenhou6
 from engine.formats.tenhou6 import parse_yaku
 from tests.engine.formats.test_tenhou6 import events_of, make_log, make_round
 
@@ -101,3 +102,51 @@ def test_mahjong_souls_own_yaku_names(label: str, name: str) -> None:
 def test_an_unknown_result_word_is_still_refused() -> None:
     with pytest.raises(MalformedLogError, match="unknown result 'Chombo'"):
         tenhou6.read(make_log(make_round([[11], [], [], []], [[60], [], [], []], ["Chombo"])))
+
+
+# -- // comment lines -----------------------------------------------------------------------------
+
+ROUND = make_round([[11], [], [], []], [[60], [], [], []], ["流局", [0, 0, 0, 0]])
+GAME = make_log(ROUND)
+
+
+def test_a_comment_line_before_the_json_is_skipped_when_sniffing_and_reading() -> None:
+    for data in (b"// exported by hand\n" + GAME, b"\xef\xbb\xbf  // a note\r\n" + GAME):
+        assert sniff_head(data) is tenhou6.FORMAT
+        games, fmt = read_games(data)
+        assert fmt is tenhou6.FORMAT and games == tenhou6.read(GAME)
+
+
+def test_comment_lines_between_json_lines_are_skipped() -> None:
+    second = make_log(make_round([[], [11], [], []], [[], [60], [], []], ["全員不聴"], kyoku=1))
+    data = b"// game of 2024-01-01\n" + GAME + b"\n// next hand\n\n" + second + b"\n// end\n"
+    (game,) = tenhou6.read(data)
+    assert len(game.rounds) == 2
+
+
+def test_a_comment_line_inside_pretty_printed_json_is_skipped() -> None:
+    obj = json.loads(GAME)
+    lines = json.dumps(obj, ensure_ascii=False, indent=1).split("\n")
+    lines.insert(len(lines) // 2, "   // hand E1: the dealer cuts 1m")
+    data = "\n".join(lines).encode()
+    assert tenhou6.read(data) == tenhou6.read(GAME)
+
+
+def test_a_string_that_starts_a_line_with_slashes_is_no_comment() -> None:
+    # Pretty-printed, each name stands on a line of its own, "//B" included: a line that
+    # starts inside a JSON value (here with its quote) is never a comment.
+    data = json.dumps(json.loads(make_log(ROUND, name=["A", "//B", "C", "D"])), indent=1)
+    assert '\n  "//B",' in data
+    (game,) = tenhou6.read(("// names\n" + data).encode())
+    assert [player.name for player in game.header.players] == ["A", "//B", "C", "D"]
+
+
+def test_a_comment_after_a_value_on_its_line_is_not_read_as_one() -> None:
+    with pytest.raises(MalformedLogError, match="not valid JSON"):
+        tenhou6.read(GAME + b" // trailing")
+
+
+def test_a_file_of_comments_alone_is_no_game() -> None:
+    assert sniff_head(b"// nothing here\n// at all\n") is None
+    with pytest.raises(MalformedLogError, match="not valid JSON"):
+        tenhou6.read(b"// nothing here\n")
