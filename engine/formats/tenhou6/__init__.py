@@ -44,6 +44,7 @@ from engine.formats.tenhou6.calls import (
     format_call,
     parse_call,
 )
+from engine.formats.tenhou6.links import LINK_BYTES
 from engine.formats.tenhou6.reader import NAME, read_log, strip_comment_lines
 from engine.formats.tenhou6.round_data import Slot
 from engine.formats.tenhou6.strings import (
@@ -104,13 +105,17 @@ def read_named(data: bytes, file_name: str) -> list[Game]:
 
 def sniff(data: bytes) -> bool:
     """A JSON object (or lines, or an array of them) with a ``log`` member near the start,
-    whole-line ``//`` comments before or between them skipped."""
+    whole-line ``//`` comments before or between them skipped; or a text that is no JSON
+    holding a tenhou.net link with a record (``https://tenhou.net/5/#json=...``)."""
     head = data[:16384]
     if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
         head = head.decode("utf-16", "ignore").encode()
     head = head.removeprefix(b"\xef\xbb\xbf")
     if b"//" in head:
         head = _COMMENT_LINE.sub(b"", head)
+    head = head.lstrip(b" \t\r\n")
+    if not head.startswith((b"{", b"[")):
+        return LINK_BYTES.search(head) is not None
     head = head.lstrip(b" \t\r\n[")
     return head.startswith(b"{") and b'"log"' in head and b"mjlogs-canonical" not in head
 

@@ -36,6 +36,7 @@ from engine.formats.base import (
     tenhou_log_started_at,
 )
 from engine.formats.tenhou6.interleave import read_round
+from engine.formats.tenhou6.links import link_values
 from engine.formats.tenhou6.round_data import RoundData
 from engine.formats.tenhou6.strings import disp_rules, is_tenhou_disp
 from engine.formats.tenhou6.values import as_array, as_int, as_number, as_str, kind_name
@@ -69,13 +70,18 @@ class _Part:
 
 
 def _load(data: bytes) -> list[tuple[Any, str]]:
-    """Every top-level JSON value (one, an array's items, or JSON lines), each with the prefix
-    that names its place in error messages."""
+    """Every top-level JSON value (one, an array's items, JSON lines, or the records of a text's
+    tenhou.net links), each with the prefix that names its place in error messages."""
     try:
         text = data.decode("utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig")
     except UnicodeDecodeError as error:
         raise MalformedLogError(f"not UTF-8 text ({error.reason} at byte {error.start})") from None
     text = strip_comment_lines(text)
+    if not text.lstrip().startswith(("{", "[")):
+        # Not JSON itself: a text holding tenhou.net links with the records in them?
+        linked = link_values(text)
+        if linked:
+            return linked
     try:
         value = _json(text)
     except MalformedLogError:

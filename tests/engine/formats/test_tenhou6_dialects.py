@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -150,3 +151,58 @@ def test_a_file_of_comments_alone_is_no_game() -> None:
     assert sniff_head(b"// nothing here\n// at all\n") is None
     with pytest.raises(MalformedLogError, match="not valid JSON"):
         tenhou6.read(b"// nothing here\n")
+
+
+# -- a tenhou.net link ----------------------------------------------------------------------------
+
+
+def _link(record: bytes, encoded: bool, site: str = "https://tenhou.net/5/#json=") -> str:
+    text = record.decode()
+    return site + (quote(text, safe="") if encoded else text)
+
+
+@pytest.mark.parametrize("encoded", [False, True])
+def test_a_text_holding_a_link_is_read_as_the_record_in_it(encoded: bool) -> None:
+    data = (_link(GAME, encoded) + "&ts=0&tw=2\n").encode()  # the viewer's own parameters
+    assert sniff_head(data) is tenhou6.FORMAT
+    games, fmt = read_games(data)
+    assert fmt is tenhou6.FORMAT and games == tenhou6.read(GAME)
+
+
+def test_links_among_other_words_one_a_round_make_one_game() -> None:
+    # As converters hand them out: the editor's links (tenhou.net/6 shows one round), a line
+    # each, with words around them.
+    second = make_log(make_round([[], [11], [], []], [[], [60], [], []], ["全員不聴"], kyoku=1))
+    text = "\n".join(
+        [
+            "/** 天凤牌谱",
+            "E1: " + _link(GAME, True, "http://tenhou.net/6/#json="),
+            "E2: " + _link(second, False, "tenhou.net/6/#json="),
+            "*/",
+        ]
+    )
+    (game,) = read_games(text.encode())[0]
+    assert [round_.name for round_ in game.rounds] == ["E1", "E2"]
+
+
+def test_a_link_as_a_browser_shows_it_half_encoded() -> None:
+    text = _link(GAME, False).replace('"', "%22").replace(" ", "%20")  # #json={%22name%22:...}
+    assert text.count("{") > 1 and "%22" in text
+    assert tenhou6.read(text.encode()) == tenhou6.read(GAME)
+
+
+def test_a_links_record_that_is_not_json_names_its_line() -> None:
+    text = "my game:\n" + _link(b'{"log": [[0, 0', False) + " broken\n"
+    with pytest.raises(MalformedLogError, match=r"^line 2: the record in the tenhou.net link"):
+        tenhou6.read(text.encode())
+    cut = "my game:\n" + _link(GAME[: len(GAME) // 2], True)
+    with pytest.raises(MalformedLogError, match=r"line 2: .*was it cut short"):
+        tenhou6.read(cut.encode())
+    with pytest.raises(MalformedLogError, match="percent-encoded, but not as UTF-8"):
+        tenhou6.read(b"https://tenhou.net/5/#json=%7B%FF%7D")
+
+
+def test_a_text_without_a_link_is_no_record() -> None:
+    assert sniff_head(b"see https://tenhou.net/0/?log=2010081709gm-00a9-0000-fe3371ad\n") is None
+    # JSON that merely holds a link in a string is read as the JSON it is.
+    assert sniff_head(b'{"note": "https://tenhou.net/5/#json={}"}') is None
