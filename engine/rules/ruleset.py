@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Any
 
-from engine.errors import UnknownRulesetError
+from engine.rules.options import read_options
 
 
 class KanDoraTiming(StrEnum):
@@ -107,6 +107,8 @@ class Shapes(StrEnum):
 
 #: Yakuman that some rule sets count double when the option lists them.
 DOUBLE_YAKUMAN_FORMS = frozenset({"suuankou_tanki", "kokushi_13", "junsei_chuuren", "daisuushii"})
+#: The yakuman a rule set may make liable (pao): the feeder of the last meld pays.
+PAO_YAKUMAN = ("daisangen", "daisuushii", "suukantsu")
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,7 @@ class Ruleset:
 
     # -- game length and points ---------------------------------------------------------------
     #: "east" (tonpuusen) or "east_south" (hanchan).
-    length: str = "east_south"
+    length: str = field(default="east_south", metadata={"choices": ("east", "east_south")})
     starting_points: int = 25000
     #: Points returned at the end (the difference to the start is the oka for first place).
     target_points: int = 30000
@@ -193,13 +195,18 @@ class Ruleset:
     kiriage: bool = False
     kazoe: KazoeLimit = KazoeLimit.YAKUMAN
     #: Yakuman forms that count double (see :data:`DOUBLE_YAKUMAN_FORMS`).
-    double_yakuman: frozenset[str] = field(default_factory=frozenset)
+    double_yakuman: frozenset[str] = field(
+        default_factory=frozenset, metadata={"choices": tuple(sorted(DOUBLE_YAKUMAN_FORMS))}
+    )
     #: Several yakuman in one hand add up; otherwise a hand is worth one yakuman at most.
     stacked_yakuman: bool = True
     renhou: Renhou = Renhou.NONE
     nagashi_mangan: bool = True
     #: Yakuman with liability payment (pao): any of daisangen, daisuushii, suukantsu.
-    pao: frozenset[str] = field(default_factory=lambda: frozenset({"daisangen", "daisuushii"}))
+    pao: frozenset[str] = field(
+        default_factory=lambda: frozenset({"daisangen", "daisuushii"}),
+        metadata={"choices": PAO_YAKUMAN},
+    )
     #: Pao covers only the liable yakuman's value (Mahjong Soul), not the whole hand (Tenhou).
     pao_only_liable_yakuman: bool = False
     #: On a ron with pao, the liable player pays the honba (Tenhou); else the discarder (EMA).
@@ -326,12 +333,15 @@ class Ruleset:
         return any(self.red_fives)
 
     def replace(self, **changes: Any) -> Ruleset:
-        """A copy with some options changed; unknown option names raise an error."""
-        names = {f.name for f in dataclasses.fields(self)}
-        unknown = sorted(set(changes) - names)
-        if unknown:
-            raise UnknownRulesetError(f"unknown rule option(s): {', '.join(unknown)}")
-        return dataclasses.replace(self, **changes)
+        """A copy with some options changed, each value read into its option's type (a string
+        names an enumeration's member, ``"true"`` is a bool, ``[0, 1, 1]`` a tuple:
+        :mod:`engine.rules.options`).
+
+        :raises UnknownRulesetError: an unknown option, or a value its option cannot take,
+            naming the option, the value and what it takes.
+        """
+        read = read_options(Ruleset, changes, what="rule option", rules=self.name)
+        return dataclasses.replace(self, **read)
 
     def options(self) -> dict[str, Any]:
         """Every option as plain JSON-able values (enums as strings, sets as sorted lists)."""

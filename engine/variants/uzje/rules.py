@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from engine.errors import UnknownRulesetError
+from engine.rules.options import read_options
 from engine.variants.uzje.tiles import kinds_in_play, tile_set, wall_width
 
 
@@ -150,12 +151,15 @@ class UzjeRules:
         return len(self.tiles()) - 13 * self.players - 1 - self.dead_wall
 
     def replace(self, **changes: Any) -> UzjeRules:
-        """A copy with some options changed; unknown option names raise an error."""
-        names = {f.name for f in dataclasses.fields(self)}
-        unknown = sorted(set(changes) - names)
-        if unknown:
-            raise UnknownRulesetError(f"unknown Ùzje rule option(s): {', '.join(unknown)}")
-        return dataclasses.replace(self, **changes)
+        """A copy with some options changed, each value read into its option's type (a string
+        names a :class:`Rounding`, ``"true"`` is a bool, ``"3.5"`` a float), as a riichi
+        :class:`~engine.rules.ruleset.Ruleset` reads them (:mod:`engine.rules.options`).
+
+        :raises UnknownRulesetError: an unknown option, or a value its option cannot take,
+            naming the option, the value and what it takes.
+        """
+        read = read_options(UzjeRules, changes, what="Ùzje rule option", rules=self.name)
+        return dataclasses.replace(self, **read)
 
     def options(self) -> dict[str, Any]:
         """Every option as a plain JSON value (enumerations as strings)."""
@@ -203,6 +207,10 @@ def get_rules(name: str) -> UzjeRules:
 #: record without ``self_draw_rounding`` is ``up``; a record of the presets' ``exact`` states it.
 RECORD_DEFAULTS: Final[Mapping[str, object]] = {"self_draw_rounding": Rounding.UP}
 
+#: The riichi options that give powers (rule modifiers, table-wide or by seat): a record of
+#: Ùzje mahjong may not name any.
+_RIICHI_POWERS: Final = frozenset({"modifiers", "seat_powers"})
+
 
 def as_preset(rules: UzjeRules) -> tuple[str, dict[str, object]]:
     """How a record names rules: the preset's name and the options that differ from what the
@@ -222,42 +230,26 @@ def as_preset(rules: UzjeRules) -> tuple[str, dict[str, object]]:
 
 def with_overrides(name: str, overrides: Mapping[str, object]) -> UzjeRules:
     """The rules of a record: the preset, with :data:`RECORD_DEFAULTS` for the options the
-    record does not state, and the options it states, given as JSON values.
+    record does not state, and the options it states, given as JSON values (read as
+    :meth:`UzjeRules.replace` reads every value).
 
     :raises UnknownRulesetError: an unknown preset or option, or a value it cannot take.
     """
     rules = get_rules(name).replace(**RECORD_DEFAULTS)
-    converted: dict[str, Any] = {}
+    changes: dict[str, object] = {}
     for option, value in overrides.items():
-        if option == "modifiers":
+        if option in _RIICHI_POWERS:
             # Riichi's rule modifiers (engine/rules/modifiers.py) have no hook in Ùzje's engine:
-            # refused by name, never ignored (an empty list names none).
-            if value == []:
+            # refused by name, never ignored (an empty list, or seats that chose none, name
+            # none).
+            named = [item for item in value if item] if isinstance(value, list) else [value]
+            if not named:
                 continue
-            names = ", ".join(map(str, value)) if isinstance(value, list) else repr(value)
             raise UnknownRulesetError(
-                f"Ùzje mahjong applies no rule modifiers: {names} cannot be used with rule set "
-                f"{name}"
+                f"Ùzje mahjong applies no rule modifiers: {', '.join(map(str, named))} cannot "
+                f"be used with rule set {name}"
             )
-        current = getattr(rules, option, None)
-        if current is None or option == "name":
+        if option == "name":
             raise UnknownRulesetError(f"unknown Ùzje rule option {option!r}")
-        try:
-            if isinstance(current, StrEnum):
-                value = type(current)(str(value) if isinstance(value, str) else "")
-            elif isinstance(current, bool):
-                if not isinstance(value, bool):
-                    raise TypeError
-            elif isinstance(current, int):
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise TypeError
-            elif isinstance(current, float):
-                if isinstance(value, bool) or not isinstance(value, int | float):
-                    raise TypeError
-                value = float(value)
-        except (TypeError, ValueError):
-            raise UnknownRulesetError(
-                f"Ùzje rule option {option!r} cannot be {value!r} (it is {current!r} in {name})"
-            ) from None
-        converted[option] = value
-    return rules.replace(**converted) if converted else rules
+        changes[option] = value
+    return rules.replace(**changes) if changes else rules
