@@ -150,12 +150,37 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _is_majiang(obj: dict[str, Any]) -> bool:
+    """Whether an object is 電脳麻将's own game log (kobalab/majiang-core ``Game``'s paipu): it
+    names the first dealer (``qijia``), and its rounds are lists of event objects, the first
+    ``{"qipai": ...}``, where tenhou.net/6 has 17-element arrays."""
+    log = obj.get("log")
+    first = log[0] if isinstance(log, list) and log else None
+    starts_with_qipai = (
+        isinstance(first, list)
+        and bool(first)
+        and isinstance(first[0], dict)
+        and "qipai" in first[0]
+    )
+    return starts_with_qipai or ("qijia" in obj and "player" in obj)
+
+
 def _part(obj: Any, prefix: str) -> _Part:
     """Decode one object's rounds. Sanma: ``三`` in ``rule.disp`` (or ``ratingc`` PF3), or
     seat 3 without a hand in every round."""
     if not isinstance(obj, dict):
         raise MalformedLogError(
             f"expected a tenhou.net/6 object, got {kind_name(obj)}", prefix.rstrip(".: ") or None
+        )
+    if _is_majiang(obj):
+        # Its "log" makes it look like tenhou.net/6 at a glance; say what it is rather than
+        # which of Tenhou's elements its rounds lack.
+        at = prefix.rstrip(".: ")
+        raise UnsupportedLogError(
+            (f"{at}: " if at else "")
+            + "a 電脳麻将 (Majiang) JSON game log (the paipu of kobalab/majiang-core: title, "
+            "player, qijia, and rounds of qipai, zimo, dapai... events), not tenhou.net/6; this "
+            "format is not read"
         )
     log = as_array(obj.get("log"), f"{prefix}log")
     for r, raw in enumerate(log):

@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import pytest
 
-from engine.errors import MalformedLogError
+from engine.errors import MalformedLogError, UnsupportedLogError
 from engine.events import (
     AbortiveDraw,
     AbortKind,
@@ -206,3 +206,60 @@ def test_a_text_without_a_link_is_no_record() -> None:
     assert sniff_head(b"see https://tenhou.net/0/?log=2010081709gm-00a9-0000-fe3371ad\n") is None
     # JSON that merely holds a link in a string is read as the JSON it is.
     assert sniff_head(b'{"note": "https://tenhou.net/5/#json={}"}') is None
+
+
+# -- 電脳麻将's own JSON ---------------------------------------------------------------------------
+
+#: A game as kobalab/majiang-core's Game writes its paipu (keys and events as in its
+#: test/data/script.json): one round, cut short after a few plays.
+MAJIANG: dict[str, Any] = {
+    "title": "電脳麻将\n2024/01/01 12:00:00",
+    "player": ["私", "下家", "対面", "上家"],
+    "qijia": 0,
+    "log": [
+        [
+            {
+                "qipai": {
+                    "zhuangfeng": 0,
+                    "jushu": 0,
+                    "changbang": 0,
+                    "lizhibang": 0,
+                    "defen": [25000, 25000, 25000, 25000],
+                    "baopai": "p5",
+                    "shoupai": [
+                        "m127p234688s457z4",
+                        "m56p1356689s145z1",
+                        "m2358p240s389z457",
+                        "m149p27s567z23566",
+                    ],
+                }
+            },
+            {"zimo": {"l": 0, "p": "s1"}},
+            {"dapai": {"l": 0, "p": "z4"}},
+            {"fulou": {"l": 2, "m": "z444-"}},
+            {"dapai": {"l": 2, "p": "m8"}},
+            {"pingju": {"name": "荒牌平局", "shoupai": ["", "", "", ""], "fenpei": [0, 0, 0, 0]}},
+        ]
+    ],
+    "defen": [25000, 25000, 25000, 25000],
+    "rank": [1, 2, 3, 4],
+    "point": ["35", "5", "-15", "-25"],
+}
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        json.dumps(MAJIANG, ensure_ascii=False),
+        json.dumps([MAJIANG, MAJIANG], ensure_ascii=False),  # a file of several games
+        json.dumps({"log": MAJIANG["log"], "qijia": 1}),  # the keys in another order
+    ],
+)
+def test_majiangs_own_json_is_unsupported_naming_the_format(data: str) -> None:
+    with pytest.raises(UnsupportedLogError, match=r"電脳麻将 \(Majiang\) JSON game log"):
+        read_games(data.encode())
+
+
+def test_a_tenhou6_object_with_a_round_of_objects_is_still_malformed() -> None:
+    with pytest.raises(MalformedLogError, match="a round has 17 elements, not 1"):
+        tenhou6.read(make_log([{"zimo": {"l": 0, "p": "s1"}}]))
