@@ -343,6 +343,7 @@ def _verify_file(path: Path, format_name: str | None) -> Iterator[dict[str, Any]
             "final_scores": report.final_scores,
             "points": report.points,
             "warnings": report.warnings,
+            "era": report.era,
         }
 
 
@@ -363,6 +364,8 @@ def _verdict_text(line: dict[str, Any]) -> str:
         text += f": {line['discrepancy']['message']}"
     elif line.get("fragment"):
         text += f": only part of a game was checked: {line['fragment']}"
+    if line.get("era"):
+        text += f" (by the rules of an older era: {line['era']})"
     return "".join([text, *(f"\n  warning: {warning}" for warning in line["warnings"])])
 
 

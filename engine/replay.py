@@ -46,6 +46,7 @@ from engine.report import (
 )
 from engine.rules.presets import with_overrides
 from engine.rules.ruleset import PointsRounding, Ruleset
+from engine.rules.tenhou import log_date, rule_eras
 from engine.state import GameState, HandResult, WinResult
 from engine.tiles import FOREIGN_SHIFT, Tile, format_tiles
 
@@ -413,4 +414,36 @@ def replay_riichi(game: Game, *, stop_at_first: bool = False) -> ReplayReport:
             ruleset.name,
         )
     refusal = check_table(game, ruleset.players, ruleset.name)
-    return refusal or _Replay(game, ruleset, stop_at_first).run()
+    if refusal is not None:
+        return refusal
+    report = _Replay(game, ruleset, stop_at_first).run()
+    if report.verdict in _AGREES:
+        return report
+    return _older_era(game, ruleset, report, stop_at_first) or report
+
+
+#: The verdicts of a record that fits the rules it was judged by.
+_AGREES = (Verdict.VERIFIED, Verdict.VERIFIED_FRAGMENT)
+
+
+def _older_era(
+    game: Game, ruleset: Ruleset, today: ReplayReport, stop_at_first: bool
+) -> ReplayReport | None:
+    """The report under the first older era of the platform's rules that the record fits
+    (:func:`engine.rules.tenhou.rule_eras`: those its date, or its lack of one, does not rule
+    out), naming it and what the header's rules found; ``None`` when none fits, and the
+    header's rules judge the record."""
+    header = game.header
+    played_on = log_date(header.source.id)
+    for era in rule_eras(header.ruleset, ruleset, played_on):
+        report = _Replay(game, era.ruleset, stop_at_first).run()
+        if report.verdict in _AGREES:
+            report.era = era.name
+            found = today.discrepancy.message if today.discrepancy else today.verdict.value
+            report.warnings.append(
+                f"judged by Tenhou's rules of an older era ({era.name}), which its date "
+                f"({played_on or 'not known'}) does not rule out: it does not fit "
+                f"{ruleset.name} as played today ({found})"
+            )
+            return report
+    return None

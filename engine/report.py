@@ -188,6 +188,10 @@ class ReplayReport:
     points: list[float] | None = None
     #: The reader's warnings about the record (``Game.warnings``); they never change the verdict.
     warnings: list[str] = field(default_factory=list)
+    #: The older rules the record was judged by, in words, where the rules of its header (today's
+    #: for a record of unknown date) do not fit it and its date does not rule those out (a
+    #: platform's rule history, ``docs/rules.md``); ``None`` when the header's rules fit.
+    era: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The report as plain JSON values (facts left out: they are large)."""
@@ -204,6 +208,7 @@ class ReplayReport:
             "events": self.events,
             "rounds": [round_json(summary) for summary in self.rounds],
             "warnings": self.warnings,
+            "era": self.era,
         }
 
 

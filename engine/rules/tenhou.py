@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import combinations
 from typing import Final
 
 from engine.rules.presets import PRESETS, apply_overrides, as_preset, tenhou_ruleset
@@ -127,9 +128,17 @@ class TenhouLobby:
 
 @dataclass(frozen=True, slots=True)
 class RuleChange:
-    """One change of Tenhou's rules on the day ``since`` (a game's date in Japan time): a game
-    played before it gets the options in ``before``, one played on or after it those in
-    ``after`` (each empty where the preset already says it)."""
+    """One change of Tenhou's rules (the day is a game's date in Japan time): a game played
+    before it gets the options in ``before``, one played after it those in ``after`` (each empty
+    where the preset already says it).
+
+    Where the day is not known, the change has a window of uncertainty: from ``uncertain_from``
+    (the day after the last record, or the source, that shows the old rule) to ``since`` (the
+    first day the new rule certainly holds: its announced day, or the first record showing it).
+    A game played inside the window may fit either: it is read with the presets' values (today's
+    play, or an option's own "either" value such as ``points_rounding`` either), and the replay
+    also accepts the old rule, naming it (:func:`rule_eras`). ``uncertain_from`` of
+    :data:`date.min` says no record of the old rule is known to bound it."""
 
     since: date
     before: dict[str, object] = field(default_factory=dict, hash=False)
@@ -138,41 +147,96 @@ class RuleChange:
     source: str = ""
     #: Which games it concerns: ``None`` every game, else 3 or 4 players only.
     players: int | None = None
+    #: Which games it concerns: ``None`` every length, else ``east`` or ``east_south`` only.
+    length: str | None = None
+    #: The first day the new rule may hold, where the day of the change is not known (``None``:
+    #: the day is ``since``).
+    uncertain_from: date | None = None
+    #: The old rule in a few words, as a verdict names the era a record fits.
+    era: str = ""
+
+    def concerns(self, ruleset: Ruleset) -> bool:
+        """Whether the change is one of ``ruleset``'s games' (its players and length)."""
+        return self.players in (None, ruleset.players) and self.length in (None, ruleset.length)
+
+    def side(self, played_on: date) -> str:
+        """``before``, ``after`` or ``either`` (inside the window of uncertainty)."""
+        if played_on >= self.since:
+            return "after"
+        if self.uncertain_from is not None and played_on >= self.uncertain_from:
+            return "either"
+        return "before"
 
 
 #: Tenhou's rule changes that matter to a replay, oldest first. A record of unknown date gets
-#: the presets' values: today's play, and either rounding of the points.
+#: the presets' values (today's play, and either rounding of the points), and the replay accepts
+#: an older era's rules where today's do not fit (:func:`rule_eras`).
 TENHOU_CHANGES: Final[tuple[RuleChange, ...]] = (
+    # The all-last tenpai stop: announced for June 2010; the blog's own words say the dealer
+    # played on until then. No record of ours shows the day it took effect (games of early
+    # June 2010 are said to play on still), and the first record of ours that stops is of
+    # 2020-01-01: every day between may have either.
     RuleChange(
-        since=date(2010, 6, 1),
+        since=date(2020, 1, 1),
+        uncertain_from=date(2010, 6, 1),
         before={"tenpai_yame": False},
         what=(
             "the all-last dealer in first place with the target no longer plays on after being "
-            "tenpai at an exhaustive draw: the game ends (ラス親トップの自動聴牌止め)"
+            "tenpai at an exhaustive draw: the game ends (ラス親トップの自動聴牌止め); "
+            "announced for June 2010, on a day not known: certainly by 2020-01-01"
         ),
         source=(
-            "Tenhou's blog, 2010-05-18, 'ラス親トップの自動聴牌止め導入': from June 2010 "
-            "(http://blog.tenhou.net/article/38215017.html)"
+            "Tenhou's blog, 2010-05-18, 'ラス親トップの自動聴牌止め導入': from June 2010, "
+            "until then the dealer played on (http://blog.tenhou.net/article/38215017.html); "
+            "the first record seen stopping: 2020010119gm-00e1-0000-7caca38b (E4, the dealer "
+            "tenpai and first at the draw: the game ends; Agony5757/mahjong, "
+            "tests/data/real). No record from June 2010 to 2019 that reaches the situation "
+            "was found in a source we may use"
         ),
+        era="the all-last dealer played on after tenpai (before the 2010 tenpai stop)",
+    ),
+    # East-only games' uma: 5-10 in 2009 (the issue's report of 2009 East games' final
+    # points), 10-20 in every East game of ours, the first of 2017-03-24. No record of the
+    # old uma in a source we may use bounds the window from below.
+    RuleChange(
+        since=date(2017, 3, 24),
+        uncertain_from=date.min,
+        players=4,
+        length="east",
+        before={"uma": [10, 5, -5, -10]},
+        what=(
+            "East-only games' uma 20/10 (+20 +10 -10 -20) instead of 10/5: on a day not "
+            "known, certainly by 2017-03-24"
+        ),
+        source=(
+            "the first East-only record seen with uma 20/10: the ippan East game "
+            "2017032421gm-0001-0000-d32d3224 (spen428/custom_tenhou_client replay.thr, "
+            "tests/data/real), and every later one (2020 houou East games in "
+            "tests/data/real); uma 10/5 (+10 +5 -5 -10) for East games of 2009 is reported in "
+            "issue 38 from records of sources we may not use: no record of ours shows it"
+        ),
+        era="East-only uma 10/5 (+10 +5 -5 -10)",
     ),
     # The final points: rounded to thousands (each score rounded, first place the rest) in
     # every dated record up to 2021-07-01, to the hundred in every one from 2022-06-01 on
-    # (mjlog `owari`, tenhou.net/6 `sc`: tests/data/real). The day between is not known: a game
-    # of those months gets the presets' "either".
-    RuleChange(
-        since=date(2021, 7, 2),
-        before={"points_rounding": "thousands"},
-        what="final points no longer rounded to whole thousands (on a day before 2022-06-01)",
-        source=(
-            "real records: every owari up to 2021-07-01 is in whole thousands, every one from "
-            "2022-06-01 on to the hundred (tests/data/real/MANIFEST.tsv)"
-        ),
-    ),
+    # (mjlog `owari`, tenhou.net/6 `sc`: tests/data/real). A game of the months between gets
+    # the presets' "either".
     RuleChange(
         since=date(2022, 6, 1),
+        uncertain_from=date(2021, 7, 2),
+        before={"points_rounding": "thousands"},
         after={"points_rounding": "exact"},
-        what="final points to the hundred (one decimal), certainly by this day",
-        source="as above: the first record seen with points to the hundred",
+        what=(
+            "final points to the hundred (one decimal), no longer rounded to whole "
+            "thousands: on a day between 2021-07-02 and 2022-06-01"
+        ),
+        source=(
+            "real records: every owari up to 2021-07-01 is in whole thousands (the last: "
+            "2021070118gm-00a9-0000-c7a34bf3, Apricot-S/mahjax), every one from 2022-06-01 "
+            "on to the hundred (the first: 2022060100gm-00a9-0000-3ffa4858, "
+            "mjx-project/mjx; tests/data/real/MANIFEST.tsv)"
+        ),
+        era="final points rounded to whole thousands (until 2021-2022)",
     ),
 )
 
@@ -196,16 +260,76 @@ def log_date(log_id: str | None) -> date | None:
         return None
 
 
-def rules_on(ruleset: Ruleset, played_on: date | None) -> Ruleset:
+def rules_on(
+    ruleset: Ruleset, played_on: date | None, older: frozenset[RuleChange] = frozenset()
+) -> Ruleset:
     """``ruleset`` as Tenhou played it on ``played_on``; the preset itself when the date is not
-    known (today's play; where the rules changed on a day not known, the preset allows both)."""
-    if played_on is None:
-        return ruleset
+    known (today's play; where the rules changed on a day not known, the preset allows both),
+    and likewise inside a change's window of uncertainty. The changes in ``older`` are taken
+    as not yet made (an older era, :func:`rule_eras`), whatever the date."""
     changes: dict[str, object] = {}
     for change in TENHOU_CHANGES:  # oldest first: a later change's options win
-        if change.players in (None, ruleset.players):
-            changes.update(change.before if played_on < change.since else change.after)
+        if not change.concerns(ruleset):
+            continue
+        if change in older:
+            changes.update(change.before)
+        elif played_on is not None:
+            side = change.side(played_on)
+            if side != "either":
+                changes.update(change.before if side == "before" else change.after)
     return apply_overrides(ruleset, changes) if changes else ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Era:
+    """Older rules a record may fit where its date does not rule them out: the rule set, and
+    what makes it older in words (a verdict names it)."""
+
+    name: str
+    ruleset: Ruleset
+    changes: tuple[RuleChange, ...]
+
+
+def rule_eras(preset: str, ruleset: Ruleset, played_on: date | None) -> list[Era]:
+    """The older eras of Tenhou's rules that a game of the preset named ``preset``, replayed
+    under ``ruleset`` (its header's rules: the preset, its lobby's options and its date's),
+    may have been played under: the changes its date does not decide (every change for an
+    undated game, those whose window of uncertainty holds its date for a dated one) undone,
+    one at a time, then two at a time..., the most recent first. The order in which changes
+    of unknown day were made is not known either, so any of them may be undone without the
+    others. An option the header sets for other reasons than the date (a custom lobby's
+    unchecked points) is kept, and one whose value already accepts the old rule
+    (``points_rounding`` either) is not undone. Empty for other platforms' rule sets and for
+    a game whose date decides every change."""
+    if not preset.startswith("tenhou-") or preset not in PRESETS:
+        return []
+    dated = rules_on(PRESETS[preset], played_on)
+    undone: list[tuple[RuleChange, dict[str, object]]] = []
+    for change in reversed(TENHOU_CHANGES):  # the most recent first
+        if not change.concerns(ruleset):
+            continue
+        if played_on is not None and change.side(played_on) != "either":
+            continue
+        options = {
+            option: value
+            for option, value in change.before.items()
+            # Only options the header has from the date: a lobby's own stay.
+            if getattr(ruleset, option) == getattr(dated, option)
+            and getattr(ruleset, option) is not PointsRounding.EITHER
+        }
+        if options:
+            undone.append((change, options))
+    eras: list[Era] = []
+    for size in range(1, len(undone) + 1):
+        for chosen in combinations(undone, size):
+            options = {option: value for _, each in chosen for option, value in each.items()}
+            era_rules = apply_overrides(ruleset, options)
+            if era_rules == ruleset or any(era.ruleset == era_rules for era in eras):
+                continue
+            changes = tuple(change for change, _ in chosen)
+            name = "; ".join(change.era or change.what for change in changes)
+            eras.append(Era(name, era_rules, changes))
+    return eras
 
 
 def dated_overrides(ruleset: Ruleset, played_on: date | None) -> dict[str, object]:

@@ -11,7 +11,7 @@ import pytest
 
 from engine.events import ExhaustiveDraw, Game
 from engine.formats.mjlog import read_mjlog
-from engine.game_flow import HandOutcome, RoundPosition, next_position
+from engine.game_flow import HandOutcome, RoundPosition, final_points, next_position
 from engine.replay import Verdict, replay
 from engine.rules import get_ruleset
 from engine.rules.presets import apply_overrides, with_overrides
@@ -20,6 +20,7 @@ from engine.rules.tenhou import (
     TENHOU_CHANGES,
     TenhouLobby,
     log_date,
+    rule_eras,
     rules_on,
     tenhou_game_rules,
     tenhou_room,
@@ -154,12 +155,133 @@ def _played_on_after_tenpai_at_all_last() -> tuple[Game, int]:
 def test_a_pre_2010_game_that_plays_on_after_the_tenpai_verifies_only_under_its_rules() -> None:
     game, index = _played_on_after_tenpai_at_all_last()
     assert replay(game).verdict is Verdict.VERIFIED  # header: tenhou-4p-east, tenpai_yame off
-    today = dataclasses.replace(game, header=dataclasses.replace(game.header, rule_overrides={}))
-    report = replay(today)
+    # Today's rules, for a game dated after the change (an undated one may fit the older era).
+    report = replay(_dated(game, "2021010100gm-0041-0000-00000000"))
     assert report.verdict is Verdict.ILLEGAL_ACTION
     assert report.discrepancy is not None
     assert report.discrepancy.round == index + 1
     assert "is over" in report.discrepancy.expected
+
+
+# -- windows of uncertainty and older eras ---------------------------------------------------------
+
+
+def _dated(game: Game, log_id: str | None, **overrides: object) -> Game:
+    """``game`` as a record of ``log_id``'s date (``None``: undated) whose header states only
+    ``overrides``, as a reader writes it."""
+    header = dataclasses.replace(
+        game.header,
+        rule_overrides=overrides,
+        source=dataclasses.replace(game.header.source, format="mjlog", id=log_id),
+    )
+    return dataclasses.replace(game, header=header)
+
+
+def test_a_change_of_unknown_day_has_a_window_in_which_either_rule_holds() -> None:
+    tenpai = next(change for change in TENHOU_CHANGES if "tenpai_yame" in change.before)
+    assert tenpai.side(date(2010, 5, 31)) == "before"  # the blog: played on until June 2010
+    assert tenpai.side(date(2010, 6, 5)) == "either"
+    assert tenpai.side(date(2020, 1, 1)) == "after"  # the first record seen stopping
+    tenhou = get_ruleset("tenhou-4p")
+    assert rules_on(tenhou, date(2010, 6, 5)).tenpai_yame  # the window reads as the preset
+    # Every change of unknown day cites the records or sources that bound its window.
+    for change in TENHOU_CHANGES:
+        if change.uncertain_from is not None:
+            assert change.uncertain_from < change.since and change.era and change.source
+
+
+def test_east_only_uma_changed_on_a_day_not_known() -> None:
+    east = get_ruleset("tenhou-4p-east")
+    uma = next(change for change in TENHOU_CHANGES if "uma" in change.before)
+    assert uma.length == "east" and uma.players == 4
+    assert uma.side(date(2009, 8, 1)) == "either"  # no record of ours shows the old uma
+    assert rules_on(east, date(2018, 1, 1)).uma == (20, 10, -10, -20)
+    assert rules_on(east, date(2009, 8, 1)).uma == (20, 10, -10, -20)
+    assert not uma.concerns(get_ruleset("tenhou-4p")) and not uma.concerns(
+        get_ruleset("tenhou-3p-east")
+    )
+
+
+def test_the_older_eras_a_record_may_fit() -> None:
+    east = get_ruleset("tenhou-4p-east")
+    undated = rule_eras("tenhou-4p-east", east, None)
+    assert [era.ruleset.uma for era in undated] == [
+        (10, 5, -5, -10),
+        (20, 10, -10, -20),
+        (10, 5, -5, -10),
+    ]
+    assert [era.ruleset.tenpai_yame for era in undated] == [True, False, False]
+    assert "uma 10/5" in undated[0].name and "tenpai" in undated[1].name
+    # A hanchan never had the East-only uma; the rounding is "either" already.
+    hanchan = get_ruleset("tenhou-4p")
+    assert [era.ruleset.tenpai_yame for era in rule_eras("tenhou-4p", hanchan, None)] == [False]
+    # A date decides what it can: inside the tenpai stop's window only that change is open.
+    assert len(rule_eras("tenhou-4p", hanchan, date(2012, 1, 1))) == 1
+    assert rule_eras("tenhou-4p", hanchan, date(2021, 1, 1)) == []
+    assert rule_eras("majsoul-4p", get_ruleset("majsoul-4p"), None) == []
+    # An option set by the lobby, not by the date, stays (a custom lobby's unchecked points).
+    custom = with_overrides(*tenhou_game_rules(TenhouLobby.from_go_type(9, number=1234), None))
+    for era in rule_eras("tenhou-4p", custom, None):
+        assert era.ruleset.points_rounding is PointsRounding.UNCHECKED
+
+
+def test_an_undated_game_that_plays_on_after_the_tenpai_fits_the_older_era() -> None:
+    game, index = _played_on_after_tenpai_at_all_last()
+    undated = replay(_dated(game, None))
+    assert undated.verdict is Verdict.VERIFIED
+    assert undated.era is not None and "tenpai" in undated.era
+    assert any("older era" in warning for warning in undated.warnings)
+    # Inside the window (after the announced June 2010, before the first record seen
+    # stopping): either rule.
+    assert replay(_dated(game, "2010060512gm-0041-0000-00000000")).era == undated.era
+    # Before it, the header's own rules fit: no era to name.
+    before = replay(_dated(game, "2009061201gm-0041-0000-00000000", tenpai_yame=False))
+    assert before.verdict is Verdict.VERIFIED and before.era is None
+    # After it, the play-on is an illegal hand, as it is for today's rules.
+    after = replay(_dated(game, "2021010100gm-0041-0000-00000000"))
+    assert after.verdict is Verdict.ILLEGAL_ACTION and after.era is None
+    assert after.discrepancy is not None and after.discrepancy.round == index + 1
+
+
+def _with_points(game: Game, uma: tuple[int, ...]) -> Game:
+    """``game`` recording the final points that ``uma`` gives its final scores."""
+    final = game.recorded_final
+    assert final is not None
+    ruleset = get_ruleset(game.header.ruleset).replace(
+        uma=uma, points_rounding=PointsRounding.EXACT
+    )
+    (tenths,) = final_points(final.scores, ruleset, game.rounds[0].dealer)
+    results = tuple(value / 10 for value in tenths)
+    return dataclasses.replace(game, recorded_final=dataclasses.replace(final, results=results))
+
+
+@pytest.fixture(scope="module")
+def east_game() -> Game:
+    ruleset = get_ruleset("tenhou-4p-east")
+    game = play_game(ruleset, [GreedyBot() for _ in range(4)], random.Random("uma-era"))
+    return _with_points(game, (10, 5, -5, -10))
+
+
+def test_an_east_game_with_the_old_uma_fits_the_older_era_only_where_its_date_allows(
+    east_game: Game,
+) -> None:
+    undated = replay(_dated(east_game, None))
+    assert undated.verdict is Verdict.VERIFIED, undated.discrepancy
+    assert undated.era is not None and "uma 10/5" in undated.era
+    assert replay(_dated(east_game, "2009080100gm-00e1-0000-00000000")).era == undated.era
+    later = replay(_dated(east_game, "2018010100gm-00e1-0000-00000000"))
+    assert later.verdict is Verdict.SCORE_MISMATCH and later.era is None
+    assert later.discrepancy is not None and later.discrepancy.what == "final points"
+    # Today's uma still fits with no era to name.
+    today = replay(_dated(_with_points(east_game, (20, 10, -10, -20)), None))
+    assert today.verdict is Verdict.VERIFIED and today.era is None
+
+
+def test_a_hanchan_with_the_east_games_old_uma_does_not_fit() -> None:
+    ruleset = get_ruleset("tenhou-4p")
+    game = play_game(ruleset, [GreedyBot() for _ in range(4)], random.Random("uma-hanchan"))
+    report = replay(_dated(_with_points(game, (10, 5, -5, -10)), None))
+    assert report.verdict is Verdict.SCORE_MISMATCH and report.era is None
 
 
 # -- lobbies --------------------------------------------------------------------------------------
