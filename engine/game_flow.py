@@ -5,8 +5,9 @@ the self-play loop agree on them. The rules are Tenhou's unless the :class:`Rule
 otherwise (see ``docs/rules.md``): a dealer who wins or is tenpai keeps the deal; any draw adds a
 counter (without ``renchan``, as in small mahjong, the deal always passes and there are no
 counters); the game ends on a negative score, after the last scheduled hand when someone has the
-target score, or, in the extra rounds, as soon as someone has it; an all-last dealer in first place
-with the target stops after a win (``agari_yame``) or tenpai (``tenpai_yame``).
+target score, or, in the extra rounds, as soon as someone has it after a hand that passes the
+deal (after a dealer's repeat too with ``sudden_death_on_repeat``); an all-last dealer in first
+place with the target stops after a win (``agari_yame``) or tenpai (``tenpai_yame``).
 """
 
 from __future__ import annotations
@@ -98,6 +99,11 @@ def next_position(
         if dealer_keeps:
             stops = ruleset.agari_yame if outcome.won else ruleset.tenpai_yame
             if stops and not outcome.aborted and leader == dealer and scores[dealer] >= target:
+                return None
+            # In the extra rounds first place reaching the target ends the game after any hand,
+            # a dealer's repeat included, where the rules say "as soon as" (the mini-game's).
+            extra = position.wind > last_wind
+            if extra and ruleset.sudden_death_on_repeat and scores[leader] >= target:
                 return None
         else:
             reached = any(score >= target for score in scores)

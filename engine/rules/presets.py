@@ -109,6 +109,9 @@ MINIGAME_4P = MAJSOUL_4P.replace(
     nagashi_mangan=False,
     agari_yame=False,
     tenpai_yame=False,
+    # "The game ends once the player in first place reaches or exceeds the required points":
+    # in the extra wind, after a dealer's repeat too.
+    sudden_death_on_repeat=True,
     # "the player closest to the dealer (clockwise) receives the point sticks/deposit": the
     # game deals counterclockwise ("Starting from the dealer and going counterclockwise, the
     # players are referred to as East, South, West, and North"), so clockwise is against turn

@@ -154,6 +154,11 @@ class Ruleset:
     tobi: bool = True
     #: Extra rounds (West, or South after East-only) until someone reaches the target score.
     sudden_death: bool = True
+    #: In the extra rounds, the game ends when first place has the target after a dealer's
+    #: repeat too (the mini-game: "The game ends once the player in first place reaches or
+    #: exceeds the required points"); without it a repeat plays on unless ``agari_yame`` or
+    #: ``tenpai_yame`` stops it.
+    sudden_death_on_repeat: bool = False
     #: All-last: a dealer who wins in first place with the target ends the game.
     agari_yame: bool = True
     #: All-last: a dealer who is tenpai at an exhaustive draw in first place with the target
