@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final
 
-from engine.errors import MalformedLogError
+from engine.errors import MalformedLogError, UnsupportedLogError
 from engine.events import (
     AbortiveDraw,
     AbortKind,
@@ -36,9 +36,11 @@ from engine.tiles import Tile, is_yaochuu
 class _Mismatch(Exception):
     """This interleaving of the takes and discards does not work out (the reader backtracks)."""
 
-    def __init__(self, message: str, where: str, progress: int) -> None:
+    def __init__(self, message: str, where: str, progress: int, unsupported: bool = False) -> None:
         super().__init__(message)
         self.message, self.where, self.progress = message, where, progress
+        #: What went wrong is a rule the reader does not read, not a fault of the record.
+        self.unsupported = unsupported
 
 
 #: Phases of the turn loop.
@@ -122,10 +124,12 @@ class Interleaver:
                 self.restore(choices[-1][0])
                 phase = _RETRY
         assert best is not None
+        if best.unsupported:
+            raise UnsupportedLogError(f"{best.where}: {best.message}")
         raise MalformedLogError(best.message, best.where)
 
-    def fail(self, message: str, where: str) -> _Mismatch:
-        return _Mismatch(message, where, len(self.events))
+    def fail(self, message: str, where: str, *, unsupported: bool = False) -> _Mismatch:
+        return _Mismatch(message, where, len(self.events), unsupported)
 
     def slot_at(self, element: int, seat: int, index: int) -> str:
         """The place of a seat's take (element 5) or discard slot (element 6)."""
@@ -254,6 +258,19 @@ class Interleaver:
 
     def reveal(self) -> None:
         indicators = self.data.indicators
+        if len(indicators) == 1 and not self.data.kan_dora_elsewhere:
+            # Tenhou turns an indicator for every kan that stands. A round whose kan turns none,
+            # in a game where none ever does, was played without kan dora: a league's rule (the
+            # JPML's A rules: jpml-a), which the record cannot name, nor the league's other
+            # rules. Read by Tenhou's rules it would be judged wrongly.
+            raise self.fail(
+                "a kan turns no dora: the round lists no indicator after the first, and no round "
+                "of the game lists one. The game was played without kan dora (a league's rule, "
+                "such as the JPML's A rules), which tenhou.net/6 cannot name: not read, as its "
+                "other rules are not known either",
+                self.data.at(2),
+                unsupported=True,
+            )
         if self.dora_used >= len(indicators):
             raise self.fail(
                 f"a kan turns a dora, but only {len(indicators)} indicator(s) are listed",

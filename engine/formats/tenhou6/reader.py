@@ -207,8 +207,18 @@ def _part(obj: Any, prefix: str) -> _Part:
             f"rule {disp!r} is sanma, but seat 3 has a hand", f"{prefix}log[0][13]"
         )
     warnings = ReaderWarnings()
+    # A round lists its opening indicator and one a kan: a game without kan dora lists one only.
+    kan_dora = [isinstance(raw[2], list) and len(raw[2]) > 1 for raw in log]
     rounds = [
-        read_round(RoundData(raw, players, f"{prefix}log[{r}]", warnings))
+        read_round(
+            RoundData(
+                raw,
+                players,
+                f"{prefix}log[{r}]",
+                warnings,
+                kan_dora_elsewhere=any(kan_dora[:r] + kan_dora[r + 1 :]),
+            )
+        )
         for r, raw in enumerate(log)
     ]
     return _Part(obj, prefix, players, rounds, warnings)

@@ -59,9 +59,17 @@ class RoundData:
     """One round's 17 elements, decoded and checked, before the turns are interleaved."""
 
     def __init__(
-        self, raw: list[Any], players: int, place: str, warnings: ReaderWarnings | None = None
+        self,
+        raw: list[Any],
+        players: int,
+        place: str,
+        warnings: ReaderWarnings | None = None,
+        *,
+        kan_dora_elsewhere: bool = False,
     ) -> None:
         self.players, self.place = players, place
+        #: Whether another round of the game lists a kan's indicator (the game has kan dora).
+        self.kan_dora_elsewhere = kan_dora_elsewhere
         #: Where the round's odd but readable spellings are noted (a converter's quirks).
         self.warnings = ReaderWarnings() if warnings is None else warnings
         head = as_ints(raw[0], self.at(0))

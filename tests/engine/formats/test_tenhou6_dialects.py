@@ -14,13 +14,14 @@ from engine.errors import MalformedLogError, UnsupportedLogError
 from engine.events import (
     AbortiveDraw,
     AbortKind,
+    DoraRevealed,
     ExhaustiveDraw,
     NagashiMangan,
     Win,
 )
 from engine.formats import read_games, sniff_head, tenhou6
 from engine.formats.tenhou6 import parse_yaku
-from tests.engine.formats.test_tenhou6 import events_of, make_log, make_round
+from tests.engine.formats.test_tenhou6 import events_of, make_log, make_round, short_round, t
 
 # -- a converter's English words ------------------------------------------------------------------
 
@@ -263,3 +264,43 @@ def test_majiangs_own_json_is_unsupported_naming_the_format(data: str) -> None:
 def test_a_tenhou6_object_with_a_round_of_objects_is_still_malformed() -> None:
     with pytest.raises(MalformedLogError, match="a round has 17 elements, not 1"):
         tenhou6.read(make_log([{"zimo": {"l": 0, "p": "s1"}}]))
+
+
+# -- leagues without kan dora ---------------------------------------------------------------------
+
+
+def _closed_kan(dora: list[int], kyoku: int = 0) -> list[Any]:
+    """The dealer draws 1m, declares a closed kan of 1m, draws 9m from the dead wall and
+    discards it; nobody is tenpai."""
+    takes: list[list[Any]] = [[], [], [], []]
+    discards: list[list[Any]] = [[], [], [], []]
+    takes[kyoku], discards[kyoku] = [11, 19], ["111111a11", 60]
+    return make_round(takes, discards, ["全員不聴"], kyoku=kyoku, dora=dora)
+
+
+def test_a_kan_that_turns_no_dora_in_a_game_without_any_is_unsupported_naming_the_rule() -> None:
+    data = make_log(short_round(), _closed_kan([41], kyoku=1))
+    with pytest.raises(UnsupportedLogError, match=r"log\[1\]\[2\]: .*without kan dora") as caught:
+        read_games(data)
+    assert "malformed" not in str(caught.value)
+    # An open kan's, and an added kan's, likewise.
+    open_kan = make_round(
+        takes=[[11], [], ["45m454545", 16], []],
+        discards=[[45], [], [0, 60], []],
+        result=["流局", [-1000, -1000, 3000, -1000]],
+        dora=[41],
+    )
+    with pytest.raises(UnsupportedLogError, match="without kan dora"):
+        tenhou6.read(make_log(open_kan))
+
+
+def test_a_kan_without_its_indicator_where_other_kans_turn_one_is_malformed() -> None:
+    # The game has kan dora (its first round lists one): a round at odds with it is a fault.
+    data = make_log(_closed_kan([41, 47]), _closed_kan([41], kyoku=1))
+    with pytest.raises(MalformedLogError, match=r"log\[1\]\[2\]: a kan turns a dora, but only 1"):
+        tenhou6.read(data)
+
+
+def test_a_game_with_kan_dora_still_reads_them() -> None:
+    (game,) = tenhou6.read(make_log(_closed_kan([41, 47])))
+    assert DoraRevealed(t("7z")) in game.rounds[0].events
