@@ -43,7 +43,10 @@ FAST: Final = 0x0040
 #: Chips (祝儀): a lobby paying chips for ippatsu, ura dora, red fives and yakuman, 2,000 or
 #: 5,000 points a chip (0x200, 0x400: jbmokuz/Paitan's reading). Its ``AGARI sc`` carries the
 #: chips after the seats' scores, and its hands round 30 fu 4 han and 60 fu 3 han up to a
-#: mangan (切り上げ満貫).
+#: mangan (切り上げ満貫). Its honba pay as in the other lobbies, 300 a honba on a ron and 100 a
+#: payer on a tsumo, not 1,500: the one chip record found, 2020080512gm-0609-13489-3ccf4378
+#: (GO 0x609, custom lobby 13489; jbmokuz/Paitan parsers/, no licence: cited, not kept),
+#: verifies so; it has no open kan to show when such a kan's dora turns (docs/rules.md).
 CHIPS: Final = 0x0200 | 0x0400
 #: A special lobby of one hand (its games start at 1,000 points, with ``gold`` and ``ratio`` on
 #: the header): its rules are not modelled.

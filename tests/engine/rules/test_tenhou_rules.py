@@ -15,7 +15,7 @@ from engine.game_flow import HandOutcome, RoundPosition, final_points, next_posi
 from engine.replay import Verdict, replay
 from engine.rules import get_ruleset
 from engine.rules.presets import apply_overrides, with_overrides
-from engine.rules.ruleset import PointsRounding
+from engine.rules.ruleset import KanDoraTiming, PointsRounding
 from engine.rules.tenhou import (
     TENHOU_CHANGES,
     TenhouLobby,
@@ -302,6 +302,19 @@ def test_chip_lobbies_round_up_to_mangan() -> None:
     assert with_overrides(name, overrides).kiriage
     name, overrides = tenhou_game_rules(TenhouLobby.from_go_type(169), date(2015, 1, 1))
     assert not with_overrides(name, overrides).kiriage
+
+
+def test_chip_lobbies_pay_the_honba_as_the_others_do() -> None:
+    # The one chip record found, 2020080512gm-0609-13489-3ccf4378 (GO 1545 = 0x609, custom
+    # lobby 13489; jbmokuz/Paitan), pays 300 a honba on a ron (1,300 at 2 honba: the
+    # discarder pays 1,900) and 100 a payer on a tsumo, not 1,500; its closed kans turn the
+    # dora at once; its points are the lobby's own.
+    name, overrides = tenhou_game_rules(TenhouLobby.from_go_type(1545, number=13489), None)
+    chips = with_overrides(name, overrides)
+    assert chips.kiriage
+    assert (chips.honba_ron, chips.honba_tsumo_each) == (300, 100)
+    assert chips.closed_kan_dora_timing is KanDoraTiming.IMMEDIATE
+    assert chips.points_rounding is PointsRounding.UNCHECKED
 
 
 def test_a_one_hand_lobby_is_unsupported_naming_the_rule() -> None:
