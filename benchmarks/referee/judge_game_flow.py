@@ -14,6 +14,9 @@ again from the record's events, with the rules written down apart from the engin
   theirs, tenpai at a draw or an abortive draw), its honba (one more after a dealer's win or any
   draw, none after another seat's win), its riichi sticks (none after a win, the hand's new ones
   added after a draw), its scores (the hand's payments and the riichi sticks paid);
+* the abortive draws: each has its condition (nine terminals on an uninterrupted first draw with
+  nine kinds of terminals and honours; four winds, four riichi, four kans when due), and each
+  forced one that is due happens;
 * when the game ends: a score below zero, the last scheduled hand without the dealer keeping the
   deal and first place at the target, the all-last dealer first with the target after a win or
   tenpai, the extra wind ending at the target or at its last hand;
@@ -31,13 +34,25 @@ from dataclasses import dataclass, field
 from mahjong.agari import Agari
 
 from benchmarks.referee.findings import Verdicts, round_label
+from benchmarks.referee.hand_shapes import ORPHANS as _ORPHANS
+from benchmarks.referee.hand_shapes import hands_before
 from benchmarks.referee.situation import hands_at_end
 from benchmarks.referee.table_rules import TABLE_RULES, TableRules, final_points, placements
 from engine.events import (
     AbortiveDraw,
+    AbortKind,
+    AddedKan,
+    Chi,
+    ClosedKan,
+    Discard,
+    DoraRevealed,
+    Draw,
     ExhaustiveDraw,
     Game,
     NagashiMangan,
+    NorthExtraction,
+    OpenKan,
+    Pon,
     RiichiAccepted,
     Round,
     Win,
@@ -97,6 +112,7 @@ def judge(game: Game, report: ReplayReport, verdicts: Verdicts) -> None:
         outcome = _outcome(round_)
         tenpai = _tenpai_seats(round_) if outcome.exhaustive or outcome.nagashi else []
         _judge_payments(round_, outcome, tenpai, rules, label, verdicts)
+        _judge_aborts(round_, rules, label, verdicts)
         after = list(round_.scores)
         for seat, delta in enumerate(outcome.deltas or ()):
             after[seat] += delta
@@ -237,6 +253,89 @@ def _judge_payments(
     verdicts.checks[PEER] += 1
     if list(recorded) != expected:
         verdicts.add(PEER, what, label, end, list(recorded), expected)
+
+
+_CALLS = (Chi, Pon, OpenKan, ClosedKan, AddedKan, NorthExtraction)
+_KANS = (OpenKan, ClosedKan, AddedKan)
+_WINDS = frozenset(range(27, 31))
+_ANNOUNCED = (DoraRevealed, RiichiAccepted)
+
+
+def _judge_aborts(round_: Round, rules: TableRules, label: str, verdicts: Verdicts) -> None:
+    """Every abortive draw has its condition, and every forced one that is due happens: four
+    winds after the fourth discard, four riichi after the fourth riichi stick, four kans after
+    the discard that follows a fourth kan by several players (unless won on)."""
+    events = round_.events
+    due: tuple[int, AbortKind] | None = None  # (event after which, kind)
+    discards: list[Discard] = []
+    called = False
+    riichi = 0
+    kans: list[int] = []
+    after_fourth_kan = False
+    for index, event in enumerate(events):
+        if isinstance(event, _CALLS):
+            called = True
+        if isinstance(event, _KANS):
+            kans.append(event.seat)
+            after_fourth_kan = len(kans) == 4 and len(set(kans)) > 1
+        if isinstance(event, RiichiAccepted):
+            riichi += 1
+            if rules.four_riichi and riichi == 4 and due is None:
+                due = (index, AbortKind.FOUR_RIICHI)
+        if isinstance(event, Discard):
+            discards.append(event)
+            if (
+                rules.four_winds
+                and len(discards) == 4
+                and not called
+                and len({d.seat for d in discards}) == 4
+                and len({d.tile.kind for d in discards}) == 1
+                and discards[0].tile.kind in _WINDS
+                and due is None
+            ):
+                due = (index, AbortKind.FOUR_WINDS)
+            if after_fourth_kan and due is None:
+                due = (index, AbortKind.FOUR_KANS)
+    aborts = [(i, e) for i, e in enumerate(events) if isinstance(e, AbortiveDraw)]
+    won = any(isinstance(e, Win) for e in events)
+    for index, abort in aborts:
+        verdicts.checks[PEER] += 1
+        problem = ""
+        if abort.kind is AbortKind.NINE_TERMINALS:
+            problem = _nine_terminals_problem(round_, index, abort.seat)
+        elif abort.kind is AbortKind.TRIPLE_RON:
+            problem = "" if rules.triple_ron else "the rules pay a triple ron"
+        elif due is None or due[1] is not abort.kind:
+            problem = "no such abort is due"
+        if problem:
+            what = f"{abort.kind.value} abort without its condition"
+            verdicts.add(PEER, what, label, index, "aborted", problem)
+    if due is not None and not won:
+        verdicts.checks[PEER] += 1
+        index, kind = due
+        following = [e for e in events[index + 1 :] if not isinstance(e, _ANNOUNCED)]
+        first = following[0] if following else None
+        if not (isinstance(first, AbortiveDraw) and first.kind is kind):
+            verdicts.add(PEER, f"{kind.value} abort missing", label, index, "played on", kind.value)
+
+
+def _nine_terminals_problem(round_: Round, index: int, seat: int | None) -> str:
+    """Why a nine-terminals declaration at ``index`` is not allowed, or ``""``: on the seat's
+    first draw, nothing called or declared before it in the hand, nine kinds of terminals and
+    honours in the hand."""
+    events = round_.events
+    before = events[:index]
+    if seat is None or not before or not isinstance(before[-1], Draw) or before[-1].seat != seat:
+        return "not on the declarer's own draw"
+    if any(isinstance(e, Discard) and e.seat == seat for e in before):
+        return "not the declarer's first draw"
+    if any(isinstance(e, _CALLS) for e in before):
+        return "after a call"
+    tiles, _melds = hands_before(round_, index)[seat]
+    kinds = {tile.kind for tile in tiles} & _ORPHANS
+    if len(kinds) < 9:
+        return f"{len(kinds)} kinds of terminals and honours"
+    return ""
 
 
 def _recorded_tenpai(round_: Round) -> tuple[int, ...] | None:

@@ -102,33 +102,74 @@ def with_preset(mjai_text: str, ruleset: str) -> str:
 def judge(game: Game, export: str, text: str, verdicts: Verdicts) -> None:
     """Read, replay and score one game from one of our exports (``mjai`` or ``tenhou6``)."""
     peer = f"{PEER} ({export})"
+    skipped: set[int] = set()
     try:
-        paifu = (
-            parse_mjai(with_preset(text, game.header.ruleset))
-            if export == "mjai"
-            else (parse_tenhou_json(text))
-        )
+        paifu = _parse(game, export, text)
     except Exception as error:  # jansou's parse errors have no common base class
-        what = "cannot read the export"
-        if export == "tenhou6" and game.players == 3:
-            what = SANMA_TENHOU6
-        elif export == "mjai" and "hora without a preceding" in str(error) and _robs_ankan(game):
-            what = ANKAN_RON
-        verdicts.add(peer, what, "", None, "readable", f"{type(error).__name__}: {error}")
-        return
+        robbing = _rounds_robbing_ankan(game) if export == "mjai" else set()
+        if not robbing or "hora without a preceding" not in str(error):
+            sanma = export == "tenhou6" and game.players == 3
+            what = SANMA_TENHOU6 if sanma else "cannot read the export"
+            verdicts.add(peer, what, "", None, "readable", f"{type(error).__name__}: {error}")
+            return
+        # jansou cannot read the hands where thirteen orphans robs a closed kan: those alone
+        # are left out, and the rest of the game is judged.
+        for index in sorted(robbing):
+            verdicts.add(
+                peer,
+                ANKAN_RON,
+                round_label(index, game.rounds[index].name),
+                None,
+                "readable",
+                f"{type(error).__name__}: {error}",
+            )
+        skipped = robbing
+        if len(skipped) == len(game.rounds):
+            return  # (a game of that one hand: nothing else to judge)
+        try:
+            paifu = _parse(game, export, _without_rounds(text, skipped))
+        except Exception as again:
+            problem = f"{type(again).__name__}: {again}"
+            verdicts.add(peer, "cannot read the export", "", None, "readable", problem)
+            return
     if paifu.player_count != game.players:
         what = SANMA_TENHOU6 if export == "tenhou6" else "reads another number of players"
         verdicts.add(peer, what, "", None, game.players, f"{paifu.player_count} players")
         return
     verdicts.checks[peer] += 1
-    if len(paifu.rounds) != len(game.rounds):
-        verdicts.add(peer, "hands read", "", None, len(game.rounds), len(paifu.rounds))
+    kept = [index for index in range(len(game.rounds)) if index not in skipped]
+    if len(paifu.rounds) != len(kept):
+        verdicts.add(peer, "hands read", "", None, len(kept), len(paifu.rounds))
         return
-    for index, (round_, round_log) in enumerate(zip(game.rounds, paifu.rounds, strict=True)):
+    for position, (index, round_log) in enumerate(zip(kept, paifu.rounds, strict=True)):
+        round_ = game.rounds[index]
         label = round_label(index, round_.name)
-        settled = _replay(paifu, index, round_, label, peer, verdicts)
+        settled = _replay(paifu, position, round_, label, peer, verdicts)
         if _score(paifu, round_log, round_, label, peer, verdicts) and settled is not None:
             _settle(game, index, settled, label, peer, verdicts)
+
+
+def _parse(game: Game, export: str, text: str) -> object:
+    if export == "mjai":
+        return parse_mjai(with_preset(text, game.header.ruleset))
+    return parse_tenhou_json(text)
+
+
+def _without_rounds(mjai_text: str, skipped: set[int]) -> str:
+    """Our mjai without the hands numbered in ``skipped`` (from ``start_kyoku`` to
+    ``end_kyoku``)."""
+    kept = []
+    number = -1
+    dropping = False
+    for line in mjai_text.splitlines():
+        if '"type":"start_kyoku"' in line:
+            number += 1
+            dropping = number in skipped
+        if not dropping:
+            kept.append(line)
+        if '"type":"end_kyoku"' in line:
+            dropping = False
+    return "".join(line + "\n" for line in kept)
 
 
 def _replay(
@@ -351,10 +392,11 @@ def _score(
     return agreed
 
 
-def _robs_ankan(game: Game) -> bool:
-    """Whether some hand of the game has a ron right after a closed kan that completes
-    thirteen orphans (the only ron a closed kan allows, on Mahjong Soul)."""
-    for round_ in game.rounds:
+def _rounds_robbing_ankan(game: Game) -> set[int]:
+    """The hands of the game where a ron right after a closed kan completes thirteen orphans
+    (the only ron a closed kan allows, on Mahjong Soul)."""
+    found = set()
+    for number, round_ in enumerate(game.rounds):
         events = round_.events
         for index, event in enumerate(events):
             if not isinstance(event, Win) or event.tsumo:
@@ -367,8 +409,8 @@ def _robs_ankan(game: Game) -> bool:
             if isinstance(kan, ClosedKan):
                 tiles, _melds = hands_before(round_, index)[event.seat]
                 if is_thirteen_orphans([*tiles, kan.tiles[0]]):
-                    return True
-    return False
+                    found.add(number)
+    return found
 
 
 def _canonical_index(round_: object, jansou_index: int | None) -> int | None:

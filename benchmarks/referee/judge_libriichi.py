@@ -174,11 +174,23 @@ def _compare_candidates(
     for seat, state in enumerate(states):
         cans = state.last_cans
         theirs = {name for attribute, name in _CANS if getattr(cans, attribute)}
+        if cans.can_discard and not state.self_riichi_declared:
+            # Which kinds: the hand's, less those a swap call forbids (libriichi's
+            # forbidden_tiles). After a riichi declaration libriichi does not say which
+            # discards keep the hand tenpai (the riichi discard is checked after it is made).
+            theirs.discard("discard")
+            forbidden = state.forbidden_tiles
+            theirs.update(
+                f"discard {_KIND_CODES[kind]}"
+                for kind, count in enumerate(state.tehai)
+                if count and not forbidden[kind]
+            )
         if cans.can_ankan:
             theirs.update(f"ankan {_plain(tile)}" for tile in state.ankan_candidates())
         if cans.can_kakan:
             theirs.update(f"kakan {_plain(tile)}" for tile in state.kakan_candidates())
-        mine = {_category(key, events, index, seat) for key in ours.get((index, seat), ())}
+        by_kind = any(name.startswith("discard ") for name in theirs)
+        mine = {_category(key, events, index, seat, by_kind) for key in ours.get((index, seat), ())}
         mine.discard("")
         if not mine and not theirs:
             continue
@@ -245,11 +257,21 @@ def _plain(code: str) -> str:
     return code.removesuffix("r")
 
 
-def _category(key: Key, events: Sequence[Event], index: int, seat: int) -> str:
-    """One of our actions as libriichi's category."""
+_KIND_CODES = [f"{rank}{suit}" for suit in "mps" for rank in range(1, 10)] + list("ESWNPFC")
+
+
+def _pairs(keys: set[Key], events: Sequence[Event], index: int, seat: int) -> list[tuple[Key, str]]:
+    return [(key, _category(key, events, index, seat)) for key in keys]
+
+
+def _category(
+    key: Key, events: Sequence[Event], index: int, seat: int, by_kind: bool = False
+) -> str:
+    """One of our actions as libriichi's category (a discard with its kind when ``by_kind``:
+    which copy, red or not, is the player's choice of one and the same discard)."""
     kind, tile, taken = key
     if kind == "dahai":
-        return "discard"
+        return f"discard {_plain(tile)}" if by_kind else "discard"
     if kind == "chi":
         rank = int(tile[0])
         ranks = sorted(int(code[0]) for code in taken)

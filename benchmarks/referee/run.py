@@ -22,11 +22,11 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from tqdm import tqdm
 
-from benchmarks.referee import rare
+from benchmarks.referee import expected, rare
 from benchmarks.referee.explained import explanation
 from benchmarks.referee.findings import Finding
 from benchmarks.referee.games import kind_of, make_game
@@ -38,6 +38,16 @@ CHUNK = 10
 
 def class_key(peer: str, what: str, ruleset: str) -> str:
     return f"{peer}\t{what}\t{ruleset}"
+
+
+def situation_name(situation: str) -> str:
+    """A rare situation's name among the counts of :attr:`Figures.seen`."""
+    return f"situation: {situation.strip()}"
+
+
+def class_name(peer: str, what: str) -> str:
+    """A disagreement class's name among the counts of :attr:`Figures.seen`."""
+    return f"class: {peer} | {what}"
 
 
 @dataclass
@@ -54,6 +64,10 @@ class Figures:
     classes: dict[str, dict[str, Any]] = field(default_factory=dict)
     rare: Counter[str] = field(default_factory=Counter)
     kinds: Counter[str] = field(default_factory=Counter)
+    #: In how many games each rare situation and each disagreement class occurred, by rule set
+    #: and kind of game: ``"<ruleset>\t<kind>\t<name>"`` (``name`` ``""``: the games played),
+    #: for the expected ranges (:mod:`benchmarks.referee.expected`).
+    seen: Counter[str] = field(default_factory=Counter)
     started: float = 0.0
     ended: float = 0.0
 
@@ -80,6 +94,7 @@ class Figures:
         self.checks.update(other.checks)
         self.rare.update(other.rare)
         self.kinds.update(other.kinds)
+        self.seen.update(other.seen)
         for key, entry in other.classes.items():
             mine = self.classes.get(key)
             if mine is None:
@@ -112,6 +127,7 @@ class Figures:
             "unexplained": self.unexplained(),
             "rare": {name: self.rare[name] for name in rare.SITUATIONS if self.rare[name]},
             "kinds": dict(sorted(self.kinds.items())),
+            "seen": dict(sorted(self.seen.items())),
         }
 
     @classmethod
@@ -123,6 +139,7 @@ class Figures:
             checks=Counter(data["checks"]),
             rare=Counter(data["rare"]),
             kinds=Counter(data["kinds"]),
+            seen=Counter(data.get("seen", {})),
         )
         for entry in data["disagreements"]:
             figures.classes[class_key(entry["peer"], entry["what"], entry["ruleset"])] = entry
@@ -132,13 +149,20 @@ class Figures:
 # -- one chunk, in a worker -------------------------------------------------------------------
 
 
-def judge_chunk(task: tuple[str, int, int, tuple[str, ...]]) -> tuple[str, int, Figures]:
-    """Self-play and judge the seeds ``start`` .. ``stop - 1`` of one rule set."""
-    ruleset, start, stop, peers = task
+Task = tuple[str, int, int, tuple[str, ...], tuple[str, ...]]
+
+
+def judge_chunk(task: Task) -> tuple[str, int, Figures]:
+    """Self-play and judge the seeds ``start`` .. ``stop - 1`` of one rule set (only those of
+    the given kinds of game, when some are given)."""
+    ruleset, start, stop, peers, kinds = task
     figures = Figures(started=time.time())
     cpu = time.process_time()
     for seed in range(start, stop):
-        figures.kinds[kind_of(ruleset, seed)] += 1
+        kind = kind_of(ruleset, seed)
+        if kinds and kind not in kinds:
+            continue
+        figures.kinds[kind] += 1
         figures.games += 1
         try:
             game = make_game(ruleset, seed)
@@ -149,7 +173,11 @@ def judge_chunk(task: tuple[str, int, int, tuple[str, ...]]) -> tuple[str, int, 
         for finding in verdicts.findings:
             figures.add_finding(finding, ruleset, seed)
         figures.checks.update(verdicts.checks)
-        figures.rare.update(rare.count(game))
+        situations = rare.count(game)
+        figures.rare.update(situations)
+        names = {situation_name(name) for name, n in situations.items() if n}
+        names |= {class_name(f.peer, f.what) for f in verdicts.findings}
+        figures.seen.update(f"{ruleset}\t{kind}\t{name}" for name in ("", *names))
     figures.cpu_seconds = time.process_time() - cpu
     figures.ended = time.time()
     return ruleset, start, figures
@@ -167,14 +195,31 @@ class Part:
     ruleset: str
     start: int
     stop: int
+    #: Only games of these kinds (a targeted run); empty: every seed of the range.
+    kinds: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
-        return f"{self.ruleset}_{self.start:09d}-{self.stop:09d}"
+        name = f"{self.ruleset}_{self.start:09d}-{self.stop:09d}"
+        return name + "".join(f"_{kind.replace(':', '-')}" for kind in self.kinds)
 
     @property
     def games(self) -> int:
-        return self.stop - self.start
+        if not self.kinds:
+            return self.stop - self.start
+        return sum(kind_of(self.ruleset, s) in self.kinds for s in range(self.start, self.stop))
+
+
+def _stop_after(ruleset: str, start: int, games: int, kinds: tuple[str, ...]) -> int:
+    """The seed after the ``games``-th one of the given kinds from ``start`` on."""
+    seed, found = start, 0
+    while found < games:
+        if kind_of(ruleset, seed) in kinds:
+            found += 1
+        seed += 1
+        if seed - start > 1000 * games + 1000:
+            raise ValueError(f"no games of kinds {', '.join(kinds)} in {ruleset}")
+    return seed
 
 
 def parts_of(rulesets: Iterable[str], start: int, games: int, size: int) -> list[Part]:
@@ -239,12 +284,21 @@ def run(
     out: TextIO = sys.stdout,
     progress: bool | None = None,
     judge_missing: bool = True,
+    kinds: tuple[str, ...] = (),
 ) -> Figures:
     """Judge ``games`` games per rule set (seeds ``seed_start`` on) and return the figures of the
     whole range, parts finished by earlier runs included; print a line per finished part.
     ``judge_missing=False`` judges nothing: the figures are those of the parts already finished
-    in ``parts_dir`` (a long run's figures so far)."""
-    parts = parts_of(rulesets, seed_start, games, part_size)
+    in ``parts_dir`` (a long run's figures so far). With ``kinds`` (``greedy``, ``mixed``,
+    ``scenario:<name>``), only games of those kinds are played: the first ``games`` of them
+    from ``seed_start`` on, in one part per rule set (a targeted run, such as a mutation's)."""
+    if kinds:
+        parts = [
+            Part(ruleset, seed_start, _stop_after(ruleset, seed_start, games, kinds), kinds)
+            for ruleset in rulesets
+        ]
+    else:
+        parts = parts_of(rulesets, seed_start, games, part_size)
     code = code_version()
     done: dict[Part, Figures] = {}
     if parts_dir is not None:
@@ -263,12 +317,12 @@ def run(
         parts, todo = [part for part in parts if part in done], []
     elif done:
         print(f"{len(done)} part(s) already finished in {parts_dir}: skipped", file=out)
-    tasks = [
-        (part.ruleset, low, min(low + CHUNK, part.stop), peers)
+    tasks: list[Task] = [
+        (part.ruleset, low, min(low + CHUNK, part.stop), peers, part.kinds)
         for part in todo
         for low in range(part.start, part.stop, CHUNK)
     ]
-    waiting = {part: (part.games + CHUNK - 1) // CHUNK for part in todo}
+    waiting = {part: (part.stop - part.start + CHUNK - 1) // CHUNK for part in todo}
     gathered = {part: Figures() for part in todo}
     owner = {
         (part.ruleset, low): part for part in todo for low in range(part.start, part.stop, CHUNK)
@@ -304,9 +358,7 @@ def run(
     return total
 
 
-def _results(
-    tasks: list[tuple[str, int, int, tuple[str, ...]]], jobs: int | None
-) -> Iterator[tuple[str, int, Figures]]:
+def _results(tasks: list[Task], jobs: int | None) -> Iterator[tuple[str, int, Figures]]:
     if not tasks:
         return
     jobs = jobs or os.cpu_count() or 1
@@ -333,8 +385,9 @@ def _part_line(part: Part, figures: Figures) -> str:
 # -- the report -----------------------------------------------------------------------------------
 
 
-def report(figures: Figures, out: TextIO = sys.stdout) -> int:
-    """Print the summary; return the number of unexplained disagreements (the last line)."""
+def report(figures: Figures, out: TextIO = sys.stdout) -> Failures:
+    """Print the summary; return the number of unexplained disagreements (the last line) and of
+    counts out of their expected range (:mod:`benchmarks.referee.expected`)."""
     rate = figures.games / figures.seconds if figures.seconds else 0.0
     print(
         f"\n{figures.games} games judged in {figures.seconds:.1f} s of parts' wall time "
@@ -367,9 +420,25 @@ def report(figures: Figures, out: TextIO = sys.stdout) -> int:
     width = max(len(name) for name in rare.SITUATIONS)
     for name in rare.SITUATIONS:
         print(f"  {name:<{width}}  {figures.rare[name]:>8}", file=out)
+    ranges = expected.check(figures.seen)
+    print(f"\ncounts out of their expected range ({len(ranges)}):", file=out)
+    for outside in ranges:
+        print("  " + outside.line(), file=out)
+    if not ranges:
+        print("  (none)", file=out)
     count = sum(e["count"] for e in unexplained)
     print(f"\nunexplained disagreements: {count}", file=out)
-    return count
+    return Failures(count, len(ranges))
+
+
+class Failures(NamedTuple):
+    """What makes a run fail: unexplained disagreements, and counts out of their range."""
+
+    unexplained: int
+    out_of_range: int
+
+    def __bool__(self) -> bool:
+        return bool(self.unexplained or self.out_of_range)
 
 
 def _class_line(entry: dict[str, Any]) -> str:

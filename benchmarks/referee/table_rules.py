@@ -31,6 +31,13 @@ Sources:
   tie-breaker: Applied", ranked uma 15/5/-5/-15 (3-player 15/0/-15), "No-ten penalty: 2000
   points" in 3-player; the final points of Mahjong Soul games as converters write them count from
   the starting 25,000 (35,000 in sanma) with no oka, to the hundred.
+* The abortive draws: Tenhou has "kyuushuukyuuhai, suucha riichi, sanchahou, suukaikan,
+  suufuurenda" (its rule page above); Mahjong Soul four winds, four kans, nine terminals and four
+  riichi but not the triple ron (riichi.wiki "Majsoul": "Three-player Ron: No"); three players
+  cannot discard four winds, declare four riichi or ron three times. Nine terminals: nine kinds of
+  terminals and honours on one's uninterrupted first draw; four winds: the first four discards
+  one wind, no call before; four riichi: the fourth riichi stick down; four kans: the discard after
+  a fourth kan by two or more players, not won on (riichi.wiki "Tochuu ryuukyoku").
 * The noten payments: 3,000 in all among four players, split between the tenpai and the noten
   seats, nothing when all or none are tenpai (riichi.wiki "Ryuukyoku"); a hand waiting only on a
   kind it holds all four of in its concealed tiles is not tenpai, while four copies in its own
@@ -64,6 +71,11 @@ class TableRules:
     dealer_stop: bool = True
     #: The game ends when a score goes below zero.
     bust: bool = True
+    #: The abortive draws the platform has beside nine terminals and four kans (which every
+    #: rule set here has): four winds, four riichi and the triple ron, 4-player only.
+    four_winds: bool = False
+    four_riichi: bool = False
+    triple_ron: bool = False
 
 
 _TENHOU_4P = TableRules(
@@ -75,6 +87,9 @@ _TENHOU_4P = TableRules(
     roundings=("exact", "thousands"),
     last_wind=1,
     noten_pool=3000,
+    four_winds=True,
+    four_riichi=True,
+    triple_ron=True,
 )
 _TENHOU_3P = TableRules(
     players=3,
@@ -95,6 +110,8 @@ _MAJSOUL_4P = TableRules(
     roundings=("exact",),
     last_wind=1,
     noten_pool=3000,
+    four_winds=True,
+    four_riichi=True,
 )
 _MAJSOUL_3P = TableRules(
     players=3,

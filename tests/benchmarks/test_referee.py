@@ -54,9 +54,10 @@ def test_a_small_run_has_no_unexplained_disagreements_and_meets_rare_situations(
 
     figures = run(games=SMALL_RUN, jobs=2, parts_dir=tmp_path, part_size=SMALL_RUN, progress=False)
     out = io.StringIO()
-    unexplained = report(figures, out)
+    unexplained, out_of_range = report(figures, out)
     text = out.getvalue()
     assert text.rstrip().splitlines()[-1] == f"unexplained disagreements: {unexplained}"
+    assert out_of_range == 0, text
     assert figures.games == 4 * SMALL_RUN
     # Every peer judged something: libriichi the 4-player games' actions, the rest every game.
     for peer in ("ours", "libriichi", "riichienv", "jansou (mjai)", "jansou (tenhou6)", "mahjong"):

@@ -1,0 +1,198 @@
+"""How often each rare situation and each disagreement class is expected, and the check that a
+run's counts stay in range.
+
+A bug does not always make the peers disagree: it can make something stop happening. Remove
+chankan from the engine and the bots simply never rob an added kan; let our engine refuse what a
+peer's rules also refuse, and an explained class falls silent. So every name the referee counts
+(a rare situation, a disagreement class of a peer) has an expected rate, learnt from a long run
+on code the referee found clean, for each rule set and kind of game (``greedy``, ``mixed``,
+``scenario:<name>``): the share of games in which it occurs. A run whose count of games with
+the name is improbable under those rates, too few or too many, fails like an unexplained
+disagreement.
+
+The rates are ``benchmarks/referee/expected.json``, written by::
+
+    .venv/bin/python -m benchmarks.referee.expected benchmarks/referee/runs/<run>
+
+from the part files of a run (``Figures.seen``: in how many games of each rule set and kind
+each name occurred). A name a rule set and kind never showed is taken to occur in half a game
+more than were seen (so one occurrence in a short run is not improbable, a dozen are).
+
+The bound: a count is out of range when the chance of a count at least that far out, given the
+expected rates, is below :data:`IMPROBABLE` (one in ten million: a 100,000-game run checks
+some 10,000 counts, and must not fail by chance). Counts of games are sums of binomials, one
+per kind of game, worked out exactly, or by the normal approximation where many are expected
+(:data:`NORMAL_FROM`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+EXPECTED_FILE = Path(__file__).with_name("expected.json")
+IMPROBABLE = 1e-7
+#: Above this expected count (on the rarer side) the normal approximation is used.
+NORMAL_FROM = 60
+
+
+@dataclass(frozen=True)
+class OutOfRange:
+    ruleset: str
+    name: str
+    observed: int
+    games: int
+    expected: float
+    #: The chance of a count at least this far out, given the rates.
+    chance: float
+
+    def line(self) -> str:
+        side = "few" if self.observed < self.expected else "many"
+        return (
+            f"expected range | {self.ruleset} | {self.name}: in {self.observed} of {self.games} "
+            f"games, expected "
+            f"{self.expected:.1f} (too {side}: chance {self.chance:.1e}) OUT OF RANGE"
+        )
+
+
+def rates_from(seen: Counter[str]) -> dict[str, dict[str, dict[str, Any]]]:
+    """``{ruleset: {kind: {"games": n, "seen": {name: games with it}}}}`` from the counts."""
+    out: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for key, count in seen.items():
+        ruleset, kind, name = key.split("\t", 2)
+        entry = out[ruleset].setdefault(kind, {"games": 0, "seen": {}})
+        if name:
+            entry["seen"][name] = entry["seen"].get(name, 0) + count
+        else:
+            entry["games"] += count
+    for kinds in out.values():
+        for entry in kinds.values():
+            entry["seen"] = dict(sorted(entry["seen"].items()))
+    return {ruleset: dict(sorted(kinds.items())) for ruleset, kinds in sorted(out.items())}
+
+
+def load(path: Path = EXPECTED_FILE) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+def check(seen: Counter[str], expected: dict[str, Any] | None = None) -> list[OutOfRange]:
+    """Every count of ``seen`` (and every expected name the run did not meet) whose number of
+    games is improbable under the expected rates. Rule sets or kinds of game the rates do not
+    know are not checked."""
+    rates = load() if expected is None else expected
+    rates = rates.get("rates", rates)
+    run = rates_from(seen)
+    out: list[OutOfRange] = []
+    for ruleset, kinds in run.items():
+        known = rates.get(ruleset)
+        if not known:
+            continue
+        played = {kind: entry["games"] for kind, entry in kinds.items() if kind in known}
+        if not played:
+            continue
+        names = {name for kind in played for name in known[kind]["seen"]}
+        names |= {name for kind in played for name in kinds[kind]["seen"]}
+        for name in sorted(names):
+            trials = []
+            for kind, games in played.items():
+                entry = known[kind]
+                hits = entry["seen"].get(name, 0)
+                probability = (hits + 0.5) / (entry["games"] + 1)
+                trials.append((games, min(probability, 1.0)))
+            observed = sum(kinds[kind]["seen"].get(name, 0) for kind in played)
+            mean = sum(n * p for n, p in trials)
+            chance = _tail(trials, observed, mean)
+            if chance < IMPROBABLE:
+                total = sum(played.values())
+                out.append(OutOfRange(ruleset, name, observed, total, mean, chance))
+    return out
+
+
+def _tail(trials: list[tuple[int, float]], observed: int, mean: float) -> float:
+    """P(X <= observed) if observed is below the mean, else P(X >= observed), for X a sum of
+    binomials (n, p): exactly where the count on the rarer side (games with the name, or
+    without it) is expected below :data:`NORMAL_FROM`, by the normal approximation above."""
+    games = sum(n for n, _ in trials)
+    if mean > games - mean:  # count the games without the name: the rarer side
+        trials = [(n, 1.0 - p) for n, p in trials]
+        observed, mean = games - observed, games - mean
+    if mean >= NORMAL_FROM:
+        variance = sum(n * p * (1 - p) for n, p in trials)
+        z = (abs(observed - mean) - 0.5) / math.sqrt(variance)
+        return 0.5 * math.erfc(max(z, 0.0) / math.sqrt(2))
+    below = observed if observed < mean else observed - 1
+    distribution = [1.0]
+    for n, p in trials:
+        distribution = _convolve(distribution, _binomial(n, p, below + 1))[: below + 1]
+    at_most = min(1.0, sum(distribution))
+    return at_most if observed < mean else max(0.0, 1.0 - at_most)
+
+
+def _binomial(n: int, p: float, length: int) -> list[float]:
+    """The first ``length`` terms of the binomial (n, p) distribution."""
+    if p <= 0.0:
+        return [1.0]
+    if p >= 1.0:
+        return [0.0] * min(n, length) + ([1.0] if n < length else [])
+    log_p, log_q = math.log(p), math.log1p(-p)
+    return [
+        math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                 + k * log_p + (n - k) * log_q)
+        for k in range(min(n, length - 1) + 1)
+    ]  # fmt: skip
+
+
+def _convolve(a: list[float], b: list[float]) -> list[float]:
+    out = [0.0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x == 0.0:
+            continue
+        for j, y in enumerate(b):
+            out[i + j] += x * y
+    return out
+
+
+def build(parts_dirs: Iterable[Path]) -> dict[str, Any]:
+    """The rates of every part file in the folders."""
+    seen: Counter[str] = Counter()
+    sources = []
+    for folder in parts_dirs:
+        files = sorted(folder.glob("*.json"))
+        for path in files:
+            data = json.loads(path.read_text())
+            seen.update(data["figures"].get("seen", {}))
+        codes = sorted({json.loads(p.read_text()).get("code", "") for p in files})
+        sources.append({"folder": str(folder), "parts": len(files), "code": codes})
+    return {
+        "command": "python -m benchmarks.referee.expected " + " ".join(str(f) for f in parts_dirs),
+        "from": sources,
+        "rates": rates_from(seen),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    folders = [Path(arg) for arg in (argv if argv is not None else sys.argv[1:])]
+    if not folders:
+        print("usage: python -m benchmarks.referee.expected PARTS_DIR [PARTS_DIR ...]")
+        return 2
+    data = build(folders)
+    if not data["rates"]:
+        print("no counts in those parts (written before the referee kept them?)", file=sys.stderr)
+        return 1
+    EXPECTED_FILE.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    games = sum(e["games"] for kinds in data["rates"].values() for e in kinds.values())
+    print(f"wrote {EXPECTED_FILE} from {games:,} games")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
