@@ -22,6 +22,7 @@ from typing import Final
 
 from engine.rules.presets import PRESETS, apply_overrides, as_preset, tenhou_ruleset
 from engine.rules.ruleset import PointsRounding, Ruleset
+from engine.rules.tenhou_csrule import decode_csrule
 
 # -- GO type bits ---------------------------------------------------------------------------------
 
@@ -359,17 +360,26 @@ def tenhou_game_rules(lobby: TenhouLobby, played_on: date | None) -> tuple[str, 
             f"Tenhou's one-hand lobby (GO type {lobby.go_type}: bit 0x800), whose games "
             "start at 1,000 points and end after one hand"
         )
-    if lobby.custom_rules:
-        # No record with it could be found to learn its encoding: rather than replay such a
-        # game by the standard rules and blame the record where they differ, say so.
+    custom = (
+        decode_csrule(lobby.custom_rules, three_player=lobby.three_player)
+        if lobby.custom_rules
+        else None
+    )
+    if lobby.custom_rules and custom is None:
+        # Not in the layout the public sources explain (engine/rules/tenhou_csrule.py): rather
+        # than replay such a game by the standard rules and blame the record, say so.
         shown = (
             lobby.custom_rules if len(lobby.custom_rules) <= 60 else lobby.custom_rules[:60] + "..."
         )
         unmodelled.append(f"a Tenhou custom lobby's own rules (csrule={shown!r}), not read yet")
+    if custom is not None:
+        unmodelled.extend(f"a Tenhou custom lobby's rule: {rule}" for rule in custom.unmodelled)
     if unmodelled:
         ruleset = ruleset.replace(unmodelled=tuple(unmodelled))
     ruleset = rules_on(ruleset, played_on)
-    if lobby.number:
+    if custom is not None:
+        ruleset = ruleset.replace(**custom.options)  # the lobby's settings, whatever the day
+    if lobby.number or lobby.custom_rules:
         # A custom lobby sets its own uma and rounding (a floating uma, whole or tenths: real
         # records of lobbies 10011 and 13489 fit no standard table), and the record does not say.
         ruleset = ruleset.replace(points_rounding=PointsRounding.UNCHECKED)

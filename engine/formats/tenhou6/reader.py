@@ -44,6 +44,7 @@ from engine.rules.majsoul import is_majsoul_record, majsoul_length, majsoul_pres
 from engine.rules.presets import with_overrides
 from engine.rules.ruleset import KanDoraTiming
 from engine.rules.tenhou import TenhouLobby, log_date, tenhou_game_rules
+from engine.rules.tenhou_csrule import is_csrule
 
 NAME: Final = "tenhou6"
 
@@ -61,6 +62,10 @@ class _Part:
     rounds: list[Round]
     #: What its rounds held that was odd but readable.
     warnings: ReaderWarnings
+    #: Its ``rule``, as one object (:func:`_rule`).
+    rule: dict[str, Any]
+    #: A custom lobby's own rules (its ``csrule``), or ``""``.
+    custom_rules: str
 
     @property
     def key(self) -> object:
@@ -193,9 +198,7 @@ def _part(obj: Any, prefix: str) -> _Part:
             )
         if len(raw) != 17:
             raise MalformedLogError(f"a round has 17 elements, not {len(raw)}", f"{prefix}log[{r}]")
-    rule = obj.get("rule", {})
-    if not isinstance(rule, dict):
-        raise MalformedLogError(f"expected an object, got {kind_name(rule)}", f"{prefix}rule")
+    rule, custom_rules = _rule(obj, prefix)
     disp = as_str(rule.get("disp", ""), f"{prefix}rule.disp")
     said_sanma = "三" in disp or obj.get("ratingc") == "PF3"
     no_north = [raw[13] == [] for raw in log]
@@ -221,7 +224,73 @@ def _part(obj: Any, prefix: str) -> _Part:
         )
         for r, raw in enumerate(log)
     ]
-    return _Part(obj, prefix, players, rounds, warnings)
+    return _Part(obj, prefix, players, rounds, warnings, rule, custom_rules)
+
+
+def _rule(obj: dict[str, Any], prefix: str) -> tuple[dict[str, Any], str]:
+    """A record's ``rule`` as one object, and a custom lobby's own rules (its ``csrule``) as
+    text, ``""`` for none.
+
+    Tenhou's ranked lobbies write an object (``{"disp": "般南喰赤", "aka": 1}``). A custom or
+    tournament lobby's record adds its csrule: as a member of ``rule`` or of the record, as text
+    or as an array of its fields; or writes ``rule`` as an array of such parts. Each part is
+    read for what it is: an object's members as ``rule``'s, a Tenhou rule text (``般南喰赤``) as
+    ``disp``, a csrule in the published layout (:func:`is_csrule`) as the csrule, an array that
+    is the csrule's fields as the csrule. Anything else is kept with the lobby's own rules, which
+    the replay then names as not read rather than guess them.
+    """
+    value = obj.get("rule", {})
+    where = f"{prefix}rule"
+    other: list[Any] = []
+    if isinstance(value, dict):
+        rule = dict(value)
+    elif isinstance(value, list):
+        rule = {}
+        if _csrule_fields(value):
+            rule["csrule"] = value
+        else:
+            for item in value:
+                if isinstance(item, dict):
+                    for key, member in item.items():
+                        rule.setdefault(key, member)
+                elif isinstance(item, str) and is_csrule(item) and "csrule" not in rule:
+                    rule["csrule"] = item
+                elif isinstance(item, str) and is_tenhou_disp(item) and "disp" not in rule:
+                    rule["disp"] = item
+                else:
+                    other.append(item)
+    else:
+        raise MalformedLogError(f"expected an object or an array, got {kind_name(value)}", where)
+    csrule = rule.get("csrule", obj.get("csrule", ""))
+    if isinstance(csrule, list) and _csrule_fields(csrule):
+        csrule = ",".join("" if field is None else str(field) for field in csrule)
+    elif not isinstance(csrule, str):
+        other.append(csrule)
+        csrule = ""
+    if other:
+        # Parts of no known meaning: the lobby's own rules, not read (and a csrule beside them
+        # is not read either, as the rules it is part of are not all known).
+        unknown = json.dumps(other, ensure_ascii=False)
+        csrule = f"{csrule}; {unknown}" if csrule else unknown
+    return rule, csrule.strip()
+
+
+def _csrule_fields(value: list[Any]) -> bool:
+    """Whether an array is a csrule's fields: its two flag words, then numbers or nothing."""
+    return (
+        len(value) >= 2
+        and all(isinstance(flag, str) and _FLAG_WORD.fullmatch(flag) for flag in value[:2])
+        and all(
+            field is None
+            or (isinstance(field, int) and not isinstance(field, bool))
+            or (isinstance(field, str) and (field == "" or field.lstrip("-").isdigit()))
+            for field in value[2:]
+        )
+    )
+
+
+#: A csrule's flag word: 8 hex digits.
+_FLAG_WORD: Final = re.compile(r"[0-9a-fA-F]{8}")
 
 
 def read_log(data: bytes) -> list[Game]:
@@ -258,18 +327,18 @@ def _game(parts: list[_Part]) -> Game:
     first, last = parts[0], parts[-1]
     obj, prefix, players = first.obj, first.place, first.players
     rounds = tuple(round_ for part in parts for round_ in part.rounds)
-    rule: dict[str, Any] = obj.get("rule", {})  # checked by _part
+    rule = first.rule
     disp = rule.get("disp", "")
     ref = (as_str(obj["ref"], f"{prefix}ref") or None) if "ref" in obj else None
     final = _final(last.obj.get("sc"), rounds[-1] if rounds else None, players, f"{last.place}sc")
-    ruleset_name, overrides = _rules(obj, disp, ref, players, rounds, final)
+    ruleset_name, overrides = _rules(obj, first, disp, ref, rounds, final)
     if with_overrides(ruleset_name, overrides).open_kan_dora_timing is KanDoraTiming.AFTER_DISCARD:
         rounds = tuple(_dora_after_discards(round_) for round_ in rounds)
     header = GameHeader(
         ruleset=ruleset_name,
         rule_overrides=overrides,
         players=_players(obj, players, prefix),
-        source=Source(format=NAME, id=ref, extra=_extra(obj, rule)),
+        source=Source(format=NAME, id=ref, extra=_extra(obj, rule, first.custom_rules)),
         started_at=tenhou_log_started_at(ref),
     )
     warnings = ReaderWarnings()
@@ -280,16 +349,17 @@ def _game(parts: list[_Part]) -> Game:
 
 def _rules(
     obj: dict[str, Any],
+    part: _Part,
     disp: str,
     ref: str | None,
-    players: int,
     rounds: tuple[Round, ...],
     final: FinalResult | None,
 ) -> tuple[str, dict[str, object]]:
     """The rule set (preset and overrides) of a game, by where and when it was played: a
     Mahjong Soul game converted to this format gets Mahjong Soul's rules; a Tenhou game its
-    lobby's rules as on the day of its log id (``engine/rules/tenhou.py``)."""
-    rule: dict[str, Any] = obj.get("rule", {})
+    lobby's rules as on the day of its log id, a custom lobby's with its own rules
+    (``engine/rules/tenhou.py``)."""
+    rule, players = part.rule, part.players
     title = obj.get("title")
     texts = [disp, *(text for text in _flat_strings(title))]
     flags = [rule[key] for key in ("aka", "aka51", "aka52", "aka53") if key in rule]
@@ -305,6 +375,15 @@ def _rules(
     lobby = TenhouLobby.from_flags(
         three_player=players == 3, east_only=east_only, red=red or shows_red, kuitan=kuitan
     )
+    number = obj.get("lobby", 0)
+    if isinstance(number, str) and number.isascii() and number.isdigit():
+        number = int(number)
+    if part.custom_rules or (isinstance(number, int) and number > 0):
+        lobby = dataclasses.replace(
+            lobby,
+            custom_rules=part.custom_rules,
+            number=number if isinstance(number, int) and number > 0 else 0,
+        )
     return tenhou_game_rules(lobby, log_date(ref))
 
 
@@ -375,9 +454,11 @@ def _players(obj: dict[str, Any], players: int, prefix: str) -> tuple[Player, ..
     )
 
 
-def _extra(obj: dict[str, Any], rule: dict[str, Any]) -> dict[str, str]:
+def _extra(obj: dict[str, Any], rule: dict[str, Any], custom_rules: str) -> dict[str, str]:
     """Header values with no field of their own, as strings (the title as its JSON)."""
     extra = {"disp": str(rule["disp"])} if "disp" in rule else {}
+    if custom_rules:
+        extra["csrule"] = custom_rules
     if "lobby" in obj:
         extra["lobby"] = str(obj["lobby"])
     if isinstance(obj.get("title"), list) and any(obj["title"]):

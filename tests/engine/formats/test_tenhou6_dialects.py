@@ -21,6 +21,9 @@ from engine.events import (
 )
 from engine.formats import read_games, sniff_head, tenhou6
 from engine.formats.tenhou6 import parse_yaku
+from engine.replay import Verdict, replay
+from engine.rules.presets import with_overrides
+from engine.rules.ruleset import PointsRounding
 from tests.engine.formats.test_tenhou6 import events_of, make_log, make_round, short_round, t
 
 # -- a converter's English words ------------------------------------------------------------------
@@ -304,3 +307,54 @@ def test_a_kan_without_its_indicator_where_other_kans_turn_one_is_malformed() ->
 def test_a_game_with_kan_dora_still_reads_them() -> None:
     (game,) = tenhou6.read(make_log(_closed_kan([41, 47])))
     assert DoraRevealed(t("7z")) in game.rounds[0].events
+
+
+# -- Tenhou's custom and tournament lobbies -------------------------------------------------------
+
+#: A custom lobby's rules (tenhou_csrule's layout): no kan dora, 30,000 points to start.
+CSRULE = "00000020,00000000,,,30000"
+
+
+def _rules_of(**header: Any) -> Any:
+    (game,) = tenhou6.read(make_log(ROUND, **header))
+    return game, with_overrides(game.header.ruleset, game.header.rule_overrides)
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        {"rule": {"disp": "般南喰赤", "aka": 1, "csrule": CSRULE}},
+        {"rule": {"disp": "般南喰赤", "aka": 1}, "csrule": CSRULE},  # beside rule
+        {"rule": {"disp": "般南喰赤", "aka": 1, "csrule": CSRULE.split(",")}},  # as its fields
+        {"rule": [{"disp": "般南喰赤", "aka": 1}, CSRULE]},  # rule as an array of its parts
+        {"rule": ["般南喰赤", CSRULE]},
+        {"rule": ["00000020", "00000000", "", "", 30000], "lobby": 1234},  # the fields alone
+    ],
+)
+def test_a_custom_lobbys_rules_are_read_in_every_shape(header: dict[str, Any]) -> None:
+    game, ruleset = _rules_of(**header)
+    assert not ruleset.kan_dora and ruleset.starting_points == 30000
+    assert not ruleset.unmodelled
+    assert ruleset.points_rounding is PointsRounding.UNCHECKED  # its uma and rounding: its own
+    assert game.header.source.extra["csrule"].startswith("00000020,00000000,")
+
+
+def test_a_custom_lobby_number_leaves_the_points_unchecked() -> None:
+    _, ruleset = _rules_of(lobby=1234)
+    assert ruleset.points_rounding is PointsRounding.UNCHECKED and ruleset.kan_dora
+    _, ranked = _rules_of(lobby=0)
+    assert ranked.points_rounding is not PointsRounding.UNCHECKED
+
+
+def test_parts_of_no_known_meaning_are_named_by_the_replay() -> None:
+    game, ruleset = _rules_of(rule=["般南喰赤", {"aka": 1}, 42, "hand-made rules"])
+    assert game.header.ruleset == "tenhou-4p"  # its disp, read from the array
+    assert ruleset.unmodelled and '[42, "hand-made rules"]' in ruleset.unmodelled[0]
+    report = replay(game)
+    assert report.verdict is Verdict.UNSUPPORTED
+    assert report.discrepancy is not None and "hand-made rules" in report.discrepancy.found
+
+
+def test_a_rule_that_is_neither_object_nor_array_is_malformed() -> None:
+    with pytest.raises(MalformedLogError, match="rule: expected an object or an array"):
+        tenhou6.read(make_log(ROUND, rule="般南喰赤"))
