@@ -126,6 +126,11 @@ def _writable_rules(header: GameHeader, players: int) -> tuple[bool, bool, bool,
         for option, value in dated_overrides(preset, log_date(header.source.id)).items():
             if options.get(option) == value:
                 del options[option]
+    # A custom lobby's final points count by its own settings: the reader leaves them unchecked
+    # again for the lobby number the record keeps.
+    lobby = header.source.extra.get("lobby", "0")
+    if lobby.isdigit() and int(lobby) and options.get("points_rounding") == "unchecked":
+        del options["points_rounding"]
     red_fives = options.pop("red_fives", preset.red_fives if preset else None)
     kuitan = options.pop("kuitan", preset.kuitan if preset else None)
     if (

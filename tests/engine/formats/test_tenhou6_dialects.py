@@ -358,3 +358,11 @@ def test_parts_of_no_known_meaning_are_named_by_the_replay() -> None:
 def test_a_rule_that_is_neither_object_nor_array_is_malformed() -> None:
     with pytest.raises(MalformedLogError, match="rule: expected an object or an array"):
         tenhou6.read(make_log(ROUND, rule="般南喰赤"))
+
+
+def test_a_custom_lobbys_game_is_written_back_with_its_lobby() -> None:
+    (game,) = tenhou6.read(make_log(ROUND, lobby=1234))
+    assert game.header.rule_overrides == {"points_rounding": "unchecked"}
+    written = json.loads(tenhou6.write([game]))
+    assert written["lobby"] == 1234
+    assert tenhou6.read(tenhou6.write([game])) == [game]
