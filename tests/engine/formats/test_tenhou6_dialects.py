@@ -5,6 +5,7 @@ program's JSON that only looks like it, leagues without kan dora, and Tenhou's c
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -25,6 +26,8 @@ from engine.replay import Verdict, replay
 from engine.rules.presets import with_overrides
 from engine.rules.ruleset import PointsRounding
 from tests.engine.formats.test_tenhou6 import events_of, make_log, make_round, short_round, t
+
+REAL = Path(__file__).resolve().parents[2] / "data" / "real"
 
 # -- a converter's English words ------------------------------------------------------------------
 
@@ -366,3 +369,99 @@ def test_a_custom_lobbys_game_is_written_back_with_its_lobby() -> None:
     written = json.loads(tenhou6.write([game]))
     assert written["lobby"] == 1234
     assert tenhou6.read(tenhou6.write([game])) == [game]
+
+
+# Mahjong Soul's names as tensoul writes them with NAMEPREF 2 (English): its RUNES table for the
+# results and score words, its data.json fan table (name_jp -> name_en) for the yaku.
+_TENSOUL_ENGLISH_RESULTS = {"流局": "Exhaustive Draw", "九種九牌": "Nine Terminal Abortion"}
+_TENSOUL_ENGLISH_YAKU = {
+    "立直": "Riichi",
+    "一発": "Ippatsu",
+    "門前清自摸和": "Fully Concealed Hand",
+    "断幺九": "All Simples",
+    "平和": "Pinfu",
+    "一盃口": "Pure Double Sequence",
+    "三色同順": "Mixed Triple Sequence",
+    "混一色": "Half Flush",
+    "七対子": "Seven Pairs",
+    "国士無双": "Thirteen Orphans",
+    "海底摸月": "Under the Sea",
+    "槍槓": "Robbing a Kan",
+    "役牌 白": "White Dragon",
+    "役牌 發": "Green Dragon",
+    "役牌 中": "Red Dragon",
+    "役牌:自風牌": "Seat Wind",
+    "役牌:場風牌": "Prevalent Wind",
+    "ドラ": "Dora",
+    "赤ドラ": "Red Five",
+    "裏ドラ": "Ura Dora",
+    "抜きドラ": "Kita",
+}
+_TENSOUL_ENGLISH_LIMITS = {
+    "満貫": "Mangan ",
+    "跳満": "Haneman ",
+    "倍満": "Baiman ",
+    "役満": "Yakuman ",
+}
+
+
+def _in_tensouls_english(obj: dict[str, Any]) -> dict[str, Any]:
+    """A tenhou.net/6 object with its words as tensoul writes them in English."""
+    obj = json.loads(json.dumps(obj))
+    for round_ in obj["log"]:
+        result = round_[16]
+        result[0] = _TENSOUL_ENGLISH_RESULTS.get(result[0], result[0])
+        for detail in result[2::2] if result[0] == "和了" else []:
+            score = detail[3].replace("符", "Fu").replace("飜", "Han")
+            for japanese, english in _TENSOUL_ENGLISH_LIMITS.items():
+                score = score.replace(japanese, english)
+            detail[3] = score
+            for i, text in enumerate(detail[4:], 4):
+                name, value = text[: text.rfind("(")], text[text.rfind("(") :]
+                detail[i] = _TENSOUL_ENGLISH_YAKU.get(name, name) + value
+    return obj
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        path
+        for folder in ("kbkn3__MahjongSoul-review-supporter", "hidacow__mjai-reviewer3p")
+        for path in (REAL / "tenhou6_json" / folder).glob("*.json")
+    ),
+    ids=lambda path: path.name,
+)
+def test_real_mahjong_soul_records_in_tensouls_english_read_the_same(path: Path) -> None:
+    japanese = tenhou6.read(path.read_bytes())
+    lines = [line for line in path.read_text(encoding="utf-8-sig").split("\n") if line.strip()]
+    try:
+        objects = [json.loads("\n".join(lines))]
+    except ValueError:
+        objects = [json.loads(line) for line in lines]
+    english = [_in_tensouls_english(obj) for obj in objects]
+    text = "\n".join(json.dumps(obj, ensure_ascii=False) for obj in english)
+    assert english != objects  # the words did change
+    assert tenhou6.read(text.encode()) == japanese
+
+
+#: Real tenhou.net/6 records of Tenhou games (mjlog2json's test data: one game, one object).
+TENHOU_RECORDS = sorted((REAL / "tenhou6_json" / "tsubakisakura__mjlog2json").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", TENHOU_RECORDS[:3], ids=lambda path: path.name)
+def test_real_records_read_the_same_in_a_link_and_with_comment_lines(path: Path) -> None:
+    data = path.read_bytes()
+    games = tenhou6.read(data)
+    text = data.decode("utf-8-sig")
+    # A saved viewer link, percent-encoded as encodeURIComponent writes it
+    link = f"see https://tenhou.net/5/#json={quote(text.strip(), safe='')}&ts=3\n"
+    assert read_games(link.encode()) == (games, tenhou6.FORMAT)
+    # The record pretty-printed, a comment line before it and between its rounds
+    lines = json.dumps(json.loads(text), ensure_ascii=False, indent=1).split("\n")
+    commented = ["// " + path.name]
+    for line in lines:
+        if line.startswith("  ["):  # a round of log starts
+            commented.append("  // next round")
+        commented.append(line)
+    assert commented.count("  // next round") == len(games[0].rounds) > 1
+    assert read_games("\n".join(commented).encode()) == (games, tenhou6.FORMAT)
