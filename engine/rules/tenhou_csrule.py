@@ -1,9 +1,10 @@
 """A Tenhou custom lobby's own rules (``csrule``), decoded where a public source explains them.
 
 A custom (個室) or tournament (大会) lobby on Tenhou sets its rules beyond the ranked lobbies' flags
-in its ``CSRULE`` setting, which its games record (an mjlog's ``GO csrule`` attribute; a
-tenhou.net/6 record's ``rule``). Tenhou does not document it. Two public tools that configure
-tournament lobbies read it the same way, and this module follows them where they agree:
+in its ``CSRULE`` setting, which its games record (an mjlog's ``GO csrule`` attribute; in a
+tenhou.net/6 record, its ``rule``). Tenhou does not document it, and no game record holding one
+was found to check against: what is decoded here is the lobby setting as two public tools that
+configure tournament lobbies read it, where they agree:
 
 - ``ruleSetToTenhouConfig`` and ``normalizedFields`` of a tournament manager's Tenhou service
   (TypeScript, ``ruleSetToTenhouConfig.ts``): which bit of the first two fields and which number
