@@ -44,6 +44,8 @@ from engine.formats import (
 from engine.jobs import all_cores, job_count
 from engine.report import Verdict
 from engine.rules.modifiers import MODIFIERS
+from engine.rules.options import read_option
+from engine.rules.ruleset import Ruleset
 
 #: The verdict line of a file that is no game record (it is not replayed: not a verdict of
 #: the replayer, and no failure).
@@ -160,8 +162,16 @@ def add_commands(commands: Any) -> None:
         type=modifier_names,
         default=(),
         metavar="NAME,...",
-        help="rule modifiers (superpowers) in force, comma-separated: "
+        help="rule modifiers (superpowers) in force for every seat, comma-separated: "
         + ", ".join(sorted(MODIFIERS)),
+    )
+    simulate.add_argument(
+        "--seat-powers",
+        type=seat_power_names,
+        default=(),
+        metavar="NAME,...",
+        help="the power (a rule modifier) each seat chose, in seat order, comma-separated; "
+        "none or an empty item for a seat without one (swap,none,peek,none)",
     )
     simulate.add_argument("-o", "--output", help="output file (default: standard output)")
 
@@ -395,21 +405,43 @@ def run_convert(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def modifier_names(text: str) -> tuple[str, ...]:
-    """The value of ``--modifiers``: names separated by commas (spaces ignored). Whether each is
-    known, and applies to the rule set, the game family says (its error lists the known ones)."""
-    return tuple(name.strip() for name in text.split(",") if name.strip())
+    """The value of ``--modifiers``: names separated by commas (spaces ignored), read as the
+    rule option ``modifiers`` is (:mod:`engine.rules.options`). Whether each is known, and
+    applies to the rule set, the game family says (its error lists the known ones)."""
+    names: tuple[str, ...] = read_option(
+        Ruleset, "modifiers", text, what="option --modifiers", rules="the command line"
+    )
+    return tuple(name for name in names if name)
+
+
+def seat_power_names(text: str) -> tuple[str | None, ...]:
+    """The value of ``--seat-powers``: a name or ``none`` (or nothing) per seat, separated by
+    commas, read as the rule option ``seat_powers`` is (:mod:`engine.rules.options`). Whether
+    each is known, one per seat, and applies to the rule set, the game family says."""
+    powers: tuple[str | None, ...] = read_option(
+        Ruleset, "seat_powers", text, what="option --seat-powers", rules="the command line"
+    )
+    return powers
 
 
 def _simulated(
-    ruleset: str, games: int, seed: int, modifiers: tuple[str, ...] = ()
+    ruleset: str,
+    games: int,
+    seed: int,
+    modifiers: tuple[str, ...] = (),
+    seat_powers: tuple[str | None, ...] = (),
 ) -> Iterable[Game]:
     """Self-played games of a preset, from the family that plays it.
 
-    :raises UnknownRulesetError: a modifier the family cannot apply under the rule set.
+    :raises UnknownRulesetError: a modifier the family cannot apply under the rule set, or seat
+        powers that are not one per seat.
     """
     family = family_of(ruleset)
-    family.check_modifiers(ruleset, modifiers)
-    return family.simulate(ruleset, games, seed, modifiers)
+    if not any(seat_powers):
+        family.check_modifiers(ruleset, modifiers)
+        return family.simulate(ruleset, games, seed, modifiers)
+    family.check_modifiers(ruleset, modifiers, seat_powers=seat_powers)
+    return family.simulate(ruleset, games, seed, modifiers, seat_powers=seat_powers)
 
 
 def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -417,7 +449,7 @@ def run_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write("error: --games must be 0 or more\n")
         return 2
     try:
-        games = _simulated(args.ruleset, args.games, args.seed, args.modifiers)
+        games = _simulated(args.ruleset, args.games, args.seed, args.modifiers, args.seat_powers)
     except EngineError as error:
         err.write(f"error: {error}\n")
         return 2

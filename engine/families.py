@@ -121,26 +121,40 @@ class GameFamily(ABC):
         return None
 
     def check_modifiers(
-        self, ruleset: str, modifiers: Sequence[str], overrides: Mapping[str, object] | None = None
+        self,
+        ruleset: str,
+        modifiers: Sequence[str],
+        overrides: Mapping[str, object] | None = None,
+        *,
+        seat_powers: Sequence[str | None] = (),
     ) -> None:
         """Refuse rule modifiers (:mod:`engine.rules.modifiers`) the family cannot apply under
         the rule set (with these option ``overrides``, as a record states them), rather than
-        ignore them. By default a family applies none.
+        ignore them: ``modifiers`` in force for every seat, ``seat_powers`` the power each seat
+        chose (``None`` for none). By default a family applies none.
 
         :raises UnknownRulesetError: naming the modifiers and the family (or the rule set).
         """
-        if modifiers:
+        named = [*modifiers, *(power for power in seat_powers if power)]
+        if named:
             raise UnknownRulesetError(
-                f"{self.title} applies no rule modifiers: {', '.join(modifiers)} cannot be used "
+                f"{self.title} applies no rule modifiers: {', '.join(named)} cannot be used "
                 f"with rule set {ruleset}"
             )
 
     @abstractmethod
     def simulate(
-        self, ruleset: str, games: int, seed: int, modifiers: Sequence[str] = ()
+        self,
+        ruleset: str,
+        games: int,
+        seed: int,
+        modifiers: Sequence[str] = (),
+        *,
+        seat_powers: Sequence[str | None] = (),
     ) -> Iterable[Game]:
         """Self-played games under one of the family's presets, with these rule modifiers in
-        force (:meth:`check_modifiers` refuses those it cannot apply).
+        force for every seat and these ``seat_powers`` chosen by each seat (``None`` for none;
+        :meth:`check_modifiers` refuses those it cannot apply).
 
         :raises UnknownRulesetError: see :meth:`check_modifiers`.
         """

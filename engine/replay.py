@@ -17,6 +17,7 @@ comparisons of a finished hand, its facts, and the game's final scores and point
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.errors import EngineError
@@ -44,6 +45,7 @@ from engine.report import (
     position_of,
     refused_report,
 )
+from engine.rules.modifiers import modifier_of_entry
 from engine.rules.presets import with_overrides
 from engine.rules.ruleset import PointsRounding, Ruleset
 from engine.rules.tenhou import log_date, rule_eras
@@ -194,6 +196,8 @@ class _Replay(ReplayDriver[GameState, HandResult]):
         score = computed.score
         yakuman = score.yakuman > 0
         checks: list[tuple[str, Any, Any]] = []
+        if recorded.yaku is not None:
+            checks.extend(_foreign_entries(recorded.yaku, computed.seat, state))
         if recorded.hand is not None:
             # After a tsumo the drawn tile is already in the hand; a ron tile is not.
             mine = state.seats[computed.seat].tiles()
@@ -275,6 +279,27 @@ def _same_tiles(mine: list[Tile], theirs: tuple[Tile, ...]) -> bool:
     if (packed | other) >> FOREIGN_SHIFT:  # a tile of another layout: compare the tiles
         return sorted(mine) == sorted(theirs)
     return packed == other
+
+
+def _foreign_entries(
+    yaku: Sequence[tuple[str, int]], seat: int, state: GameState
+) -> list[tuple[str, Any, Any]]:
+    """A check per recorded entry of a rule modifier (``lucky_seven``) that is not one of the
+    winner's powers: the record gives the seat a power it did not choose (a seat's power
+    applies to its own wins alone), said as such rather than only as other yaku."""
+    powers = set(state.ruleset.powers_of(seat))
+    checks: list[tuple[str, Any, Any]] = []
+    for name, han in yaku:
+        owner = modifier_of_entry(name)
+        if owner is not None and owner not in powers:
+            checks.append(
+                (
+                    f"{name} (an entry of the {owner} power)",
+                    f"none: {owner} is not seat {seat}'s power ({state.powers_words(seat)})",
+                    f"{name} {han}",
+                )
+            )
+    return checks
 
 
 def _normalise_yaku(yaku: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:

@@ -76,7 +76,15 @@ class RulesView(Protocol):
     def name(self) -> str: ...
 
     @property
+    def players(self) -> int: ...
+
+    @property
     def modifiers(self) -> tuple[str, ...]: ...
+
+    @property
+    def seat_powers(self) -> tuple[str | None, ...]:
+        """The power each seat chose (a modifier's name, or ``None``), by seat; empty: none."""
+        ...
 
     @property
     def dora(self) -> bool:
@@ -202,6 +210,15 @@ def modifier_entries() -> tuple[str, ...]:
     return tuple(entry for modifier in MODIFIERS.values() for entry in modifier.entries)
 
 
+def modifier_of_entry(entry: str) -> str | None:
+    """The name of the registered modifier whose :meth:`~RuleModifier.bonus` may add this entry
+    to a win, or ``None`` (a yaku, or nothing known)."""
+    for modifier in MODIFIERS.values():
+        if entry in modifier.entries:
+            return modifier.name
+    return None
+
+
 def get_modifiers(names: Sequence[str]) -> tuple[RuleModifier, ...]:
     """The registered modifiers of these names, in order.
 
@@ -219,18 +236,33 @@ def get_modifiers(names: Sequence[str]) -> tuple[RuleModifier, ...]:
 
 
 def check_applicable(rules: RulesView) -> tuple[RuleModifier, ...]:
-    """The rule set's modifiers, once each is known and applies under it.
+    """The rule set's table-wide modifiers, once each of them and each seat's power is known
+    and applies under it.
 
-    :raises UnknownRulesetError: an unknown name (:func:`get_modifiers`); a modifier whose hooks
-        the rule set's scorer does not apply (:data:`SCORING_HOOKS_APPLIED`), or whose own
-        needs the rule set does not meet (:meth:`RuleModifier.refusal`), naming the modifier,
-        the game and the rule set.
+    :raises UnknownRulesetError: an unknown name (:func:`get_modifiers`); seat powers that are
+        not one (or ``None``) per seat, or a seat's power that is in force for every seat
+        already; a modifier whose hooks the rule set's scorer does not apply
+        (:data:`SCORING_HOOKS_APPLIED`), or whose own needs the rule set does not meet
+        (:meth:`RuleModifier.refusal`), naming the modifier, the game and the rule set.
     """
     modifiers = get_modifiers(rules.modifiers)
+    chosen = rules.seat_powers
+    if chosen and len(chosen) != rules.players:
+        raise UnknownRulesetError(
+            f"seat_powers names a power (or none) for each seat, in seat order: {rules.name} "
+            f"has {rules.players} seats, not {len(chosen)} ({_seat_words(chosen)})"
+        )
+    powers = get_modifiers(sorted({name for name in chosen if name is not None}))
+    for seat, name in enumerate(chosen):
+        if name is not None and name in rules.modifiers:
+            raise UnknownRulesetError(
+                f"seat {seat}'s power {name} is in force for every seat already (modifiers "
+                f"{', '.join(rules.modifiers)} in {rules.name}): a seat's power is one more"
+            )
     scoring = str(rules.scoring)
     applied = SCORING_HOOKS_APPLIED.get(scoring, frozenset())
     game = _SCORING_TITLES.get(scoring, scoring)
-    for modifier in modifiers:
+    for modifier in (*modifiers, *powers):
         missing = sorted(modifier.hooks() & set(SCORING_HOOKS) - applied)
         if missing:
             raise UnknownRulesetError(
@@ -245,6 +277,11 @@ def check_applicable(rules: RulesView) -> tuple[RuleModifier, ...]:
                 f"{problem}"
             )
     return modifiers
+
+
+def _seat_words(chosen: Sequence[str | None]) -> str:
+    """Seat powers in words: ``seat 0 swap, seat 1 none``."""
+    return ", ".join(f"seat {seat} {name or 'none'}" for seat, name in enumerate(chosen))
 
 
 def registered_choices() -> list[tuple[str, str]]:

@@ -234,8 +234,14 @@ class Ruleset:
     unmodelled: tuple[str, ...] = ()
 
     # -- modifiers ----------------------------------------------------------------------------
-    #: Names of registered rule modifiers (``engine/rules/modifiers.py``) in force, in order.
+    #: Names of registered rule modifiers (``engine/rules/modifiers.py``) in force, in order,
+    #: for every seat.
     modifiers: tuple[str, ...] = ()
+    #: The power each player chose (the mini-game: "Set the superpower to use", seeds/001 line
+    #: 59): a registered modifier's name per seat, in seat order, or ``None`` for a seat that
+    #: chose none; empty when nobody chose one. A seat's power applies to that seat alone (its
+    #: draws, calls, sight, swaps and wins), beside ``modifiers``.
+    seat_powers: tuple[str | None, ...] = ()
 
     # -- draws --------------------------------------------------------------------------------
     noten_payment_total: int = 3000
@@ -314,18 +320,36 @@ class Ruleset:
             return f"{self.shapes.value} mahjong (hand shapes)"
         if self.scoring != Scoring.RIICHI or not self.honors or self.dealt_tiles != 13:
             return "small mahjong"
-        if self.modifiers:
-            return f"rule modifiers {', '.join(self.modifiers)}"
+        powers = [f"seat {seat} {power}" for seat, power in enumerate(self.seat_powers) if power]
+        if self.modifiers or powers:
+            return "rule modifiers " + "; ".join(
+                filter(None, (", ".join(self.modifiers), ", ".join(powers)))
+            )
         return None
 
     def __post_init__(self) -> None:
-        if self.modifiers:
+        if self.modifiers or self.seat_powers:
             # Imported here: the modifiers module is a plug-in point that may import scoring.
             from engine.rules.modifiers import check_applicable
 
             # Refuses unknown names, and modifiers this rule set cannot apply (small mahjong's
-            # points have no place for a modifier's han), naming them: never ignored.
+            # points have no place for a modifier's han), naming them: never ignored; and
+            # seat powers that are not one per seat.
             check_applicable(self)
+
+    def powers_of(self, seat: int) -> tuple[str, ...]:
+        """The names of the rule modifiers in force for one seat: the table's ``modifiers``,
+        then the power the seat chose, if any."""
+        own = self.seat_powers[seat] if seat < len(self.seat_powers) else None
+        return self.modifiers if own is None else (*self.modifiers, own)
+
+    def for_seat(self, seat: int) -> Ruleset:
+        """The rule set as it applies to one seat: its powers (:meth:`powers_of`) as the
+        table's modifiers, and no seat powers (how a win of the seat is valued: a scorer applies
+        the table's modifiers). The rule set itself when no seat chose a power."""
+        if not any(self.seat_powers):
+            return self
+        return self.replace(modifiers=self.powers_of(seat), seat_powers=())
 
     @property
     def three_player(self) -> bool:

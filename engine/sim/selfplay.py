@@ -133,20 +133,30 @@ def simulate(
     *,
     bots: BotFactory | None = None,
     modifiers: Sequence[str] = (),
+    seat_powers: Sequence[str | None] = (),
 ) -> Iterator[Game]:
     """``games`` self-played games under a preset, each reproducible from ``seed`` and its
     number ``n`` alone (its generator is seeded with ``f"{seed}-{n}"``; the game's id is
     ``{preset}-seed-{seed}-{n}``, unique across presets, with ``+{modifier}`` after the preset
-    for each rule modifier). ``bots`` makes each game's bots (default: all :class:`GreedyBot`);
-    ``modifiers`` are the names of rule modifiers in force (:mod:`engine.rules.modifiers`).
+    for each rule modifier and ``+{power}@{seat}`` for each seat's power). ``bots`` makes each
+    game's bots (default: all :class:`GreedyBot`); ``modifiers`` are the names of rule modifiers
+    in force for every seat (:mod:`engine.rules.modifiers`), ``seat_powers`` the power each seat
+    chose, in seat order (``None`` for none: ``Ruleset.seat_powers``).
 
     :raises UnknownRulesetError: an unknown preset or modifier, or a modifier the rule set
-        cannot apply (before any game is played).
+        cannot apply, or seat powers not one per seat (before any game is played).
     """
     ruleset = get_ruleset(ruleset_name)
-    if modifiers:
-        ruleset = ruleset.replace(modifiers=tuple(modifiers))
-    label = "".join([ruleset_name, *(f"+{name}" for name in modifiers)])
+    chosen = tuple(seat_powers) if any(seat_powers) else ()
+    if modifiers or chosen:
+        ruleset = ruleset.replace(modifiers=tuple(modifiers), seat_powers=chosen)
+    label = "".join(
+        [
+            ruleset_name,
+            *(f"+{name}" for name in modifiers),
+            *(f"+{name}@{seat}" for seat, name in enumerate(chosen) if name),
+        ]
+    )
     return _games(ruleset, label, games, seed, bots)
 
 

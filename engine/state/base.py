@@ -49,13 +49,23 @@ class StateBase:
         self.three_player = ruleset.players == 3
         #: Which tiles form runs (each seat gets them: its waits depend on them).
         self.shapes = shapes_for(ruleset)
-        #: The rule modifiers in force, and those that override each play hook (asked only where
-        #: some do, so a game without modifiers pays nothing for them: engine.state.powers).
-        self.modifiers: tuple[RuleModifier, ...] = get_modifiers(ruleset.modifiers)
-        self.redraw_powers = _overriding(self.modifiers, "redraw")
-        self.call_powers = _overriding(self.modifiers, "may_call")
-        self.visible_powers = _overriding(self.modifiers, "visible")
-        self.swap_powers = _overriding(self.modifiers, "swap")
+        #: The rule modifiers in force for each seat: the table's, then the power the seat
+        #: chose (``Ruleset.powers_of``).
+        self.seat_modifiers: tuple[tuple[RuleModifier, ...], ...] = tuple(
+            get_modifiers(ruleset.powers_of(seat)) for seat in range(self.players)
+        )
+        #: Each play hook's powers, by seat: those of the seat's modifiers that override it.
+        #: Empty (not a tuple of empty tuples) when no seat has one, so that ``if
+        #: self.redraw_powers`` is the cheap test of a game without them (engine.state.powers).
+        self.redraw_powers = _overriding(self.seat_modifiers, "redraw")
+        self.call_powers = _overriding(self.seat_modifiers, "may_call")
+        self.visible_powers = _overriding(self.seat_modifiers, "visible")
+        self.swap_powers = _overriding(self.seat_modifiers, "swap")
+        #: The rule set each seat's win is valued under: its own powers are the scorer's
+        #: modifiers (``Ruleset.for_seat``; the same object for every seat when none chose one).
+        self.scoring_rules: tuple[Ruleset, ...] = tuple(
+            ruleset.for_seat(seat) for seat in range(self.players)
+        )
         # Event type to check and to applier; GameState fills them with every part's methods.
         self._checks: dict[type, Callable[[Any], str | None]]
         self._appliers: dict[type, Callable[[Any], None]]
@@ -266,6 +276,12 @@ class StateBase:
         return "the hand is over"
 
 
-def _overriding(modifiers: tuple[RuleModifier, ...], hook: str) -> tuple[RuleModifier, ...]:
-    """The modifiers that override the hook."""
-    return tuple(modifier for modifier in modifiers if hook in modifier.hooks())
+def _overriding(
+    seat_modifiers: tuple[tuple[RuleModifier, ...], ...], hook: str
+) -> tuple[tuple[RuleModifier, ...], ...]:
+    """Each seat's modifiers that override the hook; empty when no seat has any."""
+    by_seat = tuple(
+        tuple(modifier for modifier in modifiers if hook in modifier.hooks())
+        for modifiers in seat_modifiers
+    )
+    return by_seat if any(by_seat) else ()

@@ -33,10 +33,8 @@ class DrawDiscardRules(CallRules):
                 and self._redraw_power(event.seat) is not None
             ):
                 if event.seat == self.last_discarder and self.redraw_powers:
-                    return (
-                        f"seat {expected} draws next, not seat {event.seat}: no redraw is "
-                        f"left to seat {event.seat} now"
-                    )
+                    why = self._no_redraw(event.seat)
+                    return f"seat {expected} draws next, not seat {event.seat}: {why}"
                 return f"seat {expected} draws next, not seat {event.seat}"
         elif self.phase is Phase.ROB:
             if self.dora_due and self.rob_kind == "closed_kan":

@@ -80,7 +80,8 @@ class LegalActionRules(PowerRules):
                     candidates.append(NagashiMangan(nagashi))
             elif self.wall is not None and self.live_index < len(self.wall.live):
                 candidates.append(Draw(nxt, self.wall.live[self.live_index]))
-                if self.redraw_powers:  # a rule modifier's redraw: the discarder draws again
+                # A rule modifier's redraw: the discarder draws again, where its powers have one.
+                if self.redraw_powers and self.redraw_powers[discarder]:
                     candidates.append(Draw(discarder, self.wall.live[self.live_index]))
             if self.ruleset.sanchahou:
                 candidates.append(AbortiveDraw(AbortKind.TRIPLE_RON, discarder))
@@ -119,9 +120,10 @@ class LegalActionRules(PowerRules):
                 out.append(Pon(seat, discarder, tile, tuple(same[:2])))
                 if len(same) >= 3:
                     out.append(OpenKan(seat, discarder, tile, tuple(same[:3])))
-            # (Where a rule modifier may allow more chi, every seat's are candidates: checked.)
-            chi_seat = self.call_powers or seat == (discarder + 1) % self.players
-            if (self.ruleset.chi or self.call_powers) and chi_seat and not data.riichi:
+            # (Where a seat's rule modifier may allow more chi, its are all candidates: checked.)
+            call_power = bool(self.call_powers and self.call_powers[seat])
+            chi_seat = call_power or seat == (discarder + 1) % self.players
+            if (self.ruleset.chi or call_power) and chi_seat and not data.riichi:
                 # Each run of the rule set's shapes holding the tile (space mahjong: wrap-around
                 # and honour runs too), lowest start first.
                 for start in self.shapes.runs_with[kind]:

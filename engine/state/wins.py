@@ -117,14 +117,16 @@ class WinRules(HandEndRules):
             discarder=None if event.tsumo else self.seat_wind(event.from_seat),
             liable=None if data.liable is None else self.seat_wind(data.liable),
         )
+        # Valued under the winner's own powers (a seat's power applies to its wins alone).
+        scoring = self.scoring_rules[seat]
         try:
             try:
-                score = score_hand(hand, ruleset)
+                score = score_hand(hand, scoring)
             except InvalidConditionsError:
                 if hand.liable is None:
                     raise
                 hand = dataclasses.replace(hand, liable=None)
-                score = score_hand(hand, ruleset)
+                score = score_hand(hand, scoring)
         except NoYakuError:
             raise _Refused(f"seat {seat}'s hand has no yaku") from None
         except EngineError as error:

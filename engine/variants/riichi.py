@@ -84,21 +84,37 @@ class RiichiFamily(GameFamily):
         return riichi_study(game)
 
     def check_modifiers(
-        self, ruleset: str, modifiers: Sequence[str], overrides: Mapping[str, object] | None = None
+        self,
+        ruleset: str,
+        modifiers: Sequence[str],
+        overrides: Mapping[str, object] | None = None,
+        *,
+        seat_powers: Sequence[str | None] = (),
     ) -> None:
-        """Every riichi rule set applies the modifiers' play hooks; the rule set itself refuses
-        an unknown name, and one it cannot apply (small mahjong's points have no place for a
-        modifier's han; a swap needs dora indicators: :func:`engine.rules.modifiers.
-        check_applicable`)."""
+        """Every riichi rule set applies the modifiers' play hooks, table-wide or a seat's own;
+        the rule set itself refuses an unknown name, one it cannot apply (small mahjong's points
+        have no place for a modifier's han; a swap needs dora indicators: :func:`engine.rules.
+        modifiers.check_applicable`), and seat powers that are not one per seat."""
+        changes: dict[str, object] = {}
         if modifiers:
-            with_overrides(ruleset, {**(overrides or {}), "modifiers": list(modifiers)})
+            changes["modifiers"] = list(modifiers)
+        if any(seat_powers):
+            changes["seat_powers"] = list(seat_powers)
+        if changes:
+            with_overrides(ruleset, {**(overrides or {}), **changes})
 
     def simulate(
-        self, ruleset: str, games: int, seed: int, modifiers: Sequence[str] = ()
+        self,
+        ruleset: str,
+        games: int,
+        seed: int,
+        modifiers: Sequence[str] = (),
+        *,
+        seat_powers: Sequence[str | None] = (),
     ) -> Iterable[Game]:
         from engine.sim.selfplay import simulate
 
-        return simulate(ruleset, games, seed, modifiers=modifiers)
+        return simulate(ruleset, games, seed, modifiers=modifiers, seat_powers=seat_powers)
 
     def score_text(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """A riichi hand in MPSZ: the request of ``docs/scoring.md`` built from the options

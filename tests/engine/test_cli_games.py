@@ -122,6 +122,29 @@ def test_simulate_with_modifiers_writes_games_that_use_them_and_verify(tmp_path:
     assert check.returncode == 0
 
 
+def test_simulate_with_a_power_per_seat_writes_games_that_verify(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    result = run(
+        "simulate", "--ruleset", "minigame-4p", "--games", "2", "--seed", "3",
+        "--seat-powers", "swap, second_chance,none,lucky_sevens", "-o", str(out),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr.decode()
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [game["rule_overrides"] for game in games] == [
+        {"seat_powers": ["swap", "second_chance", None, "lucky_sevens"]}
+    ] * 2
+    swaps = {
+        e["seat"] for g in games for r in g["rounds"] for e in r["events"] if e["type"] == "swap"
+    }
+    assert swaps == {0}
+    check = run("verify", "--json", str(out))
+    lines = [json.loads(line) for line in check.stdout.decode().splitlines()]
+    assert [line["verdict"] for line in lines] == ["verified"] * 2
+    refused = run("simulate", "--ruleset", "minigame-4p", "--seat-powers", "swap,peek")
+    assert refused.returncode == 2 and refused.stdout == b""
+    assert "minigame-4p has 4 seats, not 2 (seat 0 swap, seat 1 peek)" in refused.stderr.decode()
+
+
 @pytest.mark.parametrize(
     ("ruleset", "modifiers", "message"),
     [

@@ -129,9 +129,16 @@ class ToyFamily(GameFamily):
         return round_outcomes(game, lambda: ToyTable(game.players))
 
     def simulate(
-        self, ruleset: str, games: int, seed: int, modifiers: Sequence[str] = ()
+        self,
+        ruleset: str,
+        games: int,
+        seed: int,
+        modifiers: Sequence[str] = (),
+        *,
+        seat_powers: Sequence[str | None] = (),
     ) -> Iterable[Game]:
-        self.check_modifiers(ruleset, modifiers)  # toy mahjong applies no rule modifier
+        # Toy mahjong applies no rule modifier, table-wide or a seat's own.
+        self.check_modifiers(ruleset, modifiers, seat_powers=seat_powers)
         tiles = [parse_tile(text) for text in ("1m", "2m", "3p", "4s", "5z")]
         for number in range(games):
             yield Game(

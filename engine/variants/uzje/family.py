@@ -56,11 +56,17 @@ class UzjeFamily(GameFamily):
         return round_list(game)
 
     def simulate(
-        self, ruleset: str, games: int, seed: int, modifiers: Sequence[str] = ()
+        self,
+        ruleset: str,
+        games: int,
+        seed: int,
+        modifiers: Sequence[str] = (),
+        *,
+        seat_powers: Sequence[str | None] = (),
     ) -> Iterable[Game]:
-        """Self-played Ùzje games; Ùzje applies no rule modifier (:meth:`check_modifiers`
-        refuses any)."""
-        self.check_modifiers(ruleset, modifiers)
+        """Self-played Ùzje games; Ùzje applies no rule modifier, table-wide or a seat's own
+        (:meth:`check_modifiers` refuses any)."""
+        self.check_modifiers(ruleset, modifiers, seat_powers=seat_powers)
         from engine.variants.uzje.selfplay import simulate
 
         return simulate(games, seed, ruleset)
