@@ -183,8 +183,13 @@ class CallRules(RiichiRules):
         # it over right after the next kan is declared.
         return None
 
-    def _riichi_waits_kept(self, seat: int, removed: list[Tile]) -> bool:
-        """In riichi, a closed kan (or kita) must use the drawn tile and keep the waits."""
+    def _riichi_waits_kept(self, seat: int, removed: list[Tile], kan: bool = False) -> bool:
+        """In riichi, a closed kan (or kita) must use the drawn tile and keep the waits.
+
+        A closed kan takes the last copies of its kind out of play: a kind the hand waited on
+        is no wait after it (the hand can never win on it), so a kan of a waited kind changes
+        the waits (Tenhou: Mortal's libriichi, ``check_ankan_after_riichi``, "Cannot kan a
+        waited tile"; Mahjong Soul allows the kan only where the waits stay the same)."""
         data = self.seats[seat]
         drawn = self.last_draw
         if drawn is None or all(tile.kind != drawn.kind for tile in removed):
@@ -197,6 +202,8 @@ class CallRules(RiichiRules):
         after = self.waits(seat) if sum(data.counts) % 3 == 1 else frozenset()
         for tile in removed:
             data.add(tile)
+        if kan:
+            after = after - {drawn.kind}
         return bool(before) and before == after
 
     def _check_closed_kan(self, event: ClosedKan) -> str | None:
@@ -209,7 +216,7 @@ class CallRules(RiichiRules):
         data = self.seats[event.seat]
         if not can_hold(data, tiles):
             return f"seat {event.seat} does not hold {' '.join(map(str, tiles))}"
-        if data.riichi and not self._riichi_waits_kept(event.seat, list(tiles)):
+        if data.riichi and not self._riichi_waits_kept(event.seat, list(tiles), kan=True):
             return "in riichi a closed kan must use the drawn tile and keep the waits"
         return None
 

@@ -552,3 +552,34 @@ def test_a_north_extracted_instead_of_the_discard_turns_the_open_kans_dora_on_ma
     assert [str(tile) for tile in state.dora_indicators] == ["1p", "1s"]
     play(state, Discard(1, T("9s"), tsumogiri=True))  # and the discard turns none again
     assert "no kan dora indicator is due" in refused(state, DoraRevealed(T("2s")))
+
+
+@pytest.mark.parametrize(("ruleset", "fourth"), [("tenhou-4p-nored", "5p"), ("majsoul-4p", "0p")])
+def test_a_riichi_hand_may_not_kan_the_kind_it_waits_on(ruleset: str, fourth: str) -> None:
+    # Seat 0 waits on 5p, 8p and 9s (456m 55567888p 99s: 555p 678p 88p 99s and more). A kan
+    # of the fourth 5p would keep "5p" among the shapes' waits, but no 5p is left: the hand
+    # could no longer win on it, so its winning tiles change (riichi.wiki "Kan": Tenhou and
+    # Mahjong Soul allow a kan in riichi only where they stay the same; libriichi's Tenhou
+    # rule, "Cannot kan a waited tile"). The referee found our engine allowing it.
+    hands = ("456m55567888p99s", "13p456s789s11z222z", "46p456m789s33z444z", "13p456s789p11z555z")
+    state = started(make_round(hands, dora="1s"), ruleset)
+    play(state, Draw(0, T("7z")), RiichiDeclared(0), Discard(0, T("7z"), tsumogiri=True))
+    play(state, RiichiAccepted(0))
+    for seat in (1, 2, 3):
+        play(state, Draw(seat, T("9m")), Discard(seat, T("9m"), tsumogiri=True))
+    play(state, Draw(0, T(fourth)))
+    kan = ClosedKan(0, (*(T("5p"),) * 3, T(fourth)))
+    assert "keep the waits" in refused(state, kan)
+    assert not [e for e in state.legal_actions() if isinstance(e, ClosedKan)]
+
+
+def test_a_riichi_hand_may_kan_a_kind_it_does_not_wait_on() -> None:
+    # 222p 123m 456m 789m 9s waits on 9s alone; the fourth 2p changes nothing: allowed.
+    hands = ("123m456m789m222p9s", "13p456s789s11z222z", "46p456m789s33z444z", "13p456s789p11z555z")
+    state = started(make_round(hands, dora="1s"))
+    play(state, Draw(0, T("7z")), RiichiDeclared(0), Discard(0, T("7z"), tsumogiri=True))
+    play(state, RiichiAccepted(0))
+    for seat in (1, 2, 3):
+        play(state, Draw(seat, T("8m")), Discard(seat, T("8m"), tsumogiri=True))
+    play(state, Draw(0, T("2p")))
+    assert state.is_legal(ClosedKan(0, (T("2p"),) * 4))
