@@ -84,10 +84,15 @@ def load(path: Path = EXPECTED_FILE) -> dict[str, Any]:
     return data
 
 
-def check(seen: Counter[str], expected: dict[str, Any] | None = None) -> list[OutOfRange]:
+def check(
+    seen: Counter[str],
+    expected: dict[str, Any] | None = None,
+    judges: Iterable[str] | None = None,
+) -> list[OutOfRange]:
     """Every count of ``seen`` (and every expected name the run did not meet) whose number of
     games is improbable under the expected rates. Rule sets or kinds of game the rates do not
-    know are not checked."""
+    know are not checked, nor the classes of a judge that did not run (``judges``: the names
+    the run's checks are counted under, as ``Figures.checks``)."""
     rates = load() if expected is None else expected
     rates = rates.get("rates", rates)
     run = rates_from(seen)
@@ -101,6 +106,9 @@ def check(seen: Counter[str], expected: dict[str, Any] | None = None) -> list[Ou
             continue
         names = {name for kind in played for name in known[kind]["seen"]}
         names |= {name for kind in played for name in kinds[kind]["seen"]}
+        if judges is not None:
+            ran = {judge.split(" ", 1)[0] for judge in judges}
+            names = {n for n in names if not n.startswith("class: ") or _judge(n) in ran}
         for name in sorted(names):
             trials = []
             for kind, games in played.items():
@@ -115,6 +123,11 @@ def check(seen: Counter[str], expected: dict[str, Any] | None = None) -> list[Ou
                 total = sum(played.values())
                 out.append(OutOfRange(ruleset, name, observed, total, mean, chance))
     return out
+
+
+def _judge(name: str) -> str:
+    """The judge a class name belongs to: the first word of its peer."""
+    return name.removeprefix("class: ").split(" ", 1)[0]
 
 
 def _tail(trials: list[tuple[int, float]], observed: int, mean: float) -> float:

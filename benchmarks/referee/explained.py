@@ -252,6 +252,57 @@ EXPLAINED: tuple[Explained, ...] = (
             "as for the libriichi class 'ron on a closed kan refused (thirteen orphans)' above"
         ),
     ),
+    Explained(
+        peer="jansou (game)",
+        what="plays on after the all-last dealer's tenpai in first place (tenpai-yame)",
+        rulesets=frozenset({"tenhou-4p", "tenhou-3p", "majsoul-4p", "majsoul-3p"}),
+        reason=(
+            "jansou's game loop stops the game on the all-last dealer's win in first place "
+            "(agari-yame) but not on the dealer's tenpai at an exhaustive draw; Tenhou and "
+            "Mahjong Soul stop on both. The class is only an all-last exhaustive draw with the "
+            "dealer tenpai (by jansou's own count) and first with the target"
+        ),
+        evidence=(
+            "jansou/game/progression.py: advance() ends the game on a repeat only through "
+            "_agari_yame_ends, which needs the dealer to have won; jansou/core/rules.py has "
+            'agari_yame and no tenpai stop. Tenhou: "Automatic agariyame and tenpaiyame for '
+            'last dealer who ends in 1st place" (Tenhou\'s "Rules for 4-player Ranking Match", '
+            "mjstars.net), since June 2010 (Tenhou's blog, 2010-05-18)"
+        ),
+    ),
+    Explained(
+        peer="jansou (game)",
+        what="deal passed on a dealer tenpai on a kind held four times in own kans",
+        rulesets=frozenset({"tenhou-4p", "tenhou-3p", "majsoul-4p", "majsoul-3p"}),
+        reason=(
+            "jansou counts a hand noten when every wait is a kind its own kans hold four of "
+            "(its settlement class above), so a dealer with such a hand passes the deal in its "
+            "loop. The class is only such a dealer hand, where jansou's loop, told the dealer "
+            "is tenpai, gives the record's next hand"
+        ),
+        evidence='as for "tenpai on a kind held four times in own kans counted noten" above',
+    ),
+    Explained(
+        peer="riichienv (choices)",
+        what="riichienv allows a closed kan of a waited kind in riichi",
+        rulesets=frozenset({"tenhou-4p", "tenhou-3p", "majsoul-4p", "majsoul-3p"}),
+        reason=(
+            "in riichi, a closed kan is allowed only where the hand's winning tiles stay the "
+            "same; a kan of the kind the hand waits on takes the last copies of it out of play, "
+            "so the hand can no longer win on it. riichienv compares its waits before and "
+            "after the kan, and its waits after still list that kind. The class is only such "
+            "kans, for a riichi hand, of a kind it waited on before its draw"
+        ),
+        evidence=(
+            "riichienv-core/src/state/legal_actions.rs, the riichi arm of the closed kans: "
+            "waits_pre == waits_post from HandEvaluator::get_waits, which does not drop a kind "
+            'all of whose copies are the kan\'s; riichi.wiki "Kan", kan during riichi: "such as '
+            "in tenhou.net and Mahjong Soul ... so long as a kan does not change the hand's "
+            'possible winning tiles, the kan is allowed"; Tenhou: Mortal libriichi/src/algo/'
+            'agari.rs, check_ankan_after_riichi ("Using Tenhou rule here"): "Cannot kan a '
+            'waited tile"'
+        ),
+    ),
 )
 
 

@@ -80,3 +80,17 @@ def in_temporary_furiten(round_: Round, index: int, seat: int) -> bool:
 def _won_on(events: tuple[object, ...] | list[object], position: int) -> bool:
     following = events[position + 1] if position + 1 < len(events) else None
     return isinstance(following, Win)
+
+
+def kan_karaten(tiles: list[Tile], melds: list[Meld]) -> bool:
+    """Whether a hand is tenpai only on kinds of which its own kans hold all four copies (waits
+    found by ``mahjong``'s agari check, not by our engine)."""
+    if len(tiles) % 3 != 1:
+        return False
+    counts = counts_of(tiles)
+    own = [0] * 34
+    for meld in melds:
+        for tile in meld.tiles:
+            own[tile.kind] += 1
+    found = waits(tiles)
+    return bool(found) and all(counts[k] + own[k] >= 4 for k in found)

@@ -113,11 +113,7 @@ def judge(game: Game, report: ReplayReport, verdicts: Verdicts) -> None:
         tenpai = _tenpai_seats(round_) if outcome.exhaustive or outcome.nagashi else []
         _judge_payments(round_, outcome, tenpai, rules, label, verdicts)
         _judge_aborts(round_, rules, label, verdicts)
-        after = list(round_.scores)
-        for seat, delta in enumerate(outcome.deltas or ()):
-            after[seat] += delta
-        for seat in outcome.riichi:
-            after[seat] -= 1000
+        after = scores_after(round_, outcome)
         sticks_left = 0 if outcome.winners else round_.sticks + len(outcome.riichi)
         expected = _next(round_, outcome, tenpai, after, sticks_left, rules, first_dealer)
     if expected is not None:
@@ -132,6 +128,17 @@ def judge(game: Game, report: ReplayReport, verdicts: Verdicts) -> None:
         )
         return
     _judge_final(game, report, rules, after, sticks_left, first_dealer, verdicts)
+
+
+def scores_after(round_: Round, outcome: Outcome | None = None) -> list[int]:
+    """The scores after a hand: its start, its recorded payments, the riichi sticks paid."""
+    outcome = outcome or _outcome(round_)
+    after = list(round_.scores)
+    for seat, delta in enumerate(outcome.deltas or ()):
+        after[seat] += delta
+    for seat in outcome.riichi:
+        after[seat] -= 1000
+    return after
 
 
 def _compare_start(round_: Round, expected: Position, label: str, verdicts: Verdicts) -> None:

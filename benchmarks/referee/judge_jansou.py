@@ -31,9 +31,12 @@ from jansou.io.tenhou_json import parse_tenhou_json
 from jansou.validation.check import check_win
 from mahjong.agari import Agari
 
+from benchmarks.referee import judge_jansou_game
 from benchmarks.referee.findings import Verdicts, round_label
-from benchmarks.referee.hand_shapes import hands_before, is_thirteen_orphans
-from benchmarks.referee.situation import Meld, hands_at_end
+from benchmarks.referee.hand_shapes import hands_before, is_thirteen_orphans, kan_karaten
+from benchmarks.referee.judge_game_flow import scores_after
+from benchmarks.referee.judge_jansou_game import HandEnd
+from benchmarks.referee.situation import hands_at_end
 from engine.events import (
     AbortiveDraw,
     AddedKan,
@@ -51,7 +54,6 @@ from engine.events import (
     Win,
 )
 from engine.replay import replay
-from engine.tiles import Tile
 
 PEER = "jansou"
 
@@ -141,12 +143,18 @@ def judge(game: Game, export: str, text: str, verdicts: Verdicts) -> None:
     if len(paifu.rounds) != len(kept):
         verdicts.add(peer, "hands read", "", None, len(kept), len(paifu.rounds))
         return
+    ends: list[HandEnd | None] = []
     for position, (index, round_log) in enumerate(zip(kept, paifu.rounds, strict=True)):
         round_ = game.rounds[index]
         label = round_label(index, round_.name)
-        settled = _replay(paifu, position, round_, label, peer, verdicts)
+        end = HandEnd()
+        settled = _replay(paifu, position, round_, label, peer, verdicts, end)
+        ends.append(end if settled is not None else None)
         if _score(paifu, round_log, round_, label, peer, verdicts) and settled is not None:
             _settle(game, index, settled, label, peer, verdicts)
+    if export == "mjai" and not skipped:
+        after = [scores_after(round_) for round_ in game.rounds]
+        judge_jansou_game.judge(game, ends, after, paifu.rules, verdicts)  # type: ignore[attr-defined]
 
 
 def _parse(game: Game, export: str, text: str) -> object:
@@ -173,16 +181,24 @@ def _without_rounds(mjai_text: str, skipped: set[int]) -> str:
 
 
 def _replay(
-    paifu: object, index: int, round_: object, label: str, peer: str, verdicts: Verdicts
+    paifu: object,
+    index: int,
+    round_: object,
+    label: str,
+    peer: str,
+    verdicts: Verdicts,
+    end: HandEnd | None = None,
 ) -> list[tuple[int, ...]] | None:
     """Replay one hand through jansou's flow; the deltas of its settlements (``ScoreChange``
     events: the hand's payments, honba and sticks included, riichi deposits apart), or
-    ``None`` when the replay stopped."""
+    ``None`` when the replay stopped. ``end``, when given, keeps how the hand ended."""
     settlements: list[tuple[int, ...]] = []
 
     def observe(event: object) -> None:
         if isinstance(event, ScoreChange):
             settlements.append(tuple(event.deltas))
+        if end is not None:
+            end.observe(event)
 
     try:
         for _decision in replay_round_decisions(paifu, index, observe=observe):  # type: ignore[arg-type]
@@ -286,7 +302,7 @@ def _settlement_class(game: Game, index: int, ours: list[int], theirs: list[int]
         karaten = {
             seat
             for seat, (tiles, melds) in enumerate(hands_at_end(round_))
-            if _kan_karaten(tiles, melds)  # type: ignore[arg-type]
+            if kan_karaten(tiles, melds)  # type: ignore[arg-type]
         }
         if karaten and theirs == _noten_payments(tenpai - karaten, players, pool):
             return KAN_KARATEN
@@ -327,29 +343,6 @@ def _deltas_under(game: Game, index: int, options: dict[str, object]) -> list[in
     report = replay(dataclasses.replace(game, header=header))
     rounds = [summary for summary in report.rounds if summary.index == index]
     return rounds[0].deltas if rounds else None
-
-
-def _kan_karaten(tiles: list[Tile], melds: list[Meld]) -> bool:
-    """Whether a hand is tenpai only on kinds of which its own kans hold all four copies
-    (waits found by ``mahjong``'s agari check, not by our engine)."""
-    if len(tiles) % 3 != 1:
-        return False
-    counts = [0] * 34
-    for tile in tiles:
-        counts[tile.kind] += 1
-    own = [0] * 34
-    for meld in melds:
-        for tile in meld.tiles:
-            own[tile.kind] += 1
-    waits = []
-    for kind in range(34):
-        if counts[kind] >= 4:
-            continue
-        counts[kind] += 1
-        if _AGARI.is_agari(counts):
-            waits.append(kind)
-        counts[kind] -= 1
-    return bool(waits) and all(counts[k] + own[k] >= 4 for k in waits)
 
 
 def _score(

@@ -50,7 +50,7 @@ from riichienv._riichienv import HandEvaluator, HandEvaluator3P, calculate_score
 
 from benchmarks.referee.choices import Key, compare_choices, decision_key, swap_call_kinds
 from benchmarks.referee.findings import Verdicts, round_label
-from benchmarks.referee.hand_shapes import in_temporary_furiten
+from benchmarks.referee.hand_shapes import hands_before, in_temporary_furiten, waits
 from engine.events import (
     AbortiveDraw,
     AddedKan,
@@ -337,6 +337,9 @@ def _judge_actions(
 
 #: riichienv's replay lists, after a chi or pon, the discards a swap call forbids.
 SWAP_CALL = "riichienv lists swap-call discards after a call (kuikae)"
+#: riichienv lets a riichi hand kan the kind it waits on (its waits after the kan still count
+#: the kind, of which no copy is left).
+WAITED_KAN = "riichienv allows a closed kan of a waited kind in riichi"
 #: riichienv's replay offers a ron to a seat that let a winning tile pass this go-around.
 TEMPORARY_FURITEN = "riichienv offers a ron in temporary furiten"
 
@@ -378,6 +381,8 @@ def _known_choice(
     index, seat = decision
     if kind == "hora" and other and in_temporary_furiten(round_, index, seat):
         return TEMPORARY_FURITEN
+    if kind == "ankan" and other and _kans_a_waited_kind(round_, index, seat, other):
+        return WAITED_KAN
     call = events[index] if index >= 0 else None
     if (
         kind == "dahai"
@@ -388,6 +393,24 @@ def _known_choice(
     ):
         return SWAP_CALL
     return None
+
+
+def _kans_a_waited_kind(round_: Round, index: int, seat: int, other: set[Key]) -> bool:
+    """Whether every closed kan only riichienv allows here is of a kind the riichi hand waited
+    on before its draw (the decision after a draw of that seat, in riichi)."""
+    events = round_.events
+    draw = events[index] if index >= 0 else None
+    declared = any(isinstance(e, RiichiDeclared) and e.seat == seat for e in events[:index])
+    if not declared or not isinstance(draw, Draw) or draw.seat != seat:
+        return False
+    tiles, _melds = hands_before(round_, index + 1)[seat]
+    tiles = list(tiles)
+    tiles.remove(draw.tile)
+    waited = {_KIND_CODES[kind] for kind in waits(tiles)}
+    return all(key[0] == "ankan" and key[1] in waited for key in other)
+
+
+_KIND_CODES = [f"{rank}{suit}" for suit in "mps" for rank in range(1, 10)] + list("ESWNPFC")
 
 
 def _set_of(options: Sequence[object]) -> set[Key]:

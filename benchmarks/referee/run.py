@@ -420,7 +420,7 @@ def report(figures: Figures, out: TextIO = sys.stdout) -> Failures:
     width = max(len(name) for name in rare.SITUATIONS)
     for name in rare.SITUATIONS:
         print(f"  {name:<{width}}  {figures.rare[name]:>8}", file=out)
-    ranges = expected.check(figures.seen)
+    ranges = expected.check(figures.seen, judges=figures.checks)
     print(f"\ncounts out of their expected range ({len(ranges)}):", file=out)
     for outside in ranges:
         print("  " + outside.line(), file=out)
