@@ -66,6 +66,9 @@ EXCLUDED: dict[str, str] = {
     "int (cast), which compiled code refuses at run time; and it is not the riichi hot path",
     "engine/rules/modifiers.py": "the plug-in point: user code subclasses RuleModifier, and the "
     "@register class decorator makes non-native classes",
+    "engine/rules/ruleset.py": "its dataclass's annotations are the types engine/rules/options.py "
+    "reads every option into (tuple[int, ...], int | None ...); a compiled class erases them to "
+    "bare classes (tuple, type)",
     "engine/hand/shanten_table_build.py": "the builder of the shipped shanten table: run offline",
     "engine/compile.py": "this build script",
     "engine/sim/selfplay.py": "SimulationError subclasses RuntimeError, which mypyc cannot "
