@@ -13,6 +13,7 @@ disagreement.
 The rates are ``benchmarks/referee/expected.json``, written by::
 
     .venv/bin/python -m benchmarks.referee.expected benchmarks/referee/runs/<run>
+    .venv/bin/python -m benchmarks.referee.expected --table     # as Markdown, per 1,000 games
 
 from the part files of a run (``Figures.seen``: in how many games of each rule set and kind
 each name occurred). A name a rule set and kind never showed is taken to occur in half a game
@@ -192,10 +193,52 @@ def build(parts_dirs: Iterable[Path]) -> dict[str, Any]:
     }
 
 
+def per_thousand(rates: dict[str, Any], ruleset: str, name: str) -> float | None:
+    """Games in 1,000 of the rule set's whole mix (every kind of game) that show the name, or
+    ``None`` when the rates do not know the rule set."""
+    kinds = rates.get(ruleset)
+    if not kinds:
+        return None
+    games = sum(entry["games"] for entry in kinds.values())
+    hits = sum(entry["seen"].get(name, 0) for entry in kinds.values())
+    return 1000 * hits / games if games else None
+
+
+def table(expected: dict[str, Any] | None = None) -> str:
+    """The expected rates as Markdown: every explained class (with its reason) and every rare
+    situation, in games per 1,000 of each rule set's mix (docs/replay.md)."""
+    from benchmarks.referee.explained import EXPLAINED
+    from benchmarks.referee.rare import SITUATIONS
+
+    data = load() if expected is None else expected
+    rates = data.get("rates", data)
+    rulesets = [r for r in ("tenhou-4p", "tenhou-3p", "majsoul-4p", "majsoul-3p") if r in rates]
+    head = "| " + " | ".join(rulesets) + " |"
+    lines = ["| peer | class | " + head[2:], "|---|---|" + "---:|" * len(rulesets)]
+    for entry in EXPLAINED:
+        cells = []
+        for ruleset in rulesets:
+            value = per_thousand(rates, ruleset, f"class: {entry.peer} | {entry.what}")
+            cells.append("" if ruleset not in entry.rulesets or value is None else f"{value:.1f}")
+        lines.append(f"| {entry.peer} | {entry.what} | " + " | ".join(cells) + " |")
+    lines += ["", "| situation | " + head[2:], "|---|" + "---:|" * len(rulesets)]
+    for situation in SITUATIONS:
+        cells = []
+        for ruleset in rulesets:
+            value = per_thousand(rates, ruleset, f"situation: {situation.strip()}")
+            cells.append("" if value is None else f"{value:.1f}")
+        lines.append(f"| {situation.strip()} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
-    folders = [Path(arg) for arg in (argv if argv is not None else sys.argv[1:])]
+    args = list(argv if argv is not None else sys.argv[1:])
+    if args == ["--table"]:
+        print(table())
+        return 0
+    folders = [Path(arg) for arg in args]
     if not folders:
-        print("usage: python -m benchmarks.referee.expected PARTS_DIR [PARTS_DIR ...]")
+        print("usage: python -m benchmarks.referee.expected PARTS_DIR [PARTS_DIR ...] | --table")
         return 2
     data = build(folders)
     if not data["rates"]:

@@ -375,10 +375,12 @@ def _part_line(part: Part, figures: Figures) -> str:
     rate = figures.games / figures.seconds if figures.seconds else 0.0
     per_core = figures.games / figures.cpu_seconds if figures.cpu_seconds else 0.0
     found = sum(e["count"] for e in figures.classes.values())
+    outside = len(expected.check(figures.seen, judges=figures.checks))
     return (
         f"part {part.ruleset} seeds {part.start}-{part.stop - 1}: {figures.games} games in "
         f"{figures.seconds:.1f} s, {rate:.2f} games/s ({per_core:.2f} per core), "
-        f"{found} disagreements ({figures.unexplained()} unexplained)"
+        f"{found} disagreements ({figures.unexplained()} unexplained), "
+        f"{outside} counts out of range"
     )
 
 
