@@ -179,6 +179,12 @@ class DrawDiscardRules(CallRules):
         seat = event.seat
         data = self.seats[seat]
         tile = event.tile
+        if not data.riichi:
+            # Temporary furiten lasts until the seat's own next discard (riichi.wiki "Furiten";
+            # Mortal's libriichi clears it there, "Clearing same-cycle furiten"): a draw ends
+            # it before, but a call's discard has no draw before it.
+            data.passed = 0
+            data.temporary_furiten = False
         data.remove(tile)
         data.river.append(tile)
         data.river_called.append(False)

@@ -418,6 +418,8 @@ class GameState(DrawDiscardRules):
             return False
         if not data.take(tile):  # (the last check: it removes the tile when held)
             return False
+        if data.temporary_furiten:  # (a call's discard: see DrawDiscardRules._discard)
+            data.temporary_furiten = False
         data.ippatsu = False  # (only a riichi player has it: their next discard ends it)
         data.river.append(tile)
         data.river_called.append(False)

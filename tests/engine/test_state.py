@@ -583,3 +583,31 @@ def test_a_riichi_hand_may_kan_a_kind_it_does_not_wait_on() -> None:
         play(state, Draw(seat, T("8m")), Discard(seat, T("8m"), tsumogiri=True))
     play(state, Draw(0, T("2p")))
     assert state.is_legal(ClosedKan(0, (T("2p"),) * 4))
+
+
+def test_temporary_furiten_ends_with_the_seats_discard_after_a_call() -> None:
+    # Seat 1 (23p 789m 123s 55z 111z) waits on 1p-4p and lets seat 3's 1p pass: temporarily
+    # furiten. It then pons seat 0's haku and discards, with no draw between: that discard ends
+    # the temporary furiten (riichi.wiki "Furiten": "until their next discard"; libriichi clears
+    # it at the seat's own discard), so it may ron seat 2's 4p. The referee found our engine
+    # keeping it until a draw (tenhou-4p seed 13141, round 9 (S4), event 155).
+    hands = (
+        "456m456p456s5z666z",
+        "23p789m123s55z111z",
+        "468p2468s3m4m7z777z",
+        "1p3m5m7m2s4s6s8s9p1z2z3z4z",
+    )
+    state = started(make_round(hands, dora="9s"))
+    play(
+        state,
+        Draw(0, T("9m")), Discard(0, T("9m"), tsumogiri=True),
+        Draw(1, T("9p")), Discard(1, T("9p"), tsumogiri=True),
+        Draw(2, T("8m")), Discard(2, T("8m"), tsumogiri=True),
+        Draw(3, T("8p")), Discard(3, T("1p")),
+        Draw(0, T("7p")), Discard(0, T("5z")),
+    )  # fmt: skip
+    assert state.furiten(1)
+    play(state, Pon(1, 0, T("5z"), (T("5z"), T("5z"))), Discard(1, T("1z")))
+    assert not state.furiten(1)
+    play(state, Draw(2, T("9p")), Discard(2, T("4p")))
+    assert state.is_legal(Win(1, 2, T("4p")))
