@@ -16,14 +16,16 @@ The rates are ``benchmarks/referee/expected.json``, written by::
     .venv/bin/python -m benchmarks.referee.expected --table     # as Markdown, per 1,000 games
 
 from the part files of a run (``Figures.seen``: in how many games of each rule set and kind
-each name occurred). A name a rule set and kind never showed is taken to occur in half a game
-more than were seen (so one occurrence in a short run is not improbable, a dozen are).
+each name occurred).
 
 The bound: a count is out of range when the chance of a count at least that far out, given the
-expected rates, is below :data:`IMPROBABLE` (one in ten million: a 100,000-game run checks
-some 10,000 counts, and must not fail by chance). Counts of games are sums of binomials, one
-per kind of game, worked out exactly, or by the normal approximation where many are expected
-(:data:`NORMAL_FROM`).
+expected rates, is below :data:`IMPROBABLE` (one in ten million: a 100,000-game run checks some
+10,000 counts, and must not fail by chance). The rates are taken at the edge of what the
+learning run allows (three standard deviations of its count, toward the count being judged), so
+that the learning run's own chance does not fail a later one, and a name a rule set and kind
+never showed still has a high bound (one occurrence in a short run is not improbable, a dozen
+are). Counts of games are sums of binomials, one per kind of game, worked out exactly, or by the
+normal approximation where many are expected (:data:`NORMAL_FROM`).
 """
 
 from __future__ import annotations
@@ -111,19 +113,31 @@ def check(
             ran = {judge.split(" ", 1)[0] for judge in judges}
             names = {n for n in names if not n.startswith("class: ") or _judge(n) in ran}
         for name in sorted(names):
-            trials = []
-            for kind, games in played.items():
-                entry = known[kind]
-                hits = entry["seen"].get(name, 0)
-                probability = (hits + 0.5) / (entry["games"] + 1)
-                trials.append((games, min(probability, 1.0)))
             observed = sum(kinds[kind]["seen"].get(name, 0) for kind in played)
-            mean = sum(n * p for n, p in trials)
-            chance = _tail(trials, observed, mean)
+            rates = {kind: _rates(known[kind], name) for kind in played}
+            mean = sum(games * rates[kind][1] for kind, games in played.items())
+            # Judged at the rate least against the count: the low bound for a count below the
+            # estimate, the high bound for one above.
+            below = observed < mean
+            trials = [(games, rates[kind][0 if below else 2]) for kind, games in played.items()]
+            chance = _tail(trials, observed, below)
             if chance < IMPROBABLE:
                 total = sum(played.values())
                 out.append(OutOfRange(ruleset, name, observed, total, mean, chance))
     return out
+
+
+def _rates(entry: dict[str, Any], name: str) -> tuple[float, float, float]:
+    """A name's rate in a kind of game, as learnt: (low bound, estimate, high bound). The bounds
+    are three standard deviations of the learnt count either side (a run as long as the one
+    learnt from may differ from it by chance too)."""
+    hits = entry["seen"].get(name, 0)
+    games = entry["games"] + 1
+    spread = 3 * math.sqrt(hits + 1)
+    estimate = hits / games
+    low = max(0.0, hits - spread) / games
+    high = min(1.0, (hits + spread + 1) / games)
+    return low, min(estimate, 1.0), high
 
 
 def _judge(name: str) -> str:
@@ -131,24 +145,27 @@ def _judge(name: str) -> str:
     return name.removeprefix("class: ").split(" ", 1)[0]
 
 
-def _tail(trials: list[tuple[int, float]], observed: int, mean: float) -> float:
-    """P(X <= observed) if observed is below the mean, else P(X >= observed), for X a sum of
-    binomials (n, p): exactly where the count on the rarer side (games with the name, or
-    without it) is expected below :data:`NORMAL_FROM`, by the normal approximation above."""
+def _tail(trials: list[tuple[int, float]], observed: int, below: bool) -> float:
+    """P(X <= observed) when ``below``, else P(X >= observed), for X a sum of binomials (n, p):
+    exactly where the count on the rarer side (games with the name, or without it) is expected
+    below :data:`NORMAL_FROM`, by the normal approximation above."""
     games = sum(n for n, _ in trials)
+    mean = sum(n * p for n, p in trials)
     if mean > games - mean:  # count the games without the name: the rarer side
         trials = [(n, 1.0 - p) for n, p in trials]
-        observed, mean = games - observed, games - mean
+        observed, mean, below = games - observed, games - mean, not below
+    if (below and observed >= mean) or (not below and observed <= mean):
+        return 1.0  # (not out on the side asked about)
     if mean >= NORMAL_FROM:
         variance = sum(n * p * (1 - p) for n, p in trials)
         z = (abs(observed - mean) - 0.5) / math.sqrt(variance)
         return 0.5 * math.erfc(max(z, 0.0) / math.sqrt(2))
-    below = observed if observed < mean else observed - 1
+    last = observed if below else observed - 1
     distribution = [1.0]
     for n, p in trials:
-        distribution = _convolve(distribution, _binomial(n, p, below + 1))[: below + 1]
+        distribution = _convolve(distribution, _binomial(n, p, last + 1))[: last + 1]
     at_most = min(1.0, sum(distribution))
-    return at_most if observed < mean else max(0.0, 1.0 - at_most)
+    return at_most if below else max(0.0, 1.0 - at_most)
 
 
 def _binomial(n: int, p: float, length: int) -> list[float]:
@@ -176,14 +193,23 @@ def _convolve(a: list[float], b: list[float]) -> list[float]:
 
 
 def build(parts_dirs: Iterable[Path]) -> dict[str, Any]:
-    """The rates of every part file in the folders."""
+    """The rates of every part file in the folders: of the rare situations and the explained
+    classes (an unexplained class fails a run whatever its count)."""
+    from benchmarks.referee.explained import explanation
+
     seen: Counter[str] = Counter()
     sources = []
     for folder in parts_dirs:
         files = sorted(folder.glob("*.json"))
         for path in files:
             data = json.loads(path.read_text())
-            seen.update(data["figures"].get("seen", {}))
+            for key, count in data["figures"].get("seen", {}).items():
+                ruleset, _, name = key.split("\t", 2)
+                if name.startswith("class: "):
+                    peer, _, what = name.removeprefix("class: ").partition(" | ")
+                    if explanation(peer, what, ruleset) is None:
+                        continue  # (an unexplained class is a failure, not a rate)
+                seen[key] += count
         codes = sorted({json.loads(p.read_text()).get("code", "") for p in files})
         sources.append({"folder": str(folder), "parts": len(files), "code": codes})
     return {

@@ -303,6 +303,21 @@ EXPLAINED: tuple[Explained, ...] = (
             'waited tile"'
         ),
     ),
+    Explained(
+        peer="jansou (mjai)",
+        what="chankan settled without the waiting kan indicator's dora",
+        rulesets=frozenset({"majsoul-4p", "majsoul-3p"}),
+        reason=(
+            "the waiting indicator jansou leaves unplayed (the class above) is missing from its "
+            "settlement of the chankan too. The class is only a settlement that is ours less "
+            "exactly that indicator's han (its dora, and its ura dora for a riichi winner), "
+            "valued by riichienv's calculate_score"
+        ),
+        evidence=(
+            'as for "waiting kan indicator turned before a chankan left unplayed" above; '
+            "majsoul-3p seed 6630, round 3 (E1), and majsoul-4p seed 23261, round 5 (E4)"
+        ),
+    ),
 )
 
 

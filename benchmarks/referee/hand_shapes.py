@@ -94,3 +94,17 @@ def kan_karaten(tiles: list[Tile], melds: list[Meld]) -> bool:
             own[tile.kind] += 1
     found = waits(tiles)
     return bool(found) and all(counts[k] + own[k] >= 4 for k in found)
+
+
+def dora_kind(indicator: int, players: int) -> int:
+    """The kind an indicator (a kind, 0-33) makes dora: the next of its suit, 9 wrapping to 1;
+    the winds in turn, East after North; the dragons in turn; in sanma, where only 1m and 9m
+    of the characters are played, each makes the other dora."""
+    if indicator < 27:
+        suit, rank = divmod(indicator, 9)
+        if players == 3 and suit == 0:
+            return 8 if rank == 0 else 0
+        return suit * 9 + (rank + 1) % 9
+    if indicator < 31:
+        return 27 + (indicator - 27 + 1) % 4
+    return 31 + (indicator - 31 + 1) % 3

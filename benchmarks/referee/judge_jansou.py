@@ -30,10 +30,16 @@ from jansou.io.replay import ReplayError, replay_round_decisions
 from jansou.io.tenhou_json import parse_tenhou_json
 from jansou.validation.check import check_win
 from mahjong.agari import Agari
+from riichienv._riichienv import calculate_score
 
 from benchmarks.referee import judge_jansou_game
 from benchmarks.referee.findings import Verdicts, round_label
-from benchmarks.referee.hand_shapes import hands_before, is_thirteen_orphans, kan_karaten
+from benchmarks.referee.hand_shapes import (
+    dora_kind,
+    hands_before,
+    is_thirteen_orphans,
+    kan_karaten,
+)
 from benchmarks.referee.judge_game_flow import scores_after
 from benchmarks.referee.judge_jansou_game import HandEnd
 from benchmarks.referee.situation import hands_at_end
@@ -51,6 +57,7 @@ from engine.events import (
     NorthExtraction,
     OpenKan,
     Pon,
+    RiichiDeclared,
     Win,
 )
 from engine.replay import replay
@@ -77,6 +84,8 @@ COMPOSITE_PAO = "pao over the whole of a composite yakuman"
 KAN_KARATEN = "tenpai on a kind held four times in own kans counted noten"
 #: jansou turns a waiting kan indicator after an added kan's robbing window, not before it.
 CHANKAN_DORA = "waiting kan indicator turned before a chankan left unplayed"
+#: ...and so it settles that chankan without the indicator's dora.
+CHANKAN_DORA_SETTLEMENT = "chankan settled without the waiting kan indicator's dora"
 _AGARI = Agari()
 #: The canonical events that jansou's parsed rounds hold, in the same order (riichi is a flag
 #: of its discard; acceptance, wins and draws of the hand are the outcome).
@@ -151,7 +160,7 @@ def judge(game: Game, export: str, text: str, verdicts: Verdicts) -> None:
         settled = _replay(paifu, position, round_, label, peer, verdicts, end)
         ends.append(end if settled is not None else None)
         if _score(paifu, round_log, round_, label, peer, verdicts) and settled is not None:
-            _settle(game, index, settled, label, peer, verdicts)
+            _settle(game, index, settled, label, peer, verdicts, end.unplayed_indicator)
     if export == "mjai" and not skipped:
         after = [scores_after(round_) for round_ in game.rounds]
         judge_jansou_game.judge(game, ends, after, paifu.rules, verdicts)  # type: ignore[attr-defined]
@@ -216,6 +225,8 @@ def _replay(
         )
         # The hand was played to its end before jansou found that indicator unplayed: its
         # settlement still counts, so that the class excuses that one indicator only.
+        if chankan_dora and end is not None:
+            end.unplayed_indicator = True
         return settlements if chankan_dora and settlements else None
     return settlements
 
@@ -251,6 +262,7 @@ def _settle(
     label: str,
     peer: str,
     verdicts: Verdicts,
+    unplayed_indicator: bool = False,
 ) -> None:
     """jansou's settlement of the hand against our recorded deltas, added up over the hand's
     wins (or its draw): noten payments, nagashi mangan, pao, honba, sticks, double ron."""
@@ -276,7 +288,11 @@ def _settle(
         theirs = [0] * len(ours)
     verdicts.checks[peer] += 1
     if theirs != ours:
-        what = _settlement_class(game, index, ours, theirs)
+        what = (
+            CHANKAN_DORA_SETTLEMENT
+            if unplayed_indicator and _paid_without_last_indicator(game, index, ours, theirs)
+            else _settlement_class(game, index, ours, theirs)
+        )
         verdicts.add(peer, what, label, end, ours, theirs)
 
 
@@ -321,6 +337,43 @@ def _settlement_class(game: Game, index: int, ours: list[int], theirs: list[int]
         if "suukantsu" in yakuman:
             return "suukantsu with a liable feeder paid without pao"
     return "hand settlement"
+
+
+def _paid_without_last_indicator(
+    game: Game, index: int, ours: list[int], theirs: list[int]
+) -> bool:
+    """Whether jansou's settlement of a chankan is ours less exactly the han of the indicator
+    jansou left unplayed (the last one, turned at the added kan): the discarder pays the ron
+    as riichienv's ``calculate_score`` values it with that many han fewer, and the winner gets
+    that much less; nobody else differs. The indicator's han are its dora and, for a riichi
+    winner, the ura dora of the indicator under it."""
+    round_ = game.rounds[index]
+    events = round_.events
+    win, indicator = events[-1], events[-2]
+    if not isinstance(win, Win) or win.tsumo or not isinstance(indicator, DoraRevealed):
+        return False
+    recorded = win.recorded
+    if recorded is None or recorded.han is None or recorded.fu is None:
+        return False
+    tiles, melds = hands_before(round_, len(events) - 1)[win.seat]
+    held = [*tiles, win.tile, *(tile for meld in melds for tile in meld.tiles)]
+    # The indicator's dora, and for a riichi winner its ura indicator's (the one under it).
+    kinds = [dora_kind(indicator.indicator.kind, game.players)]
+    number = sum(isinstance(e, DoraRevealed) for e in events)  # (the opening one is 0)
+    riichi = any(isinstance(e, RiichiDeclared) and e.seat == win.seat for e in events)
+    if riichi and number < len(round_.ura_indicators):
+        kinds.append(dora_kind(round_.ura_indicators[number].kind, game.players))
+    fewer = recorded.han - sum(tile.kind == kind for kind in kinds for tile in held)
+    if fewer <= 0 or recorded.han >= 13:
+        return False
+    score = calculate_score(
+        fewer, recorded.fu, win.seat == round_.dealer, False, round_.honba, game.players
+    )
+    less = -ours[win.from_seat] - score.pay_ron
+    expected = list(ours)
+    expected[win.from_seat] += less
+    expected[win.seat] -= less
+    return less > 0 and theirs == expected
 
 
 def _noten_payments(tenpai: set[int], players: int, pool: int) -> list[int]:

@@ -49,6 +49,8 @@ class HandEnd:
     winners: list[int] = field(default_factory=list)
     draw: RyuukyokuKind | None = None
     ready: frozenset[int] = frozenset()
+    #: jansou ended the hand with our waiting kan indicator (turned before a chankan) unplayed.
+    unplayed_indicator: bool = False
 
     def observe(self, event: object) -> None:
         """Keep what a jansou event says of the hand's end (an ``observe`` callback)."""
@@ -99,6 +101,23 @@ def judge(
         ).position
         label = round_label(index, round_.name)
         ends_here = index == len(rounds) - 1
+        record_next = None if ends_here else rounds[index + 1]
+        if _disagree(record_next, following) and _dealer_kan_karaten(round_, end):
+            # jansou counted the dealer noten on a kan karaten (its settlement class): with
+            # the dealer tenpai, as the platforms count it, its loop must agree with ours.
+            kept = DealOutcome((), True, is_draw=True)
+            again = advance(
+                position,
+                kept,
+                after,
+                rules,
+                in_extension=round_.wind > last_wind,  # type: ignore[arg-type]
+            ).position
+            if not _disagree(record_next, again):
+                ours = "dealer keeps" if record_next is not None else "ended"
+                theirs = "ended" if following is None else _name(following)
+                verdicts.add(PEER, KAN_KARATEN_DEAL, label, None, ours, theirs)
+                continue
         if following is None:
             if not ends_here:
                 verdicts.add(PEER, "the game ends here", label, None, "goes on", "ended")
@@ -111,20 +130,6 @@ def judge(
             )
             verdicts.add(PEER, what, label, None, "ended", _name(following))
             continue
-        if _differs(rounds[index + 1], following) and _dealer_kan_karaten(round_, end):
-            # jansou counted the dealer noten on a kan karaten (its settlement class): with
-            # the dealer tenpai, as the platforms count it, its loop must agree with ours.
-            kept = DealOutcome((), True, is_draw=True)
-            again = advance(
-                position,
-                kept,
-                after,
-                rules,
-                in_extension=round_.wind > last_wind,  # type: ignore[arg-type]
-            ).position
-            if again is not None and not _differs(rounds[index + 1], again):
-                verdicts.add(PEER, KAN_KARATEN_DEAL, label, None, "dealer keeps", _name(following))
-                continue
         _compare(rounds[index + 1], following, label, verdicts)
 
 
@@ -151,6 +156,13 @@ def _dealer_kan_karaten(round_: Round, end: HandEnd) -> bool:
         return False
     tiles, melds = hands_at_end(round_)[round_.dealer]
     return kan_karaten(tiles, melds)
+
+
+def _disagree(following: Round | None, theirs: Position | None) -> bool:
+    """Whether the record's next hand (``None``: the game ended) is not jansou's."""
+    if following is None or theirs is None:
+        return following is not theirs
+    return _differs(following, theirs)
 
 
 def _differs(following: Round, theirs: Position) -> bool:

@@ -60,7 +60,9 @@ from engine.events import (
     DoraRevealed,
     Draw,
     Event,
+    ExhaustiveDraw,
     Game,
+    NagashiMangan,
     NorthExtraction,
     OpenKan,
     Pon,
@@ -349,15 +351,26 @@ def _not_asked(
 ) -> bool:
     """Whether riichienv's replay never gave the seat this decision in full: at a discard the
     record's ron ends, it asks the first winner only (a second winner of a double ron, or a
-    seat that could ron or call and did not, is not asked), and it gives no observation for a
-    nine-terminals declaration that ends the hand."""
+    seat that could ron or call and did not, is not asked); it asks nobody after an added or
+    closed kan or a North that nobody robbed, nor after the hand's last discard (its
+    ``_collect_pass_observations`` follows discards the hand goes on after); and it gives no
+    observation for a nine-terminals declaration that ends the hand."""
     index, seat = decision
     following = [e for e in events[index + 1 :] if not isinstance(e, DoraRevealed | RiichiAccepted)]
+    first = following[0] if following else None
+    if not other and isinstance(first, AbortiveDraw) and first.seat == seat:
+        return True
+    offered = events[index] if index >= 0 else None
     if (
         not other
-        and following
-        and isinstance(following[0], AbortiveDraw)
-        and following[0].seat == seat
+        and isinstance(offered, AddedKan | ClosedKan | NorthExtraction)
+        and offered.seat != seat
+    ):
+        return True
+    if (
+        not other
+        and isinstance(offered, Discard)
+        and isinstance(first, ExhaustiveDraw | NagashiMangan)
     ):
         return True
     winners = []

@@ -104,7 +104,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         old="    kokushi_robs_ankan=True,\n",
         new="    kokushi_robs_ankan=False,\n",
         rulesets=("majsoul-4p",),
-        games=6,
+        games=12,
         kinds=("scenario:kokushi_ankan",),
         caught_by="riichienv (choices)",
     ),
