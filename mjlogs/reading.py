@@ -29,7 +29,8 @@ from engine.errors import EngineError
 from engine.events import Game as EngineGame
 from engine.families import with_modifiers
 from engine.formats import canonical, read_games
-from engine.game_flow import placements, whole_points
+from engine.game_flow import whole_points
+from mjlogs.game_end import game_end, record_end
 from mjlogs.identity import identity_hash
 from mjlogs.provenance import platform_of, room_of
 from mjlogs.storable import NotStorable, check_storable
@@ -163,14 +164,14 @@ def _prepared(
     if digest in _stored_at_fork:
         replay_ahead = None  # a duplicate: nothing of it will be verified
     header = game.header
-    final = game.recorded_final
     start = game.rounds[0].scores if game.rounds else (0,) * game.players
-    places = placements(final.scores) if final is not None else None
+    # What the record alone says of its end; its verification says it again (mjlogs.game_end).
+    end = game_end(record_end(document))
     seats = tuple(
         {
             "start_score": whole_points(start[seat]),
-            "final_score": whole_points(final.scores[seat]) if final is not None else None,
-            "placement": places[seat] if places is not None else None,
+            "final_score": end.seat(seat)[0],
+            "placement": end.seat(seat)[1],
             "recorded_rank": player.rank or "",
             "recorded_rating": player.rating,
         }
@@ -181,7 +182,7 @@ def _prepared(
         "rule_overrides": dict(header.rule_overrides),
         "players_count": game.players,
         "rounds_count": len(game.rounds),
-        "complete": final is not None,
+        "complete": end.complete,
         "source_id": header.source.id,
         "started_at": started_at(header.started_at),
         "room": room_of(header.ruleset, header.source.format, header.source.extra),

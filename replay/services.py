@@ -26,6 +26,7 @@ from engine.replay import ReplayReport, replay
 from engine.replay import RoundFact as EngineFact
 from engine.replay import Verdict as EngineVerdict
 from mjlogs import record_cache
+from mjlogs.game_end import RecordEnd, game_end, record_end
 from mjlogs.models import Game, GameSeat
 from replay import selectors
 from replay.models import Verdict, Verification
@@ -90,6 +91,8 @@ class _Outcome:
     game_id: int
     values: dict[str, Any]
     facts: Sequence[EngineFact] | None
+    #: What the record states of the game's end (with the verdict, the game's end to store).
+    record: RecordEnd
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +114,8 @@ def _outcome(
     was ``made`` ahead."""
     if made is None:
         made = replayed(document, record, f"game {game_id}")
-    return _Outcome(game_id, made.values | {"verified_at": timezone.now()}, made.facts)
+    values = made.values | {"verified_at": timezone.now()}
+    return _Outcome(game_id, values, made.facts, record_end(document))
 
 
 def replayed(document: Any, record: EngineGame | None, label: str = "a game") -> Replayed:
@@ -180,7 +184,7 @@ def _save_without_facts(outcome: _Outcome) -> dict[int, Verification]:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else "a value"
         message = f"a figure of this game is beyond what the statistics keep ({reason})"
         values = outcome.values | _unverifiable(message)
-        return _save([_Outcome(outcome.game_id, values, None)])
+        return _save([_Outcome(outcome.game_id, values, None, outcome.record)])
 
 
 def _frames_index(
@@ -234,29 +238,41 @@ def _save(outcomes: Sequence[_Outcome]) -> dict[int, Verification]:
             verification.save(update_fields=list(outcome.values))
         for verification in Verification.objects.bulk_create(new):
             saved[verification.game_id] = verification
-        _seat_points_replace(outcomes)
+        _game_ends_replace(outcomes)
         games_facts_replace({outcome.game_id: outcome.facts for outcome in outcomes})
         changed = Game.objects.filter(pk__in=present).only("started_at", "uploaded_at")
         games_stats_queue_update(list(changed))
     return {outcome.game_id: saved[outcome.game_id] for outcome in outcomes}
 
 
-def _seat_points_replace(outcomes: Sequence[_Outcome]) -> None:
-    """Keep each seat's final points by the rules with the seat (the game list and the API read
-    them there) for a game verified whole; none otherwise (a fragment has no end, and a game the
-    rules disagree with has no points one can trust)."""
-    points_by_game = {}
-    for outcome in outcomes:
-        report = outcome.values.get("report") or {}
-        points = report.get("points") if outcome.values["verdict"] == Verdict.VERIFIED else None
-        points_by_game[outcome.game_id] = points if isinstance(points, list) else None
-    seats = GameSeat.objects.filter(game_id__in=list(points_by_game)).only(
-        "game_id", "seat", "points"
+def _game_ends_replace(outcomes: Sequence[_Outcome]) -> None:
+    """Store each game's end as its verdict makes it (:func:`mjlogs.game_end.game_end`, the one
+    place that decides): whether it is complete, and each seat's final score, place and points
+    (the game list, the game page, the viewer, the API and the statistics read them there)."""
+    ends = {
+        outcome.game_id: game_end(
+            outcome.record, outcome.values["verdict"], outcome.values.get("report")
+        )
+        for outcome in outcomes
+    }
+    games = Game.objects.filter(pk__in=list(ends)).only("complete")
+    update_column(
+        Game,
+        "complete",
+        [
+            (game.pk, ends[game.pk].complete)
+            for game in games
+            if game.complete != ends[game.pk].complete
+        ],
     )
-    changed = []
+    seats = GameSeat.objects.filter(game_id__in=list(ends)).only(
+        "game_id", "seat", "final_score", "placement", "points"
+    )
+    columns: dict[str, list[tuple[int, Any]]] = {"final_score": [], "placement": [], "points": []}
     for seat in seats:
-        points = points_by_game[seat.game_id]
-        value = points[seat.seat] if points is not None and seat.seat < len(points) else None
-        if seat.points != value:
-            changed.append((seat.pk, value))
-    update_column(GameSeat, "points", changed)
+        values = dict(zip(columns, ends[seat.game_id].seat(seat.seat), strict=True))
+        for name, value in values.items():
+            if getattr(seat, name) != value:
+                columns[name].append((seat.pk, value))
+    for name, changed in columns.items():
+        update_column(GameSeat, name, changed)
