@@ -15,7 +15,10 @@ them can tell another story:
 - **points** (by the rules: uma, oka): the engine's for a game verified whole, and only then;
   the statistics count them;
 - **the record's own points** (Tenhou's ``owari`` figures, :attr:`RecordEnd.points`) are kept
-  apart, in the document: they are never stored as a seat's points.
+  apart, in the document, never stored as a seat's points: where a seat has no points by the
+  rules (a custom lobby, whose uma and rounding the rules do not know; a game not verified
+  whole), pages show the record's, marked as the record's (:func:`shown_points`), and the API
+  gives them as ``recorded_points``.
 
 So a game ``verified`` is complete, with every final score, place and (where the rules say how
 to count them) points; a game that is not complete has no final scores; no game but one verified
@@ -33,6 +36,11 @@ from engine.game_flow import placements, whole_points
 #: The verdict of a game verified whole (``replay.models.Verdict.VERIFIED``; this module is
 #: below the replay app).
 VERIFIED = "verified"
+
+#: Who vouches for the points a page shows (:func:`shown_points`): the rules engine, which
+#: counted them for a game it verified whole, or only the record, which states them.
+BY_RULES = "rules"
+BY_RECORD = "record"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +119,17 @@ def game_end(
         placements=places if scores is not None else None,
         points=points,
     )
+
+
+def shown_points(
+    points: float | None, recorded: Sequence[float] | None, seat: int
+) -> tuple[float | None, str]:
+    """The final points a page shows for a seat and who vouches for them: its points by the
+    rules (:data:`BY_RULES`), else the record's own (:data:`BY_RECORD`), else ``(None, "")``."""
+    if points is not None:
+        return points, BY_RULES
+    own = _at(recorded, seat)
+    return (own, BY_RECORD) if own is not None else (None, "")
 
 
 def _numbers(values: Any, kind: type[Any]) -> tuple[Any, ...] | None:

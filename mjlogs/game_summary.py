@@ -16,7 +16,8 @@ from typing import Any
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 from engine.families import family_of
-from mjlogs.models import Game
+from mjlogs.game_end import BY_RECORD, record_end, shown_points
+from mjlogs.models import Game, GameSeat
 
 #: Round winds by index, as in round names (``E1``, ``S3``).
 _WIND_LETTERS = "ESWN"
@@ -205,6 +206,49 @@ def game_verdict(game: Game) -> VerdictInfo:
         fragment=str(report.get("fragment") or ""),
         warnings=tuple(str(line) for line in report.get("warnings") or ()),
     )
+
+
+@dataclass(frozen=True)
+class SeatEnd:
+    """A seat at the end of its game, as every page shows it (``mjlogs.game_end``): its final
+    score and place as stored, and the final points shown with who vouches for them."""
+
+    seat: GameSeat
+    #: The points by the rules, else the record's own, else ``None``.
+    points: float | None
+    #: ``rules`` (verified by the rules engine), ``record`` (the record's own figure, not
+    #: verified) or ``""`` (none).
+    points_by: str
+
+    @property
+    def by_record(self) -> bool:
+        return self.points_by == BY_RECORD
+
+
+def game_seat_ends(game: Game) -> list[SeatEnd]:
+    """The game's seats in order, each with the final points a page shows (the game page's
+    players table, the viewer)."""
+    recorded = record_end(game.document).points
+    seats = sorted(game.seats.all(), key=lambda seat: seat.seat)
+    return [SeatEnd(seat, *shown_points(seat.points, recorded, seat.seat)) for seat in seats]
+
+
+def game_end_json(game: Game) -> dict[str, Any]:
+    """The game's end as the viewer's script reads it: ``complete`` and per seat its
+    ``final_score``, ``placement``, ``points`` and ``points_by`` (as the game page shows them)."""
+    return {
+        "complete": game.complete,
+        "seats": [
+            {
+                "seat": end.seat.seat,
+                "final_score": end.seat.final_score,
+                "placement": end.seat.placement,
+                "points": end.points,
+                "points_by": end.points_by,
+            }
+            for end in game_seat_ends(game)
+        ],
+    }
 
 
 def game_round_rows(game: Game) -> list[RoundRow]:

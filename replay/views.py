@@ -69,6 +69,9 @@ def viewer_data(game: Game, query: Mapping[str, str]) -> dict[str, Any]:
         "players_count": game.players_count,
         "rounds": rounds,
         "verdict": verdict,
+        # The game's end as the game page shows it (mjlogs.game_end): complete, and each seat's
+        # final score, place and points with who vouches for them.
+        "end": game_summary.game_end_json(game),
         "discrepancy": discrepancy,
         "start": start,
         # The frames of round R are at ``frames_url + R + "/frames/"``.

@@ -14,6 +14,7 @@ from rest_framework import serializers
 
 from engine.errors import EngineError
 from engine.rules.modifiers import MODIFIERS, get_modifiers
+from mjlogs.game_end import record_end
 from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibility
 from mjlogs.provenance import platform_label
 from replay.models import Verdict
@@ -106,12 +107,25 @@ class GameDetailSerializer(GameSerializer):
 
     verification = serializers.SerializerMethodField()
     links = serializers.SerializerMethodField()
+    recorded_points = serializers.SerializerMethodField(
+        help_text="The record's own final points per seat (Tenhou's owari figures, after uma "
+        "and oka), as it states them, verified or not; null when it states none. The seats' "
+        "points are the rules' (docs/api.md, \"A game's end\")."
+    )
     #: The original file's own name, without the folders of whoever imported it.
     raw_name = serializers.CharField(source="original_name", read_only=True)
 
     class Meta(GameSerializer.Meta):
-        fields = (*GameSerializer.Meta.fields, "raw_name", "raw_size", "verification", "links")
+        fields = (
+            *GameSerializer.Meta.fields, "recorded_points", "raw_name", "raw_size",
+            "verification", "links",
+        )  # fmt: skip
         read_only_fields = fields
+
+    @extend_schema_field(serializers.ListField(child=serializers.FloatField(), allow_null=True))
+    def get_recorded_points(self, game: Game) -> list[float] | None:
+        points = record_end(game.document).points
+        return None if points is None else list(points)
 
     @extend_schema_field(VerificationSummarySerializer(allow_null=True))
     def get_verification(self, game: Game) -> dict[str, Any] | None:

@@ -39,11 +39,14 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """One game: players, scores, verdict and hand results; for its uploader and staff, the
     forms to change who sees it and to delete it."""
     game = _visible_game(request, game_id)
-    seats = sorted(game.seats.select_related("player"), key=lambda seat: seat.seat)
+    ends = game_summary.game_seat_ends(game)
+    seats = [end.seat for end in ends]
     platforms = {seat.player.platform for seat in seats}
     context = {
         "game": game,
         "seats": seats,
+        "seat_ends": ends,
+        "points_by_record": any(end.by_record for end in ends),
         "recorded_ranks": any(s.recorded_rank or s.recorded_rating is not None for s in seats),
         "platform": platform_name(platforms.pop()) if len(platforms) == 1 else "",
         "verdict": game_summary.game_verdict(game),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -233,3 +234,81 @@ def test_the_real_split_record_of_the_corpus(client: Client, store: Store) -> No
     assert [s["placement"] for s in detail["seats"]] == [1, 4, 2, 3]
     assert [s["points"] for s in detail["seats"]] == [70.0, -51.7, 12.7, -31.0]
     assert "stops before the end" not in plain(text(client.get(f"/games/{game.pk}/")))
+
+
+# -- The record's own points, marked as the record's ----------------------------------------------
+
+REAL = Path(__file__).resolve().parents[1] / "data" / "real" / "mjlog_xml"
+#: A real game of Tenhou's custom lobby L10011: verified, but the lobby's uma and rounding are
+#: its own (PointsRounding.UNCHECKED), so only the record's owari says the final points.
+CUSTOM_LOBBY = REAL / "mjx-project__mjx" / "2019020120gm-0009-10011-215330df.mjlog"
+OWARI = [-10.6, -100.7, 87.4, 23.9]
+
+
+def test_a_custom_lobby_shows_the_records_points_marked_as_the_records(
+    client: Client, store: Store
+) -> None:
+    game = store(CUSTOM_LOBBY.read_bytes(), CUSTOM_LOBBY.name)
+    assert game.verification.verdict == "verified" and game.complete is True
+    # Never stored as points: the statistics count the rules' points only.
+    assert [points for _, _, points in seats_of(game)] == [None] * 4
+
+    page = text(client.get(f"/games/{game.pk}/"))
+    cells = re.findall(r'data-points-by="(\w*)">([^<]*)<', page)
+    assert cells == [("record", f"{points:+.1f}") for points in OWARI]
+    assert page.count('<span class="record-mark" aria-hidden="true">*</span>') == 4
+    note = plain(page.split('id="record-points-note">', 1)[1].split("</p>", 1)[0])
+    assert note.startswith("* Points as the record states them")
+    assert "does not know how this game counts final points" in note
+
+    japanese = text(client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="ja"))
+    note = plain(japanese.split('id="record-points-note">', 1)[1].split("</p>", 1)[0])
+    assert "牌譜" in note and "Points as the record" not in note
+
+    detail = client.get(f"/api/games/{game.pk}/").json()
+    listed = client.get("/api/games/").json()["results"][0]
+    for answer in (detail, listed):
+        assert [s["points"] for s in answer["seats"]] == [None] * 4
+    assert detail["recorded_points"] == OWARI
+    end = viewer_end(client, game)
+    assert end["complete"] is True
+    assert [(s["points"], s["points_by"]) for s in end["seats"]] == [(p, "record") for p in OWARI]
+
+
+def test_points_by_the_rules_are_shown_as_they_are(client: Client, store: Store) -> None:
+    """A game verified whole shows its points by the rules, unmarked; a game the rules disagree
+    with shows none (the self-played record states no owari of its own)."""
+    game = store(canonical.write([engine_game()]))
+    page = text(client.get(f"/games/{game.pk}/"))
+    assert re.findall(r'data-points-by="(\w*)"', page) == ["rules"] * 4
+    assert "record-mark" not in page and "record-points-note" not in page
+    assert [s["points_by"] for s in viewer_end(client, game)["seats"]] == ["rules"] * 4
+    assert client.get(f"/api/games/{game.pk}/").json()["recorded_points"] is None
+
+    wrong = store(with_wrong_points(engine_game(number=1)))
+    page = text(client.get(f"/games/{wrong.pk}/"))
+    assert re.findall(r'data-points-by="(\w*)"', page) == [""] * 4
+
+
+def test_a_game_the_rules_disagree_with_shows_the_records_points_marked(
+    client: Client, store: Store
+) -> None:
+    document = canonical.game_to_json(engine_game(number=1))
+    document["final"]["results"] = [-30.0, -10.0, 10.0, 30.0]
+    for round_ in document["rounds"]:  # a wrong figure: the verdict is a mismatch
+        for event in round_["events"]:
+            if event["type"] == "win" and "points" in event.get("recorded", {}):
+                event["recorded"]["points"] += 100
+                break
+    game = store(json.dumps(document).encode())
+    assert game.verification.verdict == "score_mismatch"
+    page = text(client.get(f"/games/{game.pk}/"))
+    assert re.findall(r'data-points-by="(\w*)"', page) == ["record"] * 4
+    note = plain(page.split('id="record-points-note">', 1)[1].split("</p>", 1)[0])
+    assert "has not verified this game whole" in note
+
+
+def viewer_end(client: Client, game: Game) -> dict[str, Any]:
+    page = text(client.get(f"/replay/{game.pk}/"))
+    script = page.split('<script id="viewer-data" type="application/json">', 1)[1]
+    return json.loads(script.split("</script>", 1)[0])["end"]  # type: ignore[no-any-return]
