@@ -1,14 +1,17 @@
 """Where a game was played and who sat in it: the platform a record's names belong to, the
 room, and which seats are no one in particular (docs/stats.md, "Who is a player").
 
-A name is a person only on the platform it was seen on: ``Aさん`` on Tenhou and ``Aさん`` on
+A name is a person only on the platform it was seen on: ``Ann`` on Tenhou and ``Ann`` on
 Mahjong Soul are two players. Some seats are not a person at all:
 
 - **anonymous** seats: Tenhou's ``NoName`` (a guest without an account), an empty name, an mjai
-  seat without a name. Everyone who plays as a guest shares that name, so such a seat becomes a
-  player of its own, never matched to another seat by name, and is never ranked;
-- **bots**: the seats of games our own self-play wrote (source and platform ``sim``). They are
-  left out of leaderboards and player lists unless asked for.
+  seat without a name, and in a Tenhou record the names Tenhou writes when it hides them
+  (``Aさん`` to ``Dさん`` in a tenhou.net/6 export with the names hidden). Everyone who plays as a
+  guest, and every hidden player, shares that name, so such a seat becomes a player of its own,
+  never matched to another seat by name, and is never ranked;
+- **bots**: the seats of games our own self-play wrote (source and platform ``sim``, whatever
+  the rule set: a self-played game under Mahjong Soul's rules seats no Mahjong Soul player).
+  They are left out of leaderboards and player lists unless asked for.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from mjlogs.models import PlayerKind
 #: Names a platform gives to every player without an account. Compared after stripping blanks,
 #: so an empty or blank name is anonymous too.
 ANONYMOUS_NAMES: Final = frozenset({"", "NoName"})
+#: The names Tenhou writes for the seats when it hides the players' names (a tenhou.net/6
+#: export, mjx's among them): placeholders, anonymous on Tenhou only and only as written.
+TENHOU_HIDDEN_NAMES: Final = frozenset({"Aさん", "Bさん", "Cさん", "Dさん"})
 
 #: The platform of a record's names by the format it came in, when the format is one platform's.
 _PLATFORM_OF_FORMAT: Final = {"mjlog": "tenhou", "tenhou6": "tenhou"}
@@ -44,6 +50,8 @@ PLATFORM_LABELS: Final = {
 def platform_of(header: GameHeader) -> str:
     """The platform whose names this record's players are: a tenhou.net/6 record of a Mahjong
     Soul game (a converter's output, ``engine.rules.majsoul``) names Mahjong Soul players."""
+    if header.source.format in BOT_PLATFORMS:
+        return header.source.format  # self-play under any rule set: our bots, no platform's
     if header.ruleset.startswith("majsoul"):
         return "majsoul"
     return _PLATFORM_OF_FORMAT.get(header.source.format, header.source.format)
@@ -52,6 +60,8 @@ def platform_of(header: GameHeader) -> str:
 def seat_kind(platform: str, name: str) -> PlayerKind:
     """Whether a seat with this name on this platform is a person, anonymous, or a bot."""
     if name.strip() in ANONYMOUS_NAMES:
+        return PlayerKind.ANONYMOUS
+    if platform == "tenhou" and name in TENHOU_HIDDEN_NAMES:
         return PlayerKind.ANONYMOUS
     if platform in BOT_PLATFORMS:
         return PlayerKind.BOT

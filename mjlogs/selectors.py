@@ -335,7 +335,7 @@ def _platform_key(text: str) -> str:
 
 def player_by_name(user: User, text: str) -> Player:
     """The player this user may see named ``text``: the exact name (case-sensitive), else the
-    name in any case. ``name@platform`` (``Aさん@tenhou``, or the platform's label) is the name
+    name in any case. ``name@platform`` (``Ann@tenhou``, or the platform's label) is the name
     on that platform only: the same name on two platforms is two players; a name holding ``@``
     is still found whole. Anonymous seats are never found by name (only by id).
 

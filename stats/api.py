@@ -270,7 +270,7 @@ class SeriesQuerySerializer(QueryParameters):
 
 
 _PLAYER_HELP = (
-    "A player: an id, a name, or name@platform (Aさん@tenhou) when the name is on two "
+    "A player: an id, a name, or name@platform (Ann@tenhou) when the name is on two "
     "platforms. A name is matched exactly, then in any case; anonymous seats only by id."
 )
 

@@ -152,3 +152,85 @@ def test_the_migration_gives_every_seat_the_player_it_has_now() -> None:
     # Every player whose seats changed is marked for a new summary.
     marked = set(SummaryBacklog.objects.values_list("player_id", flat=True))
     assert {p.pk for p in guests} | {majsoul[0].pk, majsoul[2].pk} <= marked
+
+
+def test_the_migration_makes_hidden_names_guests_and_self_play_bots() -> None:
+    """mjlogs.0008: Tenhou's placeholders for hidden names (one ``Aさん`` player seated in two
+    games) become a guest a seat, the same name on Mahjong Soul stays a person, a self-played
+    Mahjong Soul game's seats become the bots of their names; facts follow their seats."""
+    before = [("mjlogs", "0007_link_import"), ("stats", "0010_study_discards")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    player_model, name_model = (
+        apps.get_model("mjlogs", "Player"),
+        apps.get_model("mjlogs", "PlayerName"),
+    )
+    game_model, seat_model = apps.get_model("mjlogs", "Game"), apps.get_model("mjlogs", "GameSeat")
+    fact_model = apps.get_model("stats", "RoundFact")
+    players = {}
+    for platform, name in (
+        ("tenhou", "Aさん"), ("tenhou", "Bさん"), ("tenhou", "Ann"), ("majsoul", "Aさん"),
+        ("majsoul", "GreedyBot 0"), ("majsoul", "GreedyBot 1"), ("sim", "GreedyBot 0"),
+    ):  # fmt: skip
+        player = player_model.objects.create(name=name, platform=platform, kind="person")
+        name_model.objects.create(player=player, platform=platform, name=name)
+        players[platform, name] = player
+    players["sim", "GreedyBot 0"].kind = "bot"
+    players["sim", "GreedyBot 0"].save()
+    # Each game's rule set, source format, and its seats' players as 0007 seated them.
+    tables = {
+        "hidden-1": ("tenhou-4p", "tenhou6", "tenhou", ("Aさん", "Bさん", "Ann", "Bさん")),
+        "hidden-2": ("tenhou-4p", "tenhou6", "tenhou", ("Aさん", "Ann", "Bさん", "Aさん")),
+        "majsoul": ("majsoul-4p", "tenhou6", "majsoul", ("Aさん",) * 4),
+        "demo": ("majsoul-4p-east", "sim", "majsoul", ("GreedyBot 0", "GreedyBot 1") * 2),
+    }
+    for source_id, (ruleset, source_format, platform, names) in tables.items():
+        game = game_model.objects.create(
+            ruleset=ruleset, players_count=4, rounds_count=1, complete=True,
+            source_format="canonical", source_id=source_id, content_hash=source_id, raw=b"",
+            raw_size=0,
+            document={
+                "source": {"format": source_format},
+                "players": [{"name": name} for name in names],
+            },
+        )  # fmt: skip
+        for seat, name in enumerate(names):
+            player = players[platform, name]
+            seat_model.objects.create(game=game, seat=seat, player=player, start_score=25000)
+            fact_model.objects.create(
+                game=game, player=player, seat=seat, round_index=0, round_name="E1",
+                dealer=seat == 0, turns=5, outcome="abortive_draw", won=False, tsumo=False,
+                dealt_in=False, win_points=0, deal_in_points=0, han=0, fu=0, ura=0,
+                ippatsu=False, win_turn=0, riichi=False, riichi_turn=0, riichi_chasing=False,
+                riichi_wait_kinds=0, calls=0, open_hand=False, delta=0, score_after=25000,
+            )  # fmt: skip
+    MigrationExecutor(connection).migrate([("mjlogs", "0008_hidden_names_and_bots")])
+
+    def seated(source_id: str) -> list[Player]:
+        seats = GameSeat.objects.filter(game__source_id=source_id).order_by("seat")
+        return [seat.player for seat in seats]
+
+    hidden = [p for source_id in ("hidden-1", "hidden-2") for p in seated(source_id)]
+    guests = [p for p in hidden if p.name != "Ann"]
+    assert len(guests) == 6 and len({p.pk for p in guests}) == 6
+    assert {(p.kind, p.platform) for p in guests} == {("anonymous", "tenhou")}
+    assert {p.name for p in guests} == {"Aさん", "Bさん"}
+    ann = [p for p in hidden if p.name == "Ann"]
+    assert {p.pk for p in ann} == {players["tenhou", "Ann"].pk} and ann[0].kind == "person"
+    assert not Player.objects.filter(
+        pk__in=[players["tenhou", "Aさん"].pk, players["tenhou", "Bさん"].pk]
+    ).exists()
+    # The same name on Mahjong Soul is a name like any other.
+    assert {p.pk for p in seated("majsoul")} == {players["majsoul", "Aさん"].pk}
+    # The demo's self-played Mahjong Soul seats are the bots of their names.
+    demo = seated("demo")
+    assert [p.kind for p in demo] == ["bot"] * 4 and {p.platform for p in demo} == {"sim"}
+    assert demo[0].pk == demo[2].pk == players["sim", "GreedyBot 0"].pk != demo[1].pk
+    assert not Player.objects.filter(platform="majsoul", name__startswith="GreedyBot").exists()
+    for source_id in tables:
+        facts = RoundFact.objects.filter(game__source_id=source_id).order_by("seat")
+        assert list(facts.values_list("player_id", flat=True)) == [p.pk for p in seated(source_id)]
+    marked = set(SummaryBacklog.objects.values_list("player_id", flat=True))
+    assert {p.pk for p in guests} | {demo[0].pk, demo[1].pk} <= marked
+    assert players["tenhou", "Ann"].pk not in marked

@@ -1,15 +1,17 @@
 """Who a seat is (mjlogs.provenance): a name is one player on one platform, guests (NoName, no
-name) are seats of their own and never ranked, self-play seats are bots; what the record says of
-a player's rank is kept and shown."""
+name, Tenhou's hidden names) are seats of their own and never ranked, self-play seats are bots
+under every rule set; what the record says of a player's rank is kept and shown."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from mjlogs.models import Game, GameSeat, Player, PlayerKind
+from mjlogs.selectors import player_list
 from stats.catch_up import player_summaries_update
 from stats.selectors import leaderboard
 from tests.engine.corpus import corpus_dir
@@ -52,6 +54,31 @@ def test_guests_are_seats_of_their_own_never_listed_or_ranked(client: Client, st
     assert client.get(f"/stats/players/{guests[0].pk}/").status_code == 200
 
 
+def test_tenhou_s_hidden_names_are_guests_on_tenhou_only(store: Store) -> None:
+    """A tenhou.net/6 export with the names hidden seats ``Aさん`` to ``Dさん`` (mjx's): guests,
+    like NoName, each seat a player of its own and never ranked. Only those exact names, and
+    only in a Tenhou record: on Mahjong Soul ``Aさん`` is a name like any other."""
+    hidden = ("Aさん", "Bさん", "Cさん", "Dさん")
+    games = [
+        store(engine_game(EAST_4P, seed, names=hidden), file_format="tenhou6") for seed in (1, 2)
+    ]
+    seated = [p for game in games for p in _seat_players(game)]
+    assert {(p.kind, p.platform) for p in seated} == {(PlayerKind.ANONYMOUS, "tenhou")}
+    assert len({p.pk for p in seated}) == 8 and {p.name for p in seated} == set(hidden)
+    almost = store(
+        engine_game(EAST_4P, 3, names=("Aさん2", "aさん", "Eさん", "A さん")), file_format="tenhou6"
+    )
+    assert {p.kind for p in _seat_players(almost)} == {PlayerKind.PERSON}
+    majsoul = store(engine_game("majsoul-4p", 4, names=hidden), file_format="tenhou6")
+    assert {p.kind for p in _seat_players(majsoul)} == {PlayerKind.PERSON}
+    player_summaries_update(p.pk for game in (*games, almost) for p in _seat_players(game))
+    ranked = {row.player.pk for row in leaderboard("average_placement", 0)}
+    others = {p.pk for game in (almost, majsoul) for p in _seat_players(game)}
+    assert ranked == others and not ranked & {p.pk for p in seated}
+    listed = {p.pk for p in player_list(AnonymousUser())}
+    assert listed == others
+
+
 def test_a_name_on_two_platforms_is_two_players(store: Store) -> None:
     tenhou = store(
         engine_game(EAST_4P, 1, names=("Ann", "Ben", "Cho", "Dai")), file_format="tenhou6"
@@ -86,6 +113,20 @@ def test_self_play_seats_are_bots_ranked_only_when_asked(client: Client, store: 
     assert api["count"] == 0 and api["bots"] is False
     api = client.get("/api/stats/leaderboard/", {"min_games": 0, "bots": "true"}).json()
     assert api["count"] == 4 and api["bots"] is True
+
+
+def test_the_demo_s_self_played_seats_are_bots_under_every_rule_set(store: Store) -> None:
+    """The demo's games (mjlogs.demo), a Mahjong Soul rule set among them: every seat is a bot
+    of the self-play platform, none a Mahjong Soul player, none ranked."""
+    from mjlogs.demo import DEMO_PRESETS, import_demo_games
+
+    assert any(preset.startswith("majsoul") for preset in DEMO_PRESETS)
+    import_demo_games(per_preset=1)
+    players = Player.objects.filter(seats__isnull=False).distinct()
+    assert players.exists()
+    assert {(p.kind, p.platform) for p in players} == {(PlayerKind.BOT, "sim")}
+    player_summaries_update(p.pk for p in players)
+    assert list(leaderboard("average_placement", 0)) == []
 
 
 def _real_mjlog_with_ranks() -> Any:
