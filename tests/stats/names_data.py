@@ -16,13 +16,12 @@ Lee's seats are made a bot's (as self-play seats are) to show how a bot is offer
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
 
-from engine.formats import canonical, get_format
+from engine.formats import get_format
 from engine.sim.selfplay import simulate
 from mjlogs.models import Game, Player, PlayerKind, Visibility
 from mjlogs.services import Status, import_file
@@ -80,13 +79,8 @@ def build_names_world(on_commit: Any) -> NamesWorld:
     private = _game("tenhou-4p-east", 303, ("Zed", "Kim", "Lee", "Moe"))
     games = {
         "tenhou": _import(tenhou6([tenhou]), "t.json", alice, Visibility.PUBLIC, on_commit),
-        "majsoul": _import(
-            json.dumps(canonical.game_to_json(majsoul)).encode(),
-            "m.json",
-            alice,
-            Visibility.PUBLIC,
-            on_commit,
-        ),
+        # As a converter writes a Mahjong Soul game (self-play's own record seats bots).
+        "majsoul": _import(tenhou6([majsoul]), "m.json", alice, Visibility.PUBLIC, on_commit),
         "private": _import(tenhou6([private]), "p.json", alice, Visibility.PRIVATE, on_commit),
     }
     Player.objects.filter(name="Lee").update(kind=PlayerKind.BOT)
