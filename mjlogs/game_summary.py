@@ -16,6 +16,8 @@ from typing import Any
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 from engine.families import family_of
+from mjlogs.discrepancy_words import DiscrepancyWords, discrepancy_words
+from mjlogs.engine_words import Said, say
 from mjlogs.game_end import BY_RECORD, record_end, shown_points
 from mjlogs.models import Game, GameSeat
 
@@ -174,10 +176,13 @@ class VerdictInfo:
     engine_version: str = ""
     verified_at: datetime | None = None
     #: Which part of a game the record holds, when it is not a whole game (the replay
-    #: report's ``fragment``): then only that part was checked.
-    fragment: str = ""
+    #: report's ``fragment``), in words: then only that part was checked.
+    fragment: Said | None = None
     #: What the replay had to assume or what the reader read leniently (the report's warnings).
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[Said, ...] = ()
+    #: The first discrepancy as a player reads it (who, what, which rule), in the page's
+    #: language (:mod:`mjlogs.discrepancy_words`); ``None`` when there is none.
+    words: DiscrepancyWords | None = None
 
 
 def game_verdict(game: Game) -> VerdictInfo:
@@ -191,6 +196,13 @@ def game_verdict(game: Game) -> VerdictInfo:
     discrepancy = verification.discrepancy or {}
     round_index = discrepancy.get("round")
     report = verification.report or {}
+    names = _seat_names(game)
+    words = None
+    if verification.message or discrepancy:
+        words = discrepancy_words(
+            verification.verdict, discrepancy, verification.message, game.document, names
+        )
+    fragment = str(report.get("fragment") or "")
     return VerdictInfo(
         verdict=verification.verdict,
         label=verification.get_verdict_display(),
@@ -203,8 +215,9 @@ def game_verdict(game: Game) -> VerdictInfo:
         found=str(discrepancy.get("found") or ""),
         engine_version=verification.engine_version,
         verified_at=verification.verified_at,
-        fragment=str(report.get("fragment") or ""),
-        warnings=tuple(str(line) for line in report.get("warnings") or ()),
+        fragment=say(fragment, names) if fragment else None,
+        warnings=tuple(say(str(line), names) for line in report.get("warnings") or ()),
+        words=words,
     )
 
 

@@ -142,3 +142,42 @@ def ordinal(number: int) -> str:
     suffixes = {1: "st", 2: "nd", 3: "rd"}
     suffix = "th" if 10 <= number % 100 <= 20 else suffixes.get(number % 10, "th")
     return f"{number}{suffix}"
+
+
+#: Tiles in words, MPSZ notation (``5m``, ``0p`` the red five, ``1z`` East): as the replay
+#: viewer names them (``notation/mpsz.js``), "5 man", "red 5 pin", "East wind" in English and
+#: 五萬, 赤五筒, 東 in Japanese.
+_SUIT_WORDS: Final = {"m": "man", "p": "pin", "s": "sou"}
+_JAPANESE_SUITS: Final = {"m": "萬", "p": "筒", "s": "索"}
+_KANJI_RANKS: Final = "五一二三四五六七八九"
+_HONOUR_WORDS: Final = (
+    "East wind", "South wind", "West wind", "North wind",
+    "White dragon", "Green dragon", "Red dragon",
+)  # fmt: skip
+_JAPANESE_HONOURS: Final = "東南西北白發中"
+
+
+def tile_words(code: str) -> str:
+    """A riichi tile in MPSZ notation in words, in the page's language; anything else (an Ùzje
+    tile) as it is."""
+    text = str(code)
+    if len(text) != 2 or not text[0].isdigit():
+        return text
+    rank, suit = int(text[0]), text[1]
+    if suit == "z" and 1 <= rank <= len(_HONOUR_WORDS):
+        return _JAPANESE_HONOURS[rank - 1] if japanese() else _HONOUR_WORDS[rank - 1]
+    if suit not in _SUIT_WORDS:
+        return text
+    if japanese():
+        return ("赤" if rank == 0 else "") + _KANJI_RANKS[rank] + _JAPANESE_SUITS[suit]
+    return f"red 5 {_SUIT_WORDS[suit]}" if rank == 0 else f"{rank} {_SUIT_WORDS[suit]}"
+
+
+def tiles_words(codes: str) -> str:
+    """Tiles written apart (``4m 6m``) in words: "4 man, 6 man" (四萬・六萬)."""
+    return ("・" if japanese() else ", ").join(tile_words(code) for code in codes.split())
+
+
+def names_words(names: list[str]) -> str:
+    """Several players or things in a list: "Ann, Ben" (Ann、Ben)."""
+    return ("、" if japanese() else ", ").join(names)

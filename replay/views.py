@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 
 from config.limits import parse_int
 from mjlogs import game_summary, selectors, terms
+from mjlogs.discrepancy_words import discrepancy_words
 from mjlogs.models import Game
 from replay.models import Verdict
 
@@ -58,7 +59,7 @@ def viewer_data(game: Game, query: Mapping[str, str]) -> dict[str, Any]:
     rounds = _rounds(game)
     verification = getattr(game, "verification", None)
     verdict = verification.verdict if verification is not None else Verdict.PENDING.value
-    discrepancy = _discrepancy(verification, verdict, len(rounds))
+    discrepancy = _discrepancy(game, verification, verdict, len(rounds), players)
     start = _start(query, rounds, len(players), discrepancy)
     api = reverse("api:game-detail", args=[game.pk]) + "rounds/"
     return {
@@ -112,12 +113,15 @@ def _rounds(game: Game) -> list[dict[str, Any]]:
     return rounds
 
 
-def _discrepancy(verification: Any, verdict: str, rounds: int) -> dict[str, Any] | None:
+def _discrepancy(
+    game: Game, verification: Any, verdict: str, rounds: int, players: list[str]
+) -> dict[str, Any] | None:
     """The first discrepancy of a mismatch or an illegal action, with the step that shows it
     (the frame after the offending event; for an illegal action, the state it was tried on,
-    since the frames stop there). ``step`` is ``-1`` for "the hand's last frame" (a check of
-    the game's end). The script takes the frames API's ``step`` once it has the round's
-    frames: the engine knows where they stop."""
+    since the frames stop there), and in words as the game page says it, in the page's
+    language (``sentence``, ``rule``, ``subject``: :mod:`mjlogs.discrepancy_words`). ``step`` is
+    ``-1`` for "the hand's last frame" (a check of the game's end). The script takes the frames
+    API's ``step`` once it has the round's frames: the engine knows where they stop."""
     if verification is None or verdict not in _OPEN_AT_DISCREPANCY:
         return None
     found = verification.discrepancy or {}
@@ -131,6 +135,7 @@ def _discrepancy(verification: Any, verdict: str, rounds: int) -> dict[str, Any]
         step = -1
     else:
         step = 0
+    words = discrepancy_words(verdict, found, verification.message, game.document, players)
     return {
         "verdict": verdict,
         "round": round_index,
@@ -138,9 +143,9 @@ def _discrepancy(verification: Any, verdict: str, rounds: int) -> dict[str, Any]
         "event": event,
         "step": step,
         "what": str(found.get("what") or ""),
-        "expected": str(found.get("expected") or ""),
-        "found": str(found.get("found") or ""),
-        "message": verification.message or str(found.get("message") or ""),
+        "sentence": words.sentence.plain(),
+        "rule": words.rule.plain() if words.rule is not None else "",
+        "subject": words.subject,
     }
 
 

@@ -11,6 +11,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from mjlogs import terms
+from mjlogs.engine_words import say
 from mjlogs.models import Player
 
 register = template.Library()
@@ -106,6 +107,14 @@ def rows_digest(rows: list[dict[str, Any]]) -> str:
     whose rows have not changed is rendered once. Keyed by content, the cached HTML cannot be
     stale: a new verdict, a game gone, another page all make other rows, so another key."""
     return hashlib.blake2b(repr(rows).encode(), digest_size=16).hexdigest()
+
+
+@register.filter
+def engine_words(message: str) -> SafeString:
+    """A message of the engine or the import (an upload's failure, a fetch's error) in the
+    page's language; shown in English and marked when it has no translation
+    (:mod:`mjlogs.engine_words`)."""
+    return say(str(message)).html
 
 
 @register.filter

@@ -15,6 +15,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
+from mjlogs.engine_words import say
 from mjlogs.link_imports import link_import_get, link_import_request
 from mjlogs.models import LinkImport, Visibility
 from mjlogs.tenhou_links import EXAMPLE, MAX_LINK_LENGTH
@@ -70,7 +71,7 @@ def upload_link(request: HttpRequest) -> HttpResponse:
             visibility=form.cleaned_data["visibility"],
         )
     except ValueError as error:
-        form.add_error("link", str(error))
+        form.add_error("link", say(str(error)).plain())
         return render(request, FORM_TEMPLATE, {"form": form}, status=400)
     return redirect("mjlogs:link_import", link_import_id=row.pk)
 

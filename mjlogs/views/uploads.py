@@ -13,16 +13,25 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from config.middleware import DATABASE_ERRORS, DATABASE_RETRY_AFTER
 from mjlogs import services
+from mjlogs.engine_words import say
 from mjlogs.forms import UploadForm
 from mjlogs.throttling import upload_wait
 from mjlogs.uploads import UploadRefused, check_upload_size, files_from_form
 
 TEMPLATE = "mjlogs/upload.html"
+
+#: How a page starts the message of an upload refused on its headers (``UploadRefused.title``).
+REFUSALS = {
+    "Refused": gettext_lazy("Refused"),
+    "Too large": gettext_lazy("Too large"),
+    "Length required": gettext_lazy("Length required"),
+}
 
 logger = logging.getLogger(__name__)
 
@@ -78,16 +87,19 @@ def upload(request: HttpRequest) -> HttpResponse:
     try:
         check_upload_size(request)
     except UploadRefused as error:
-        return _refused(request, as_json, error.status, f"{error.title}: {error}.")
+        title = REFUSALS.get(error.title, error.title)
+        message = gettext("%(title)s: %(error)s.") % {"title": title, "error": say(str(error))}
+        return _refused(request, as_json, error.status, message)
     rejected = _csrf_rejection(request)
     if rejected is not None:
         return rejected
     wait = upload_wait(request)
     if wait is not None:
         seconds = math.ceil(wait)
-        response = _refused(
-            request, as_json, 429, f"Too many uploads: try again in {seconds} seconds."
-        )
+        message = gettext("Too many uploads: try again in %(seconds)s seconds.") % {
+            "seconds": seconds
+        }
+        response = _refused(request, as_json, 429, message)
         response["Retry-After"] = str(seconds)
         return response
     form = UploadForm(request.POST, request.FILES)
@@ -103,7 +115,12 @@ def upload(request: HttpRequest) -> HttpResponse:
         modifiers=form.cleaned_data["modifiers"],
     )
     if as_json:
-        outcomes = [outcome.to_json() for outcome in summary.outcomes]
+        # For the page's script: each failure in the page's language (the REST API keeps the
+        # engine's English, mjlogs.engine_words).
+        outcomes = [
+            outcome.to_json() | ({"error": say(outcome.error).plain()} if outcome.error else {})
+            for outcome in summary.outcomes
+        ]
         return JsonResponse({"outcomes": outcomes, "counts": summary.counts})
     form = UploadForm(
         initial={

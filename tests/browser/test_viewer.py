@@ -477,9 +477,12 @@ def test_a_mismatch_opens_at_the_discrepancy_and_shows_what_was_expected(
     banner = page.locator("#discrepancy")
     assert banner.is_visible()
     assert "here" in (banner.get_attribute("class") or "")
-    assert banner.locator(".expected").inner_text() == found["expected"]
-    assert banner.locator(".found").inner_text() == found["found"]
-    assert verification.message in banner.inner_text()
+    # In words (mjlogs.discrepancy_words): whose figure, what the rules give, what the record
+    # says; no rule line for a figure.
+    sentence = banner.locator(".discrepancy-sentence").inner_text()
+    assert f"the rules give {int(found['expected']):,} points" in sentence
+    assert f"the record says {int(found['found']):,} points" in sentence
+    assert not banner.locator(".discrepancy-rule").is_visible()
     assert page.locator("#action.discrepancy-here").is_visible()
     # Leave, and come back with d.
     page.keyboard.press("Home")
@@ -523,10 +526,17 @@ def test_an_illegal_action_opens_on_the_state_it_was_tried_on(
     assert table(page)["last"] == 11
     banner = page.locator("#discrepancy")
     assert banner.locator(".verdict-label").inner_text() == "Illegal action:"
-    assert banner.locator(".expected-label").inner_text() == "The rules allow"
-    assert banner.locator(".expected").inner_text() == found["expected"]
-    assert banner.locator(".found").inner_text() == found["found"]
-    assert "the record has an illegal action" in page.locator("#action").inner_text()
+    # Who did what and which rule, in sentences; never the engine's repr of the event.
+    assert (
+        banner.locator(".discrepancy-sentence")
+        .inner_text()
+        .startswith("In hand 2 (E2) the record has an action the rules do not allow: ")
+    )
+    assert (
+        banner.locator(".discrepancy-rule").inner_text().startswith("The rules do not allow it: ")
+    )
+    assert "Discard(" not in banner.inner_text()
+    assert "the record has an action the rules do not allow" in page.locator("#action").inner_text()
     screenshot(page, "viewer-illegal-action")
 
 

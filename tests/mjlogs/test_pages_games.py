@@ -293,14 +293,16 @@ def test_a_score_mismatch_shows_the_first_discrepancy_in_words(
     assert "Score mismatch" in page
     discrepancy = verification.discrepancy
     assert "points: the rules give" in verification.message
-    assert escape(verification.message) in page
     hand = discrepancy["round"] + 1
-    facts = plain(page.split('<dl class="facts discrepancy-facts">', 1)[1].split("</dl>", 1)[0])
-    assert facts == (
-        f"Where hand {hand} ({discrepancy['round_name']}), event {discrepancy['event']} "
-        f"What {discrepancy['what']} The rules give {discrepancy['expected']} "
-        f"The record has {discrepancy['found']}"
+    # The player by name (the engine counts seats from 0), the figures with their unit.
+    winner = game.document["players"][int(discrepancy["what"].split()[1].rstrip("'s"))]["name"]
+    words = plain(page.split('<div class="discrepancy" id="discrepancy">', 1)[1].split("</div>")[0])
+    assert words == (
+        f"In hand {hand} ({discrepancy['round_name']}), {winner}\u2019s win, points: the rules "
+        f"give {int(discrepancy['expected']):,} points; the record says "
+        f"{int(discrepancy['found']):,} points. See hand {hand} ({discrepancy['round_name']}) below"
     )
+    assert escape(verification.message) not in page  # the engine's own wording stays in the API
     assert f'<a href="#hand-{hand}">' in page and f'<tr id="hand-{hand}"' in page
     (marked,) = [row for row in rows(page, "rounds") if "The first discrepancy" in row]
     assert plain(marked).startswith(discrepancy["round_name"])
@@ -371,7 +373,7 @@ def test_the_game_page_says_plainly_when_only_part_of_a_game_was_checked(
     page = text(client.get(f"/games/{fragment.pk}/"))
     assert "Verified (part of a game)" in page
     assert "Only part of a game was checked" in page
-    assert escape("it starts after the game's first hand") in page
+    assert "it starts after the game\u2019s first hand" in page
     assert "from the first hand to the end of the game" not in page
     game = store(engine_game(seed=5, names=("Eve", "Fay", "Gus", "Hal")), name="whole.json")
     whole_page = text(client.get(f"/games/{game.pk}/"))

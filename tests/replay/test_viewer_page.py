@@ -162,9 +162,17 @@ def test_a_score_mismatch_opens_at_its_event(client: Client, store: Store) -> No
     assert discrepancy["event"] == found["event"]
     assert discrepancy["step"] == found["event"] + 1
     assert discrepancy["what"] == found["what"]
-    assert discrepancy["expected"] == found["expected"]
-    assert discrepancy["found"] == found["found"]
-    assert discrepancy["message"] == verification.message
+    # In words, as the game page says it (mjlogs.discrepancy_words): the player by name, the
+    # figures with their units.
+    winner = game.document["players"][int(found["what"].split()[1].rstrip("'s"))]["name"]
+    points = (int(found["expected"]), int(found["found"]))
+    assert discrepancy["subject"] == f"{winner}\u2019s win, points"
+    assert discrepancy["sentence"] == (
+        f"In hand {found['round'] + 1} ({found['round_name']}), {winner}\u2019s win, points: the "
+        f"rules give {points[0]:,} points; the record says {points[1]:,} points."
+    )
+    assert discrepancy["rule"] == ""
+    assert "expected" not in discrepancy and "message" not in discrepancy
     assert data["start"]["round"] == found["round"]
     assert data["start"]["step"] == found["event"] + 1
     assert data["start"]["at_discrepancy"] is True
@@ -184,18 +192,27 @@ def test_an_illegal_action_opens_on_the_state_it_was_tried_on(client: Client, st
             "round": 1,
             "round_name": "E2",
             "event": 17,
-            "what": "discard",
-            "expected": "a tile in the hand",
-            "found": "7z",
-            "message": "round 2 (E2), event 17: illegal discard",
+            "what": "action",
+            "expected": "seat 1 discards 7z, which they do not hold",
+            "found": "Discard(seat=1, tile=7z, tsumogiri=False)",
+            "message": "round 2 (E2), event 17: illegal action: ...",
         },
-        message="round 2 (E2), event 17: illegal discard: a tile in the hand; the record has 7z",
+        message="round 2 (E2), event 17: illegal action: ...",
     )
     data = viewer_data(client, game)
     assert data["verdict"] == Verdict.ILLEGAL_ACTION
     assert data["discrepancy"]["step"] == 17
-    assert data["discrepancy"]["expected"] == "a tile in the hand"
-    assert data["discrepancy"]["message"].endswith("the record has 7z")
+    # Who did what, read from the record's event, and the rule, with the players' names.
+    event = game.document["rounds"][1]["events"][17]
+    who = game.document["players"][event["seat"]]["name"]
+    ben = game.document["players"][1]["name"]
+    assert data["discrepancy"]["rule"] == (
+        f"The rules do not allow it: {ben} discards Red dragon, which they do not hold."
+    )
+    assert data["discrepancy"]["sentence"].startswith(
+        "In hand 2 (E2) the record has an action the rules do not allow: " + who
+    )
+    assert "Discard(" not in json.dumps(data["discrepancy"])
     assert data["start"] == {
         "round": 1,
         "step": 17,

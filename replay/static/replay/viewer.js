@@ -180,8 +180,8 @@ function start() {
           "span",
           "discrepancy-note",
           found.verdict === "illegal_action"
-            ? t("illegalHere", { found: found.found })
-            : t("discrepancyHere", { what: found.what })
+            ? t("illegalHere", { action: found.subject })
+            : t("discrepancyHere", { what: found.subject })
         )
       );
     }
@@ -194,10 +194,12 @@ function start() {
     }
     const illegal = found.verdict === "illegal_action";
     banner.querySelector(".verdict-label").textContent = illegal ? t("illegalAction") : t("scoreMismatch");
-    banner.querySelector(".discrepancy-message").textContent = found.message;
-    banner.querySelector(".expected-label").textContent = illegal ? t("rulesAllow") : t("rulesGive");
-    banner.querySelector(".expected").textContent = found.expected;
-    banner.querySelector(".found").textContent = found.found;
+    // Written by the server in the page's language (mjlogs/discrepancy_words.py): who did
+    // what, and which rule it breaks.
+    banner.querySelector(".discrepancy-sentence").textContent = found.sentence;
+    const rule = banner.querySelector(".discrepancy-rule");
+    rule.textContent = found.rule;
+    rule.hidden = !found.rule;
     banner.classList.add(illegal ? "illegal" : "mismatch");
     banner.hidden = false;
   }

@@ -68,9 +68,7 @@ const ENGLISH = {
   // Discrepancies.
   scoreMismatch: "Score mismatch:",
   illegalAction: "Illegal action:",
-  rulesGive: "The rules give",
-  rulesAllow: "The rules allow",
-  illegalHere: " \u2014 next, the record has an illegal action: {found}.",
+  illegalHere: " \u2014 next, the record has an action the rules do not allow: {action}.",
   discrepancyHere: " \u2014 the first discrepancy is here: {what}.",
   // The hand selector.
   results: { win: "win", exhaustive_draw: "draw", nagashi_mangan: "nagashi mangan", abortive_draw: "abortive draw", unfinished: "unfinished" },
@@ -166,9 +164,7 @@ const JAPANESE = {
   waitsAfterDiscard: "打牌すると待ちを表示します。",
   scoreMismatch: "点数の不一致：",
   illegalAction: "不正な打牌・操作：",
-  rulesGive: "ルール上の値",
-  rulesAllow: "ルール上できること",
-  illegalHere: " \u2014 次に牌譜には不正な打牌・操作があります：{found}。",
+  illegalHere: " \u2014 次の牌譜の操作はルール上できません：{action}。",
   discrepancyHere: " \u2014 最初の食い違いはここです：{what}。",
   results: { win: "和了", exhaustive_draw: "流局", nagashi_mangan: "流し満貫", abortive_draw: "途中流局", unfinished: "未終了" },
   winds: { E: "東", S: "南", W: "西", N: "北" },
