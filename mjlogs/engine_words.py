@@ -575,6 +575,17 @@ CATALOGUE: Final[tuple[Entry, ...]] = (
     E("every seat has {powers}", _("every seat has %(powers)s")),
     E("the powers chosen: {chosen}", _("the powers chosen: %(chosen)s")),
     E("{reason}; {reason2}", _("%(reason)s; %(reason2)s")),
+    # -- The replay's notes (the report's warnings, engine/replay.py).
+    E(
+        "the game starts at {count} points a seat, not {rules}'s {count2}: replayed as a whole "
+        "game from {count3}, first place needing {count4} to end it; its final points, which "
+        "count by rules the record does not state, are not checked",
+        _(
+            "the game starts at %(count)s points a seat, not %(rules)s’s %(count2)s: replayed "
+            "as a whole game from %(count3)s, first place needing %(count4)s to end it; its "
+            "final points, which count by rules the record does not state, are not checked"
+        ),
+    ),
     # -- The replay: a record that holds part of a game (the report's ``fragment``).
     E(
         "the record holds part of a game ({count} hands, {hand} to {hand2}): {reason}",

@@ -274,6 +274,8 @@ def test_a_custom_lobby_shows_the_records_points_marked_as_the_records(
     japanese = text(client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="ja"))
     note = plain(japanese.split('id="record-points-note">', 1)[1].split("</p>", 1)[0])
     assert "牌譜" in note and "Points as the record" not in note
+    # The replay's note on the lobby's 30,000 start is in Japanese too (mjlogs.engine_words).
+    assert "配給原点" in japanese and "untranslated" not in japanese
 
     detail = client.get(f"/api/games/{game.pk}/").json()
     listed = client.get("/api/games/").json()["results"][0]
