@@ -172,3 +172,15 @@ def test_a_link_fetchs_errors_are_in_the_pages_language(alice: Client, users: Us
     )
     assert "リンク先がtenhou.netではなくexample.orgです" in form
     assert Game.objects.count() == 0
+
+
+def test_a_players_name_in_the_banner_is_text_not_markup(client: Client, store: Store) -> None:
+    names = ("<b>Ann</b>", "<i>Ben</i>", "<u>Cho</u>", "<s>Dai</s>")
+    data, event = with_illegal_discard(names)
+    game = store(data)
+    for language in ("en", "ja"):
+        page = text(client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE=language))
+        section = page.split('<div class="discrepancy" id="discrepancy">', 1)[1].split("</div>")[0]
+        who = names[event["seat"]]
+        assert who.replace("<", "&lt;").replace(">", "&gt;") in section
+        assert who not in section
