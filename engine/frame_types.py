@@ -234,6 +234,14 @@ class DiscardOption:
     count: int
     #: The kinds whose draw lowers that shanten, in kind order.
     tiles: tuple[str, ...]
+    #: The yaku the tiles left can still reach without a step more than their shanten, by the
+    #: engine's names (``engine.study.yaku_in_reach``); ``None`` where the engine does not judge
+    #: a hand's value (rule sets not scored in han, space mahjong's shapes).
+    yaku: tuple[str, ...] | None = None
+    #: Against each seat of :attr:`Study.riichi`, in that order, how safe the discard is:
+    #: ``genbutsu``, ``suji``, ``kabe``, ``one_chance`` or ``None`` (no sign); empty when no
+    #: opponent is in riichi (``engine.study.discard_safety``).
+    safety: tuple[str | None, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -241,6 +249,8 @@ class DiscardOption:
             "shanten": self.shanten,
             "count": self.count,
             "tiles": list(self.tiles),
+            "yaku": None if self.yaku is None else list(self.yaku),
+            "safety": list(self.safety),
         }
 
 
@@ -261,6 +271,13 @@ class Study:
     discard: str
     #: ``best`` less the discard's count; ``None`` when the discard raised the shanten.
     loss: int | None
+    #: The other seats in riichi (their riichi discard made), in seat order: what each option's
+    #: ``safety`` is judged against.
+    riichi: tuple[int, ...] = ()
+    #: What the discard made kept that every discard keeping the most acceptance gives up, when
+    #: it did not keep the most: ``value`` (a yaku in reach) and ``defence`` (a safer tile against
+    #: the riichi); empty otherwise (``engine.study.trade_of``).
+    trade: tuple[str, ...] = ()
 
     @property
     def kept(self) -> bool:
@@ -277,18 +294,26 @@ class Study:
             "loss": self.loss,
             "unseen": dict(self.unseen),
             "options": [option.to_json() for option in self.options],
+            "riichi": list(self.riichi),
+            "trade": list(self.trade),
         }
 
 
 @dataclass(frozen=True, slots=True)
 class StudyTally:
     """One seat's discard decisions in one round (:meth:`engine.families.GameFamily.study`):
-    how many, and how many kept the most acceptance (:class:`Study`)."""
+    how many, and how many kept the most acceptance (:class:`Study`); of them, those made
+    facing an opponent's riichi and those whose discard was genbutsu against every riichi; and
+    whether the seat dealt in on a discard that pushed a hand of two or more shanten against a
+    riichi (``docs/stats.md``, "Defence")."""
 
     round: int
     seat: int
     decisions: int
     kept: int
+    riichi_decisions: int = 0
+    genbutsu: int = 0
+    push_deal_in: bool = False
 
 
 @dataclass(frozen=True, slots=True)

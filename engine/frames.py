@@ -74,7 +74,14 @@ from engine.hand.shapes import STANDARD, HandShapes, shapes_for
 from engine.replay import ReplayReport, Verdict, ruleset_of
 from engine.rules.ruleset import Ruleset
 from engine.state import GameState, HandResult, Phase, WinResult, hand_waits
-from engine.study import StudyContext, chosen_discard, seen_on_table, study_of, tile_copies
+from engine.study import (
+    RiichiPasses,
+    StudyContext,
+    chosen_discard,
+    seen_on_table,
+    study_of,
+    tile_copies,
+)
 from engine.tiles import KINDS, Tile, format_kind
 
 __all__ = [
@@ -238,6 +245,8 @@ class _Framer(FrameDriver[GameState, HandResult]):
         #: The study aids' view of the rule set (each discard decision's tile acceptance).
         self.study = StudyContext(ruleset)
         players = self.players
+        #: The tiles each seat in riichi let pass, for the study aid's safety of each discard.
+        self.passes = RiichiPasses(players)
         #: Each seat's river as shown (tsumogiri and riichi flags are the frames' own record).
         self.rivers: list[list[RiverTile]] = [[] for _ in range(players)]
         #: Seats whose next discard is the riichi discard.
@@ -276,6 +285,7 @@ class _Framer(FrameDriver[GameState, HandResult]):
     def note(self, state: GameState, number: int, event: Event) -> None:
         """The frames' own bookkeeping of an applied event, and the discard decision it leaves
         (:mod:`engine.study`)."""
+        self.passes.note(event)
         self.decision = None
         seat = self.study.decision_seat(state, event)
         if seat is not None:
@@ -349,12 +359,16 @@ class _Framer(FrameDriver[GameState, HandResult]):
     def _study(
         self, state: GameState, decision: tuple[int, int] | None, seen: list[int]
     ) -> Study | None:
-        """The study aid of a decision (``engine.study``), ``None`` elsewhere."""
+        """The study aid of a decision (``engine.study``: the acceptance, and the other side
+        of the decision), ``None`` elsewhere."""
         if decision is None:
             return None
         seat, discarded = decision
         found = self.study.acceptance(state, seat, seen)
-        return None if found is None else study_of(found, seat, discarded)
+        if found is None:
+            return None
+        sides = self.study.sides(state, seat, found, seen, self.passes)
+        return study_of(found, seat, discarded, sides)
 
     def _seat(
         self,

@@ -10,11 +10,21 @@ see (their own concealed tiles, every river, every meld, the extracted norths an
 indicators), and the discard made is compared with the best: it *kept the most acceptance* when
 it left the lowest shanten any discard leaves with the best count there (``docs/stats.md``).
 
+Tile acceptance measures speed alone: how many draws would bring the hand closer to tenpai.
+The other side of a decision is judged here too, where the engine can (``docs/stats.md``,
+"Value and defence"): the **value** kept, as the yaku each discard's hand can still reach
+without a step more than its shanten (:func:`yaku_in_reach`), and the **safety** of each
+discard against every opponent in riichi: genbutsu, suji, kabe (no-chance) or one-chance
+(:func:`discard_safety`, with :class:`RiichiPasses`). A discard that did not keep the most
+acceptance but kept a yaku or a safer tile that every best discard gives up is a *trade*
+(:func:`trade_of`), not a plain loss.
+
 The framer shows each decision in its frame (:func:`study_of`, :class:`~engine.frame_types.Study`);
 :func:`riichi_study` counts a whole game's decisions per round and seat, for the statistics
 (``stats``, computed after the verification, never inside the replay: ``python -m engine
-verify`` does not pay for it). Ùzje mahjong has no shanten count in the engine, so no study
-(:meth:`engine.families.GameFamily.study` is ``None`` for it).
+verify`` does not pay for it), with the decisions made facing a riichi, the genbutsu among
+them, and the deal-ins of a push at two or more shanten. Ùzje mahjong has no shanten count in
+the engine, so no study (:meth:`engine.families.GameFamily.study` is ``None`` for it).
 """
 
 from __future__ import annotations
@@ -23,23 +33,48 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from engine.errors import EngineError, IllegalActionError
-from engine.events import Chi, Discard, DoraRevealed, Draw, Event, Game, Pon, RiichiDeclared
+from engine.events import (
+    Chi,
+    Discard,
+    DoraRevealed,
+    Draw,
+    Event,
+    Game,
+    Pon,
+    RiichiAccepted,
+    RiichiDeclared,
+    Win,
+)
 from engine.frame_types import DiscardOption, Study, StudyTally
 from engine.hand.acceptance import Acceptance, acceptance, discard_loss
-from engine.hand.melds import called_honour_runs
+from engine.hand.melds import CHI, Meld, called_honour_runs
+from engine.hand.shanten import shanten_chiitoitsu
 from engine.hand.shapes import shapes_for
 from engine.replay import ruleset_of
-from engine.rules.ruleset import Ruleset
+from engine.rules.ruleset import Ruleset, Scoring
+from engine.rules.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU
 from engine.state import GameState
-from engine.tiles import EAST, KINDS, NORTH, SANMA_MISSING, format_kind
+from engine.tiles import EAST, HAKU, KINDS, NORTH, SANMA_MISSING, format_kind
 
 __all__ = [
+    "DEFENCE",
+    "GENBUTSU",
+    "KABE",
+    "ONE_CHANCE",
+    "SUJI",
+    "VALUE",
+    "RiichiPasses",
     "StudyContext",
     "chosen_discard",
+    "discard_safety",
+    "reach_shanten",
     "riichi_study",
+    "safety_rank",
     "seen_on_table",
     "study_of",
     "tile_copies",
+    "trade_of",
+    "yaku_in_reach",
 ]
 
 #: Events that may come between a decision and its discard without being a move of their own.
@@ -95,6 +130,12 @@ class StudyContext:
         self.copies = tile_copies(ruleset)
         self.three_player = ruleset.sanma
         self.shapes = shapes_for(ruleset)
+        #: Whether the engine judges a hand's value here (:func:`yaku_in_reach`): rule sets
+        #: scored by yaku and han, with the standard shapes (space mahjong's runs make yaku of
+        #: their own) and hands of 13 tiles.
+        self.judges_value = (
+            ruleset.scoring is Scoring.RIICHI and self.shapes.standard and ruleset.dealt_tiles == 13
+        )
 
     def decision_seat(self, state: GameState, event: Event) -> int | None:
         """The seat that holds a discard decision after ``event`` was applied to ``state``
@@ -132,6 +173,51 @@ class StudyContext:
             return None
         return loss == 0
 
+    def sides(
+        self,
+        state: GameState,
+        seat: int,
+        found: Acceptance,
+        seen: Sequence[int],
+        passes: RiichiPasses,
+    ) -> Sides:
+        """The other side of ``seat``'s decision, for each discard of ``found``: the yaku it
+        keeps in reach (where the engine judges value) and its safety against each other
+        seat in riichi (``passes``: the round's events so far)."""
+        data = state.seats[seat]
+        counts = data.counts
+        against = riichi_seats(state, seat)
+        safety: dict[int, tuple[str | None, ...]] = {}
+        if against:
+            unseen = [
+                max(0, copies - table - own)
+                for copies, table, own in zip(self.copies, seen, counts, strict=True)
+            ]
+            genbutsu = [passes.genbutsu(state, other) for other in against]
+            for choice in found.choices:
+                safety[choice.kind] = tuple(
+                    discard_safety(choice.kind, mask, unseen, shapes_known=self.shapes.standard)
+                    for mask in genbutsu
+                )
+        yaku: dict[int, tuple[str, ...] | None] = {}
+        if self.judges_value:
+            after = list(counts)
+            for choice in found.choices:
+                after[choice.kind] -= 1
+                try:
+                    yaku[choice.kind] = yaku_in_reach(
+                        after,
+                        data.melds,
+                        choice.shanten,
+                        seat_wind=state.seat_wind(seat),
+                        round_wind=state.round_wind,
+                        open_tanyao=self.ruleset.kuitan,
+                    )
+                except (EngineError, ValueError):
+                    yaku[choice.kind] = None
+                after[choice.kind] += 1
+        return Sides(against, yaku, safety)
+
     def _options(self, state: GameState, seat: int) -> dict[str, Any]:
         """The rule set's and the moment's options of :func:`engine.hand.acceptance.acceptance`:
         sanma, the shapes (with what the seat called, for space mahjong's open thirteen
@@ -150,9 +236,368 @@ class StudyContext:
         }
 
 
-def study_of(found: Acceptance, seat: int, discarded: int) -> Study:
+# -- The value kept: the yaku a hand can still reach -----------------------------------------
+
+#: A group's decompositions: (melds, other blocks: pairs and partial runs, whether a pair is
+#: among them), Pareto-best only.
+_Blocks = frozenset[tuple[int, int, int]]
+
+#: Memo of :func:`_group_blocks` (by the group's counts and whether runs count); emptied when
+#: full, as the acceptance memos are.
+_GROUP_MEMO: dict[tuple[bytes, bool], _Blocks] = {}
+_GROUP_MEMO_SIZE: Final = 20_000
+
+#: Names of the three number suits' kinds, and of the simples (2-8 of each suit).
+_SUITS: Final = (range(0, 9), range(9, 18), range(18, 27))
+_SIMPLES: Final = frozenset(kind for suit in _SUITS for kind in suit if 0 < kind % 9 < 8)
+_TERMINALS: Final = (0, 8, 9, 17, 18, 26)
+_SUIT_KINDS: Final = tuple(frozenset(suit) for suit in _SUITS)
+_HONOURS: Final = frozenset(range(EAST, KINDS))
+
+
+def _pareto(options: set[tuple[int, int, int]]) -> _Blocks:
+    """The options no other beats: more melds, more melds and blocks, a pair."""
+    return frozenset(
+        a
+        for a in options
+        if not any(
+            b != a and b[0] >= a[0] and b[0] + b[1] >= a[0] + a[1] and b[2] >= a[2] for b in options
+        )
+    )
+
+
+def _walk(counts: list[int], start: int, runs: bool) -> set[tuple[int, int, int]]:
+    """Every (melds, blocks, pair) of ``counts[start:]``: at each kind in turn, how many of
+    its tiles go to a triplet, a pair (one at most: a second pair of one kind is a dead
+    block), runs and partial runs starting there; the rest are isolated."""
+    size = len(counts)
+    index = start
+    while index < size and not counts[index]:
+        index += 1
+    if index >= size:
+        return {(0, 0, 0)}
+    count = counts[index]
+    next1 = counts[index + 1] if runs and index + 1 < size else 0
+    next2 = counts[index + 2] if runs and index + 2 < size else 0
+    out: set[tuple[int, int, int]] = set()
+    counts[index] = 0
+    for triplet in range(2 if count >= 3 else 1):
+        for pair in range(2 if count - 3 * triplet >= 2 else 1):
+            left = count - 3 * triplet - 2 * pair
+            for run in range(min(left, next1, next2) + 1):
+                for near in range(min(left - run, next1 - run) + 1):
+                    for gap in range(min(left - run - near, next2 - run) + 1):
+                        if near or run:
+                            counts[index + 1] -= run + near
+                        if gap or run:
+                            counts[index + 2] -= run + gap
+                        for melds, blocks, paired in _walk(counts, index + 1, runs):
+                            out.add(
+                                (melds + triplet + run, blocks + pair + near + gap, paired | pair)
+                            )
+                        if near or run:
+                            counts[index + 1] += run + near
+                        if gap or run:
+                            counts[index + 2] += run + gap
+    counts[index] = count
+    return out
+
+
+def _group_blocks(key: bytes, runs: bool) -> _Blocks:
+    """The decompositions of one group's counts (a suit's 9, or one honour's 1)."""
+    found = _GROUP_MEMO.get((key, runs))
+    if found is None:
+        found = _pareto(_walk(list(key), 0, runs))
+        if len(_GROUP_MEMO) >= _GROUP_MEMO_SIZE:
+            _GROUP_MEMO.clear()
+        _GROUP_MEMO[key, runs] = found
+    return found
+
+
+def reach_shanten(
+    counts: Sequence[int], melds: int, *, runs: bool = True, forced_blocks: int = 0
+) -> int:
+    """Shanten of the regular hand (four melds and a pair) made of ``counts`` alone, counted
+    exhaustively, with ``melds`` melds already complete (called, or a closed kan) and
+    ``forced_blocks`` blocks that cannot be the pair (a pair of value honours meant to become
+    a triplet); ``runs`` False for a hand of triplets only. A tile missing from ``counts`` (one
+    that breaks the yaku asked about) is one to exchange: ``8 - 2 * melds - blocks - pair``
+    with at most ``4 - melds`` blocks besides the pair, the count of ``mahjong``'s shanten
+    and of :func:`engine.hand.shanten.shanten`, here over every decomposition.
+
+    >>> reach_shanten([1, 1, 1] + [0] * 6 + [2] + [0] * 24, 3)  # 123m + a pair, 3 melds called
+    -1
+    """
+    combined: _Blocks = frozenset({(0, 0, 0)})
+    groups = [bytes(counts[suit.start : suit.stop]) for suit in _SUITS]
+    groups += [bytes((count,)) for count in counts[EAST:KINDS] if count]
+    for key in groups:
+        if not any(key):
+            continue
+        blocks = _group_blocks(key, runs and len(key) == 9)
+        combined = _pareto(
+            {(a[0] + b[0], a[1] + b[1], a[2] | b[2]) for a in combined for b in blocks}
+        )
+    best = 0
+    for concealed, partial, paired in combined:
+        complete = concealed + melds
+        room = max(0, 4 - complete)
+        value = 2 * complete + min(partial + forced_blocks, room)
+        if paired:
+            value = max(value, 2 * complete + min(partial - 1 + forced_blocks, room) + 1)
+        best = max(best, value)
+    return 8 - best
+
+
+def _pairs_shanten(counts: Sequence[int], kinds: frozenset[int] | range) -> int:
+    """Seven-pairs shanten of the tiles of ``kinds`` in a closed hand of 13 (others to
+    exchange): ``6 - pairs + max(0, 7 - kinds held)``, as the engine counts it."""
+    pairs = sum(1 for kind in kinds if counts[kind] >= 2)
+    held = sum(1 for kind in kinds if counts[kind])
+    return 6 - pairs + max(0, 7 - held)
+
+
+def _triplets_shanten(counts: Sequence[int], melds: int) -> int:
+    """:func:`reach_shanten` of a hand of triplets only (``runs`` False), worked out kind by
+    kind: a kind held three or four times is a meld, twice a pair."""
+    complete = melds + counts.count(3) + counts.count(4)
+    pairs = counts.count(2)
+    room = max(0, 4 - complete)
+    value = 2 * complete + min(pairs, room)
+    if pairs:
+        value = max(value, 2 * complete + min(pairs - 1, room) + 1)
+    return 8 - value
+
+
+def yaku_in_reach(
+    counts: Sequence[int],
+    melds: Sequence[Meld],
+    shanten: int,
+    *,
+    seat_wind: int,
+    round_wind: int,
+    open_tanyao: bool = True,
+) -> tuple[str, ...]:
+    """The yaku a hand can still reach (``docs/stats.md``, "Value and defence"): those of the
+    list below with which it reaches tenpai in no more exchanges than it needs at all
+    (``shanten``, the engine's, of ``counts``: the concealed tiles after the discard, ``3n+1``)
+    with ``melds`` set aside. The tiles a yaku forbids count as tiles to exchange
+    (:func:`reach_shanten`), so a yaku is *in reach* when going for it costs no step more.
+
+    - ``riichi``: a closed hand (closed kans allowed);
+    - ``tanyao``: simples only, the melds too (an open hand only with ``open_tanyao``);
+    - each value honour (``haku``, ``hatsu``, ``chun``, the seat's and the round's wind): held
+      as a meld or a triplet, or as a pair that can become the triplet without a step more;
+    - ``honitsu`` (one suit and honours) and ``chinitsu`` (one suit), the melds too; a hand
+      with ``chinitsu`` in reach lists it alone;
+    - ``toitoi``: triplets only (no chi);
+    - ``chiitoitsu``: a closed hand of 13 tiles, by the engine's seven-pairs shanten.
+
+    Tanyao and the flushes count seven pairs of their tiles too, for a closed hand of 13.
+    Dora, and the yaku not listed, are not judged: an empty answer says only that none of
+    these is in reach.
+    """
+    closed = not any(meld.is_open for meld in melds)
+    called = len(melds)
+    seven = closed and called == 0
+    held = sum(counts)
+    suit_tiles = [sum(counts[suit.start : suit.stop]) for suit in _SUITS]
+    honour_tiles = held - sum(suit_tiles)
+    found: list[str] = []
+    if closed:
+        found.append("riichi")
+
+    def reaches(kinds: frozenset[int], left_out: int) -> bool:
+        """Whether the hand reaches tenpai with ``kinds`` alone (``left_out``: its tiles of
+        other kinds) in ``shanten`` exchanges, its melds of ``kinds`` too."""
+        if left_out > shanten:  # each tile it forbids is an exchange at least
+            return False
+        if any(tile.kind not in kinds for meld in melds for tile in meld.tiles):
+            return False
+        if left_out == 0:
+            return True  # the whole hand is of its tiles: no step more than it needs
+        kept = [count if kind in kinds else 0 for kind, count in enumerate(counts)]
+        best = reach_shanten(kept, called)
+        if seven:
+            best = min(best, _pairs_shanten(counts, kinds))
+        return best <= shanten
+
+    outer = honour_tiles + sum(counts[kind] for kind in _TERMINALS)
+    if (closed or open_tanyao) and reaches(_SIMPLES, outer):
+        found.append("tanyao")
+    values = [(kind, DRAGON_YAKU[kind - HAKU]) for kind in range(HAKU, HAKU + 3)]
+    values += [(seat_wind, SEAT_WIND_YAKU[seat_wind - EAST])]
+    values += [(round_wind, ROUND_WIND_YAKU[round_wind - EAST])]
+    for kind, name in values:
+        if any(meld.kind == kind and meld.type is not CHI for meld in melds) or counts[kind] >= 3:
+            found.append(name)
+        elif counts[kind] == 2:
+            rest = list(counts)
+            rest[kind] = 0
+            if reach_shanten(rest, called, forced_blocks=1) <= shanten:
+                found.append(name)
+    flush = ""
+    for number, own in enumerate(_SUIT_KINDS):
+        if not suit_tiles[number] and not any(meld.kind in own for meld in melds):
+            continue  # a suit the hand holds nothing of is never its flush's
+        if reaches(own, held - suit_tiles[number]):
+            flush = "chinitsu"
+        elif not flush and reaches(own | _HONOURS, held - suit_tiles[number] - honour_tiles):
+            flush = "honitsu"
+    if flush:
+        found.append(flush)
+    if not any(meld.type is CHI for meld in melds) and _triplets_shanten(counts, called) <= shanten:
+        found.append("toitoi")
+    if seven and held == 13 and shanten_chiitoitsu(counts) <= shanten:
+        found.append("chiitoitsu")
+    return tuple(found)
+
+
+# -- The safety of a discard against a riichi ------------------------------------------------
+
+GENBUTSU: Final = "genbutsu"
+SUJI: Final = "suji"
+KABE: Final = "kabe"
+ONE_CHANCE: Final = "one_chance"
+#: How safe each sign makes a tile, for comparing two discards (higher is safer): genbutsu is
+#: certain, suji and kabe both rule out every two-sided wait, one-chance leaves one copy for
+#: them, and a tile with no sign none.
+_RANKS: Final = {GENBUTSU: 3, SUJI: 2, KABE: 2, ONE_CHANCE: 1}
+
+#: The reasons of a trade (:func:`trade_of`).
+VALUE: Final = "value"
+DEFENCE: Final = "defence"
+
+
+def safety_rank(sign: str | None) -> int:
+    """How safe a sign of :func:`discard_safety` makes a tile: 3 genbutsu, 2 suji or kabe,
+    1 one-chance, 0 none."""
+    return 0 if sign is None else _RANKS[sign]
+
+
+class RiichiPasses:
+    """The tiles each seat in riichi has let pass: every discard made since its riichi
+    discard (a kind per bit; ``None`` before its riichi). Fed every event of a round in order
+    (:meth:`note`): the state keeps each river, not the order of the rivers' tiles between
+    seats."""
+
+    def __init__(self, players: int) -> None:
+        self.declared = [False] * players
+        self.passed: list[int | None] = [None] * players
+
+    def note(self, event: Event) -> None:
+        """Take in one event applied to the round."""
+        if isinstance(event, RiichiDeclared):
+            self.declared[event.seat] = True
+        elif isinstance(event, Discard):
+            bit = 1 << event.tile.kind
+            for seat, passed in enumerate(self.passed):
+                if passed is not None and seat != event.seat:
+                    self.passed[seat] = passed | bit
+            if self.declared[event.seat]:
+                self.declared[event.seat] = False
+                self.passed[event.seat] = 0
+
+    def genbutsu(self, state: GameState, seat: int) -> int:
+        """The kinds ``seat`` cannot win on by ron (a bit per kind): its own discards, and
+        the tiles it let pass since its riichi."""
+        mask = self.passed[seat] or 0
+        for tile in state.seats[seat].river:
+            mask |= 1 << tile.kind
+        return mask
+
+
+def riichi_seats(state: GameState, seat: int) -> tuple[int, ...]:
+    """The seats other than ``seat`` in riichi whose riichi discard is made."""
+    return tuple(
+        other
+        for other, data in enumerate(state.seats)
+        if other != seat and data.riichi and data.riichi_discard >= 0
+    )
+
+
+def discard_safety(
+    kind: int, genbutsu: int, unseen: Sequence[int], *, shapes_known: bool = True
+) -> str | None:
+    """How safe discarding ``kind`` is against one player in riichi (``docs/stats.md``,
+    "Value and defence"): ``genbutsu`` (a kind of ``genbutsu``, the bits of
+    :meth:`RiichiPasses.genbutsu`: they cannot win on it), else, for a number tile, by its
+    two-sided waits (``r+1 r+2`` waiting on ``r`` and ``r+3``, ``r-2 r-1`` on ``r-3`` and ``r``;
+    a tile has one or two): ``suji`` when each such wait would be furiten (its other tile is
+    genbutsu), ``kabe`` when each is furiten or impossible (no copy of one of its two tiles
+    left unseen by the discarder: ``unseen``, as the acceptance counts it) and one at least
+    impossible, ``one_chance`` when each is furiten, impossible or short of tiles (one copy
+    left unseen), else ``None``. An honour is genbutsu or ``None``. Neither suji, kabe nor
+    one-chance says anything of the other waits (single, pair, closed, edge).
+    ``shapes_known`` False (space mahjong's wrap-around runs): genbutsu alone."""
+    if genbutsu >> kind & 1:
+        return GENBUTSU
+    if kind >= EAST or not shapes_known:
+        return None
+    rank = kind % 9
+    sides: list[tuple[int, int, int]] = []
+    if rank <= 5:
+        sides.append((kind + 3, kind + 1, kind + 2))
+    if rank >= 3:
+        sides.append((kind - 3, kind - 2, kind - 1))
+    if all(genbutsu >> partner & 1 for partner, _, _ in sides):
+        return SUJI
+    worst = KABE
+    for partner, first, second in sides:
+        if genbutsu >> partner & 1:
+            continue
+        left = min(unseen[first], unseen[second])
+        if left == 1:
+            worst = ONE_CHANCE
+        elif left > 1:
+            return None
+    return worst
+
+
+def trade_of(
+    options: Sequence[DiscardOption], shanten: int, best: int, discard: str
+) -> tuple[str, ...]:
+    """What the discard made (``discard``) kept that every discard keeping the most
+    acceptance (``shanten`` and ``best`` count) gives up, when it is not one of them:
+    ``value`` when it keeps a yaku none of them keeps, ``defence`` when it is safer against
+    the riichi (the least safe of its signs, :func:`safety_rank`) than every one of them."""
+    made = next((option for option in options if option.tile == discard), None)
+    tops = [option for option in options if option.shanten == shanten and option.count == best]
+    if made is None or made in tops:
+        return ()
+    out: list[str] = []
+    if made.yaku is not None:
+        kept: set[str] = set()
+        for option in tops:
+            kept.update(option.yaku or ())
+        if set(made.yaku) - kept:
+            out.append(VALUE)
+    if made.safety:
+        mine = min(safety_rank(sign) for sign in made.safety)
+        if all(mine > min(safety_rank(sign) for sign in option.safety) for option in tops):
+            out.append(DEFENCE)
+    return tuple(out)
+
+
+class Sides:
+    """The other side of one decision (:meth:`StudyContext.sides`): the other seats in riichi,
+    and by kind discarded the yaku kept in reach (``None``: value not judged) and the safety
+    against each of those seats."""
+
+    def __init__(
+        self,
+        riichi: tuple[int, ...],
+        yaku: dict[int, tuple[str, ...] | None],
+        safety: dict[int, tuple[str | None, ...]],
+    ) -> None:
+        self.riichi = riichi
+        self.yaku = yaku
+        self.safety = safety
+
+
+def study_of(found: Acceptance, seat: int, discarded: int, sides: Sides | None = None) -> Study:
     """The frame's study aid of one decision: ``found`` for ``seat``, which discarded the kind
-    ``discarded``."""
+    ``discarded``; with ``sides``, each discard's value and safety and the trade made."""
     unseen: dict[int, int] = {}
     options = []
     for choice in found.choices:
@@ -163,23 +608,36 @@ def study_of(found: Acceptance, seat: int, discarded: int) -> Study:
                 shanten=choice.shanten,
                 count=choice.count,
                 tiles=tuple(map(format_kind, choice.accepted)),
+                yaku=None if sides is None else sides.yaku.get(choice.kind),
+                safety=() if sides is None else sides.safety.get(choice.kind, ()),
             )
         )
+    discard = format_kind(discarded)
     return Study(
         seat=seat,
         shanten=found.shanten,
         best=found.best,
         options=tuple(options),
         unseen=tuple((format_kind(kind), unseen[kind]) for kind in sorted(unseen)),
-        discard=format_kind(discarded),
+        discard=discard,
         loss=found.loss(discarded),
+        riichi=() if sides is None else sides.riichi,
+        trade=trade_of(options, found.shanten, found.best, discard),
     )
+
+
+#: Events that may come between a discard and a ron on it.
+_BEFORE_RON: Final = (RiichiAccepted, RiichiDeclared, DoraRevealed)
 
 
 def riichi_study(game: Game) -> list[StudyTally]:
     """Every round's discard decisions per seat, and how many kept the most acceptance, of a
     riichi game: each round replayed from its deal as the frames replay it; a round the rules
     refuse counts up to the refused event. Seats of a round that cannot start have no tally.
+    With them, the decisions made facing another seat's riichi, those whose discard was
+    genbutsu against every such seat, and whether the seat dealt in on a *push*: a discard made
+    facing a riichi, not genbutsu against every one, that left two or more shanten
+    (``docs/stats.md``, "Value and defence").
 
     :raises EngineError: the game's rule set is unknown.
     """
@@ -196,21 +654,61 @@ def riichi_study(game: Game) -> list[StudyTally]:
             continue
         decisions = [0] * players
         kept = [0] * players
+        facing = [0] * players
+        genbutsu = [0] * players
+        pushed = [False] * players
+        passes = RiichiPasses(players)
+        #: Each seat's decision waiting for its discard: whether that discard pushes.
+        pushes: dict[int, bool] = {}
+        #: The last discard, while a ron may still take it: its seat, and whether it pushed.
+        last: tuple[int, bool] | None = None
         events = round_.events
         for number, event in enumerate(events):
             if state.push(event) is not None:
                 break
+            passes.note(event)
+            if isinstance(event, Discard):
+                last = (event.seat, pushes.pop(event.seat, False))
+            elif isinstance(event, Win):
+                if last is not None and not event.tsumo and event.from_seat == last[0]:
+                    pushed[last[0]] = pushed[last[0]] or last[1]
+            elif not isinstance(event, _BEFORE_RON):
+                last = None
             seat = context.decision_seat(state, event)
             if seat is None:
                 continue
             discarded = chosen_discard(events, number, seat)
             if discarded is None:
                 continue
-            best = context.kept_most(state, seat, discarded)
-            if best is None:
-                continue
+            against = riichi_seats(state, seat)
+            if against:
+                found = context.acceptance(state, seat, seen_on_table(state))
+                choice = None if found is None else found.choice(discarded)
+                if found is None or choice is None:
+                    continue
+                best = found.kept_most(discarded)
+                safe = all(passes.genbutsu(state, other) >> discarded & 1 for other in against)
+                facing[seat] += 1
+                genbutsu[seat] += safe
+                pushes[seat] = choice.shanten >= 2 and not safe
+            else:
+                found_best = context.kept_most(state, seat, discarded)
+                if found_best is None:
+                    continue
+                best = found_best
             decisions[seat] += 1
             if best:
                 kept[seat] += 1
-        tallies += [StudyTally(index, seat, decisions[seat], kept[seat]) for seat in range(players)]
+        tallies += [
+            StudyTally(
+                index,
+                seat,
+                decisions[seat],
+                kept[seat],
+                facing[seat],
+                genbutsu[seat],
+                pushed[seat],
+            )
+            for seat in range(players)
+        ]
     return tallies

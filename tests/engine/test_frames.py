@@ -720,9 +720,10 @@ def test_frames_json_shape() -> None:
     assert frame["study"] is None  # the deal: nobody has chosen a discard
     study = next(frame["study"] for frame in data["frames"] if frame["study"])
     assert set(study) == {
-        "seat", "shanten", "best", "discard", "kept", "loss", "unseen", "options",
+        "seat", "shanten", "best", "discard", "kept", "loss", "unseen", "options", "riichi",
+        "trade",
     }  # fmt: skip
-    assert set(study["options"][0]) == {"tile", "shanten", "count", "tiles"}
+    assert set(study["options"][0]) == {"tile", "shanten", "count", "tiles", "yaku", "safety"}
     assert set(frame["seats"][0]) == {
         "hand", "drawn", "discards", "melds", "north", "score", "delta", "riichi", "shanten",
         "waits",
