@@ -85,6 +85,11 @@ HAND_COUNTS: dict[str, Any] = {
     # The study aids (docs/stats.md "Tile acceptance"): rows not yet counted (null) add nothing.
     "decisions": _sum("decisions"),
     "best_discards": _sum("best_discards"),
+    # Their defence (docs/stats.md "Value and defence"), counted with them.
+    "decisions_facing_riichi": _sum("riichi_decisions"),
+    "genbutsu_discards": _sum("genbutsu_discards"),
+    "riichi_faced_hands": _count(riichi_decisions__gt=0),
+    "push_deal_ins": _sum("push_deal_ins"),
 }
 
 #: Counts over the player's seats in complete games (placements known).
@@ -214,6 +219,19 @@ METRICS: tuple[Metric, ...] = (
     Metric("deal_in_to_dama", _("Deal-ins to dama"), "deal_ins_to_dama", "deal_ins"),
     Metric("points_per_hand", _("Points per hand"), "points", "hands", False),
     Metric("best_acceptance_rate", _("Kept the most acceptance"), "best_discards", "decisions"),
+    Metric(
+        "genbutsu_rate",
+        _("Genbutsu against riichi"),
+        "genbutsu_discards",
+        "decisions_facing_riichi",
+    ),
+    Metric(
+        "push_deal_in_rate",
+        _("Deal-in pushing at 2+ shanten"),
+        "push_deal_ins",
+        "riichi_faced_hands",
+        lower_is_better=True,
+    ),
 )
 
 
@@ -232,6 +250,8 @@ DENOMINATOR_LABELS: dict[str, str] = {
     "riichi_wins": _("riichi wins"),
     "called_hands": _("hands with calls"),
     "decisions": _("discard decisions"),
+    "decisions_facing_riichi": _("discard decisions facing a riichi"),
+    "riichi_faced_hands": _("hands facing a riichi"),
 }
 
 #: The metrics as the stats pages group them (every metric in exactly one group).
@@ -250,9 +270,9 @@ METRIC_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (_("Calls"), ("call_rate", "called_win_rate", "called_deal_in_rate", "called_draw_rate")),
     (_("Deal-ins"), (
         "deal_in_rate", "average_deal_in", "deal_in_to_riichi", "deal_in_to_open",
-        "deal_in_to_dama",
+        "deal_in_to_dama", "push_deal_in_rate",
     )),
-    (_("Discards"), ("best_acceptance_rate",)),
+    (_("Discards"), ("best_acceptance_rate", "genbutsu_rate")),
 )  # fmt: skip
 
 #: Each metric's group name.

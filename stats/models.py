@@ -65,6 +65,19 @@ class RoundFact(models.Model):
     best_discards = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Of those, discards that kept the most tile acceptance."
     )
+    #: The defence of the study aids (docs/stats.md "Value and defence"), counted with them.
+    riichi_decisions = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Of those, discards chosen facing another's riichi."
+    )
+    genbutsu_discards = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Of those, discards genbutsu against every riichi."
+    )
+    push_deal_ins = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="1 when the player dealt in on a discard that pushed a hand at two or more "
+        "shanten against a riichi (not genbutsu), else 0.",
+    )
 
     class Meta:
         ordering = ("game", "round_index", "seat")

@@ -205,11 +205,23 @@ def _lock_ratings() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK])
 
 
+#: The fact rows' columns the study catch-up writes (null until it has).
+STUDY_COLUMNS = (
+    "decisions",
+    "best_discards",
+    "riichi_decisions",
+    "genbutsu_discards",
+    "push_deal_ins",
+)
+
+
 def game_study_store(game_id: int, *, with_counts: Callable[[], None]) -> int:
     """Count a game's study aids into its fact rows: for each player and hand, the discards
-    they chose and how many kept the most tile acceptance (``engine.study`` through the game's
-    family; docs/stats.md, "Tile acceptance"). A family that counts none (Ùzje), or a game the
-    engine cannot read, gets 0 and 0 (so it is not asked again). Idempotent. Returns the rows
+    they chose and how many kept the most tile acceptance, how many they chose facing a riichi
+    and how many of those were genbutsu, and whether they dealt in pushing a hand at two or more
+    shanten (``engine.study`` through the game's family; docs/stats.md, "Tile acceptance" and
+    "Value and defence"). A family that counts none (Ùzje), or a game the engine cannot read,
+    gets 0s (so it is not asked again). Idempotent. Returns the rows
     updated (0 for a game gone or without facts). ``with_counts`` runs in the transaction that
     stores them (the caller marks there what they make stale, so that the marks commit with
     the counts).
@@ -219,7 +231,7 @@ def game_study_store(game_id: int, *, with_counts: Callable[[], None]) -> int:
     document = study_document(game_id)
     if document is None:
         return 0
-    tallies: dict[tuple[int, int], tuple[int, int]] = {}
+    tallies: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
     try:
         game = canonical.game_from_json(document)
         found = family_of(game.header.ruleset).study(game)
@@ -230,11 +242,23 @@ def game_study_store(game_id: int, *, with_counts: Callable[[], None]) -> int:
         logger.exception("The engine failed counting the study aids of game %d", game_id)
         found = None
     for tally in found or ():
-        tallies[tally.round, tally.seat] = (tally.decisions, tally.kept)
+        tallies[tally.round, tally.seat] = (
+            tally.decisions,
+            tally.kept,
+            tally.riichi_decisions,
+            tally.genbutsu,
+            int(tally.push_deal_in),
+        )
     with transaction.atomic():
         rows = list(RoundFact.objects.filter(game_id=game_id).only("pk", "round_index", "seat"))
         for row in rows:
-            row.decisions, row.best_discards = tallies.get((row.round_index, row.seat), (0, 0))
-        RoundFact.objects.bulk_update(rows, ["decisions", "best_discards"], batch_size=500)
+            (
+                row.decisions,
+                row.best_discards,
+                row.riichi_decisions,
+                row.genbutsu_discards,
+                row.push_deal_ins,
+            ) = tallies.get((row.round_index, row.seat), (0, 0, 0, 0, 0))
+        RoundFact.objects.bulk_update(rows, STUDY_COLUMNS, batch_size=500)
         with_counts()
     return len(rows)

@@ -5,22 +5,24 @@ their decisions, on the page and in the API; rows not yet counted are left out."
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
 from django.core.management import call_command
 from django.test import Client
 
 from engine.formats import canonical
 from engine.study import riichi_study
-from mjlogs.models import Game, GameSeat
+from mjlogs.models import Game, GameSeat, Player
 from mjlogs.services import Status, import_file
 from replay.services import game_verify
 from stats import catch_up
-from stats.models import RoundFact, SummaryBacklog
+from stats.models import PlayerSummary, RoundFact, SummaryBacklog
 from stats.selectors import study_pending_games
 from tests.engine.corpus import corpus_dir
 
@@ -160,3 +162,106 @@ def test_a_pass_that_dies_after_a_game_leaves_that_games_players_marked(
     assert study_pending_games(10) == [second.pk]  # the first one's counts are stored
     seated = set(GameSeat.objects.filter(game=first).values_list("player_id", flat=True))
     assert set(SummaryBacklog.objects.values_list("player_id", flat=True)) == seated
+
+
+#: A hanchan with two deal-ins pushing a hand at two or more shanten against a riichi.
+PUSHES = "mjlog_xml/mjx-project__mjx/2010122717gm-00a9-0000-8e787e61.mjlog"
+DEFENCE = ("riichi_decisions", "genbutsu_discards", "push_deal_ins")
+
+
+def defence_of(game: Game) -> dict[tuple[int, int], tuple[int | None, ...]]:
+    rows = RoundFact.objects.filter(game=game).values_list("round_index", "seat", *DEFENCE)
+    return {(index, seat): tuple(values) for index, seat, *values in rows}
+
+
+@pytest.mark.corpus
+def test_the_catch_up_counts_the_defence_the_engine_counts() -> None:
+    """docs/stats.md, "Value and defence": the decisions facing a riichi, the genbutsu among
+    them and the deal-ins of a push, per player and hand, as the engine counts them."""
+    game = imported(PUSHES)
+    assert set(defence_of(game).values()) == {(None, None, None)}
+    catch_up.study_catch_up()
+    tallies = riichi_study(canonical.game_from_json(game.document))
+    assert defence_of(game) == {
+        (t.round, t.seat): (t.riichi_decisions, t.genbutsu, int(t.push_deal_in)) for t in tallies
+    }
+    pushed = RoundFact.objects.filter(game=game, push_deal_ins=1)
+    assert sorted(pushed.values_list("round_index", "seat")) == [(0, 1), (10, 1)]
+    # A push deal-in is a deal-in of the replay's facts too.
+    assert all(pushed.values_list("dealt_in", flat=True))
+    # ``study_games --all`` counts every column again.
+    counted = defence_of(game)
+    call_command("study_games", "--all", "--quiet", stdout=io.StringIO())
+    assert defence_of(game) == counted
+
+
+@pytest.mark.corpus
+def test_the_defence_figures_are_the_rows_counts(client: Client) -> None:
+    game = imported(PUSHES)
+    catch_up.study_catch_up()
+    seat = GameSeat.objects.get(game=game, seat=1)
+    rows = RoundFact.objects.filter(game=game, player_id=seat.player_id).order_by("round_index")
+    # Hand 0: 6 decisions facing a riichi, 2 genbutsu, a push deal-in; hand 1: 4, 3, none;
+    # hand 2 not counted (null: left out); the rest faced no riichi. Genbutsu: 5 / 10; pushes:
+    # 1 of the 2 hands that faced a riichi.
+    values = [(6, 2, 1), (4, 3, 0), (None, None, None)]
+    for index, row in enumerate(rows):
+        found = values[index] if index < len(values) else (0, 0, 0)
+        row.riichi_decisions, row.genbutsu_discards, row.push_deal_ins = found
+        row.save(update_fields=list(DEFENCE))
+    catch_up.summaries_mark_stale([seat.player_id])
+    body = stats_of(client, seat.player_id)
+    assert body["counts"]["decisions_facing_riichi"] == 10
+    assert body["counts"]["genbutsu_discards"] == 5
+    assert body["counts"]["riichi_faced_hands"] == 2
+    assert body["counts"]["push_deal_ins"] == 1
+    genbutsu = metric(body, "genbutsu_rate")
+    assert (genbutsu["value"], genbutsu["n"]) == (pytest.approx(0.5), 10)
+    assert genbutsu["denominator"] == "decisions_facing_riichi"
+    assert not genbutsu["lower_is_better"]
+    pushes = metric(body, "push_deal_in_rate")
+    assert (pushes["value"], pushes["n"]) == (pytest.approx(0.5), 2)
+    assert pushes["denominator"] == "riichi_faced_hands"
+    assert pushes["lower_is_better"]
+    assert pushes["label"] == "Deal-in pushing at 2+ shanten"
+    # The summary, once recomputed, says the same; the page shows both, in both languages.
+    catch_up.player_summaries_update([seat.player_id])
+    assert metric(stats_of(client, seat.player_id), "push_deal_in_rate")["value"] == (
+        pytest.approx(0.5)
+    )
+    page = client.get(f"/stats/players/{seat.player_id}/").content.decode()
+    assert "Genbutsu against riichi" in page and "Deal-in pushing at 2+ shanten" in page
+    assert "hands facing a riichi" in page
+    page = client.get(
+        f"/stats/players/{seat.player_id}/", HTTP_ACCEPT_LANGUAGE="ja"
+    ).content.decode()
+    assert "立直への現物率" in page and "2向聴以上の押し放銃率" in page
+
+
+def test_the_migration_returns_counted_games_to_the_catch_up() -> None:
+    """stats 0011: the games counted before the defence columns are counted again, and the
+    summaries kept before are marked behind."""
+    recount = importlib.import_module("stats.migrations.0011_study_defence").recount
+    game = Game.objects.create(
+        ruleset="tenhou-4p", players_count=4, rounds_count=1, complete=True,
+        source_format="canonical", source_id="x", content_hash="x", document={}, raw=b"",
+        raw_size=0,
+    )  # fmt: skip
+    player = Player.objects.create(name="P")
+    PlayerSummary.objects.create(player=player, games=1, hands=1, counts={}, metrics={})
+    fact: dict[str, Any] = {
+        "game": game, "player": player, "round_index": 0, "round_name": "E1", "dealer": True,
+        "turns": 1, "outcome": "win", "won": False, "tsumo": False, "dealt_in": False,
+        "win_points": 0, "deal_in_points": 0, "han": 0, "fu": 0, "ura": 0, "ippatsu": False,
+        "win_turn": 0, "riichi": False, "riichi_turn": 0, "riichi_chasing": False,
+        "riichi_wait_kinds": 0, "calls": 0, "open_hand": False, "delta": 0,
+        "score_after": 25000,
+    }  # fmt: skip
+    RoundFact.objects.create(seat=0, decisions=10, best_discards=7, **fact)
+    RoundFact.objects.create(seat=1, decisions=0, best_discards=0, **fact)
+    SummaryBacklog.objects.all().delete()
+    assert study_pending_games(10) == []
+    recount(django_apps, None)
+    assert study_pending_games(10) == [game.pk]
+    assert set(RoundFact.objects.values_list("decisions", "best_discards")) == {(None, None)}
+    assert list(SummaryBacklog.objects.values_list("player_id", flat=True)) == [player.pk]

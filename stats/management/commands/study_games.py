@@ -20,6 +20,7 @@ from tqdm import tqdm
 from stats.catch_up import player_summaries_catch_up, study_catch_up
 from stats.models import RoundFact
 from stats.selectors import study_pending_games
+from stats.services import STUDY_COLUMNS
 
 
 class Command(BaseCommand):
@@ -31,7 +32,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["all"]:
-            RoundFact.objects.update(decisions=None, best_discards=None)
+            RoundFact.objects.update(**dict.fromkeys(STUDY_COLUMNS))
         waiting = len(study_pending_games(10**9))
         done = 0
         with tqdm(
