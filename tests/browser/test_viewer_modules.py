@@ -369,6 +369,9 @@ def test_the_discards_of_a_decision_best_first(js: Any) -> None:
         "best": True,
         "loss": 0,
         "raises": False,
+        # Frames from before the other side was judged: value unknown, no riichi.
+        "yaku": None,
+        "safety": [],
     }
     assert [c["chosen"] for c in choices] == [False, True, False, False]
     assert [c["best"] for c in choices] == [True, True, True, False]
@@ -400,12 +403,16 @@ def test_decisions_summaries_and_the_jumps(js: Any) -> None:
         "kept": 1,
         "raised": 1,
         "lost": 3,
+        "facing": 0,
+        "genbutsu": 0,
     }
     assert js("analysis.js", "m.summary(arg, 1)", STUDY_FRAMES) == {
         "decisions": 1,
         "kept": 0,
         "raised": 0,
         "lost": 2,
+        "facing": 0,
+        "genbutsu": 0,
     }
     # A game: the hands loaded so far, added up (here the same hand twice and an empty one).
     assert js("analysis.js", "m.gameSummary([arg, arg, []], 0)", STUDY_FRAMES) == {
@@ -413,6 +420,8 @@ def test_decisions_summaries_and_the_jumps(js: Any) -> None:
         "kept": 2,
         "raised": 2,
         "lost": 6,
+        "facing": 0,
+        "genbutsu": 0,
         "hands": 3,
     }
     assert js("analysis.js", "[m.share(8, 15), m.share(1, 3), m.share(0, 0)]") == [
@@ -420,3 +429,54 @@ def test_decisions_summaries_and_the_jumps(js: Any) -> None:
         "33.3%",
         "\N{EN DASH}",
     ]
+
+
+# The same decision facing seat 2's riichi (docs/stats.md "Value and defence"): 9m and East keep
+# riichi only, White keeps haku too (the engine's yaku in reach); against seat 2, 9m is suji,
+# East genbutsu, White has no sign, 1p one-chance. Dropping 1p, which leaves two shanten and is
+# not genbutsu, is a push.
+SIDES = [("9m", ["riichi"], "suji"), ("1z", ["riichi"], "genbutsu"),
+         ("5z", ["riichi", "haku"], None), ("1p", ["riichi"], "one_chance")]  # fmt: skip
+FACING_STUDY = {
+    **ONE_SHANTEN_STUDY,
+    "riichi": [2],
+    "trade": [],
+    "options": [
+        {**option, "yaku": yaku, "safety": [sign]}
+        for option, (_, yaku, sign) in zip(ONE_SHANTEN_STUDY["options"], SIDES, strict=True)
+    ],
+}
+
+
+def facing(discard: str, loss: int | None, trade: list[str]) -> dict[str, Any]:
+    return {**FACING_STUDY, "discard": discard, "loss": loss, "kept": loss == 0, "trade": trade}
+
+
+def test_the_other_side_of_a_decision(js: Any) -> None:
+    frame = {"study": facing("5z", 0, [])}
+    choices = js("analysis.js", "m.discardChoices(arg, 0)", frame)
+    assert [(c["tile"], c["yaku"], c["safety"]) for c in choices] == [
+        (tile, yaku, [sign]) for tile, yaku, sign in SIDES
+    ]
+    assert js("analysis.js", "[m.riichiSeats(arg, 0), m.riichiSeats(arg, 1)]", frame) == [[2], []]
+    assert js("analysis.js", "m.commonYaku(m.discardChoices(arg, 0))", frame) == ["riichi"]
+    assert js("analysis.js", "m.commonYaku([{yaku: ['riichi']}, {yaku: null}])") is None
+    assert js(
+        "analysis.js", "m.discardChoices(arg, 0).map((c) => [m.allGenbutsu(c), m.pushes(c)])", frame
+    ) == [[False, False], [True, False], [False, False], [False, True]]
+    traded = {"study": facing("9m", 3, ["value", "defence"])}  # as the engine wrote it
+    assert js("analysis.js", "[m.tradeOf(arg, 0), m.tradeOf(arg, 1)]", traded) == [
+        ["value", "defence"],
+        [],
+    ]
+    pushed = {"study": facing("1p", None, [])}
+    # Facing a riichi: East (genbutsu) in one hand, 1p in another.
+    frames = [{"study": facing("1z", 0, [])}, {"study": None}, pushed]
+    assert js("analysis.js", "m.summary(arg, 0)", frames) == {
+        "decisions": 2,
+        "kept": 1,
+        "raised": 1,
+        "lost": 0,
+        "facing": 2,
+        "genbutsu": 1,
+    }

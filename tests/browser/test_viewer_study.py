@@ -177,3 +177,109 @@ def test_study_aids_screenshots(
     page.locator("#analysis").screenshot(
         path=str(path.with_name(f"study-aids-panel-{size[0]}x{size[1]}.png"))
     )
+
+
+# -- the other side of a decision (issue 39) --------------------------------------------------
+
+#: The other side of the panel's decision as shown: what the figures measure, each discard's
+#: yaku and safety signs, and the lines under the verdict.
+READ_SIDES = """() => {
+  const panel = document.getElementById("analysis");
+  const one = (selector) => panel.querySelector(selector);
+  const text = (part) => {
+    const node = one(`[data-part="${part}"]`);
+    return node && node.textContent;
+  };
+  const items = Array.from(panel.querySelectorAll('[data-part="discards"] li'));
+  return {
+    measures: text("study-measures"),
+    value: one('[data-part="study-value"]').dataset.common,
+    options: items.map((item) => ({
+      tile: item.dataset.tile,
+      yaku: item.dataset.yaku,
+      safety: item.dataset.safety,
+      badges: Array.from(item.querySelectorAll(".safety-badge")).map((b) => b.textContent),
+    })),
+    trade: one('[data-part="study-trade"]') && one('[data-part="study-trade"]').dataset.trade,
+    tradeText: text("study-trade"),
+    safety: Array.from(panel.querySelectorAll('[data-part="study-safety"]')).map(
+      (line) => [Number(line.dataset.seat), line.dataset.safety, line.textContent]),
+    push: text("study-push"),
+    defence: one(".hand-defence") && [Number(one(".hand-defence").dataset.genbutsu),
+                                      Number(one(".hand-defence").dataset.facing)],
+  };
+}"""
+
+
+def facing_decisions(game: Game, seat: int) -> list[tuple[int, int, dict[str, Any]]]:
+    """(round, step, study) of every decision of ``seat`` facing a riichi, from the engine."""
+    out = []
+    for index in range(len(game.document["rounds"])):
+        for frame in engine_frames(game, index)["frames"]:
+            study = frame["study"]
+            if study and study["seat"] == seat and study["riichi"]:
+                out.append((index, frame["step"], study))
+    return out
+
+
+def assert_sides_shown(page: Any, study: dict[str, Any]) -> dict[str, Any]:
+    shown = page.evaluate(READ_SIDES)
+    by_tile = {option["tile"]: option for option in study["options"]}
+    for seen in shown["options"]:
+        option = by_tile[seen["tile"]]
+        assert seen["yaku"] == " ".join(option["yaku"])
+        assert seen["safety"] == ",".join(sign or "" for sign in option["safety"])
+    made = by_tile[study["discard"]]
+    assert [(seat, sign) for seat, sign, _ in shown["safety"]] == [
+        (seat, sign or "") for seat, sign in zip(study["riichi"], made["safety"], strict=True)
+    ]
+    assert (shown["trade"] or "") == " ".join(study["trade"])
+    pushed = made["shanten"] >= 2 and not all(sign == "genbutsu" for sign in made["safety"])
+    assert (shown["push"] is not None) == pushed
+    return shown
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_panel_says_what_it_measures_and_the_other_side(
+    browser: Any, live_server: Any, hanchan: Game, language: str
+) -> None:
+    from tests.browser.test_translations import new_page
+
+    page = new_page(
+        browser, locale="ja-JP" if language == "ja" else "en-US",
+        viewport={"width": 1280, "height": 900},
+    )  # fmt: skip
+    facing = facing_decisions(hanchan, 0)
+    traded = next(entry for entry in facing if set(entry[2]["trade"]) == {"value", "defence"})
+    pushing = next(
+        entry
+        for entry in facing
+        if any(
+            option["tile"] == entry[2]["discard"]
+            and option["shanten"] >= 2
+            and "genbutsu" not in option["safety"]
+            for option in entry[2]["options"]
+        )
+    )
+    words = {
+        "en": ("measures speed alone", "a trade for value", "is genbutsu", "pushes a hand at"),
+        "ja": ("速さ", "打点との交換", "現物", "リーチに押しています"),
+    }[language]
+    for round_index, step, study in (traded, pushing):
+        page.goto(f"{live_server.url}/replay/{hanchan.pk}/?round={round_index}&step={step}&seat=0")
+        wait_step(page, round_index, step)
+        shown = assert_sides_shown(page, study)
+        assert words[0] in shown["measures"]
+        assert shown["defence"] is not None and shown["defence"][1] >= 1
+    # The traded decision: the lines say what it kept; the pushing one says it pushes.
+    page.goto(f"{live_server.url}/replay/{hanchan.pk}/?round={traded[0]}&step={traded[1]}&seat=0")
+    wait_step(page, traded[0], traded[1])
+    shown = page.evaluate(READ_SIDES)
+    assert words[1] in shown["tradeText"]
+    assert any(words[2] in text for _, sign, text in shown["safety"] if sign == "genbutsu")
+    page.goto(f"{live_server.url}/replay/{hanchan.pk}/?round={pushing[0]}&step={pushing[1]}&seat=0")
+    wait_step(page, pushing[0], pushing[1])
+    assert words[3] in page.evaluate(READ_SIDES)["push"]
+    screenshot(page, f"study-sides-{language}")
+    page.context.close()

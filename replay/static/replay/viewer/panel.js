@@ -1,11 +1,22 @@
 /* The analysis panel beside the table: the viewed seat's shanten and, when it is tenpai, its
    waits with the copies of each it cannot see (the engine's figures, from the frames); then the
-   study aids of analysis.js: where the seat chose a discard, every discard it could make with
-   its tile acceptance, best first, the one it made marked with what it cost, and how often its
-   discards kept the most acceptance over the hand and the game. */
+   study aids of analysis.js: where the seat chose a discard, what the figures measure (speed
+   alone), every discard it could make with its tile acceptance, best first, the yaku each
+   keeps in reach and its safety against a riichi, the one it made marked with what it cost or
+   traded, and how often its discards kept the most acceptance (and, facing a riichi, were
+   genbutsu) over the hand and the game. */
 
-import { discardChoices, gameSummary, share, summary } from "./analysis.js";
-import { t } from "./strings.js";
+import {
+  commonYaku,
+  discardChoices,
+  gameSummary,
+  pushes,
+  riichiSeats,
+  share,
+  summary,
+  tradeOf
+} from "./analysis.js";
+import { t, yakuName } from "./strings.js";
 import { clear, element, tile } from "./tiles.js";
 
 /**
@@ -86,15 +97,22 @@ export function renderStudy(box, frame, seat, context) {
   }
   const choices = discardChoices(frame, seat);
   if (choices) {
-    // The discards that leave the lowest shanten, best first; those that raise it folded away
-    // (open when the discard played is one of them).
+    // What the figures measure, then the discards that leave the lowest shanten, best first;
+    // those that raise it folded away (open when the discard played is one of them).
     const lowest = choices[0].shanten;
     const level = choices.filter((choice) => !choice.raises);
     const raising = choices.filter((choice) => choice.raises);
+    const riichi = riichiSeats(frame, seat);
+    const common = commonYaku(choices);
+    const sides = { common: common || [], riichi: riichi, names: context.names };
+    const measures = element("p", "study-measures", t("studyMeasures"));
+    measures.setAttribute("data-part", "study-measures");
+    box.appendChild(measures);
     box.appendChild(
       element("h3", "study-heading", t("studyHeading", { shanten: shantenWords(lowest) }))
     );
-    box.appendChild(choiceList(level, notation));
+    box.appendChild(valueLine(common, choices));
+    box.appendChild(choiceList(level, notation, sides));
     if (raising.length) {
       const more = element("details", "raising");
       more.open = raising.some((choice) => choice.chosen);
@@ -105,12 +123,22 @@ export function renderStudy(box, frame, seat, context) {
           t("studyRaising", { n: raising.length, shanten: shantenWords(raising[0].shanten) })
         )
       );
-      more.appendChild(choiceList(raising, notation));
+      more.appendChild(choiceList(raising, notation, sides));
       box.appendChild(more);
     }
     const made = choices.find((choice) => choice.chosen);
     if (made) {
-      box.appendChild(verdict(made, choices));
+      const trade = tradeOf(frame, seat);
+      box.appendChild(verdict(made, choices, trade));
+      if (trade.length) {
+        box.appendChild(tradeLine(made, choices, trade));
+      }
+      riichi.forEach((other, index) => box.appendChild(safetyLine(made, other, index, context)));
+      if (pushes(made)) {
+        const push = element("p", "study-push", t("studyPush", { shanten: shantenWords(made.shanten) }));
+        push.setAttribute("data-part", "study-push");
+        box.appendChild(push);
+      }
     }
   } else {
     box.appendChild(element("p", "muted study-none-here", t("studyNoDecision")));
@@ -119,14 +147,65 @@ export function renderStudy(box, frame, seat, context) {
   box.appendChild(jumps());
 }
 
-function choiceList(choices, notation) {
+/** Names of yaku in the page's language, as a list ("Riichi, All simples"). */
+function yakuList(names) {
+  return names.map(yakuName).join(t("listSeparator"));
+}
+
+/** The yaku every discard keeps in reach (each discard's others are marked on it). */
+function valueLine(common, choices) {
+  let text;
+  if (common === null) {
+    text = t("studyValueUnknown");
+  } else if (common.length) {
+    text = t("studyCommonYaku", { yaku: yakuList(common) });
+  } else if (choices.every((choice) => !choice.yaku.length)) {
+    text = t("studyNoYaku");
+  } else {
+    text = t("studyNoCommonYaku");
+  }
+  const node = element("p", "study-value", text);
+  node.setAttribute("data-part", "study-value");
+  node.setAttribute("data-common", (common || []).join(" "));
+  return node;
+}
+
+function choiceList(choices, notation, sides) {
   const list = element("ol", "discard-list");
   list.setAttribute("data-part", "discards");
-  choices.forEach((choice) => list.appendChild(choiceItem(choice, notation)));
+  choices.forEach((choice) => list.appendChild(choiceItem(choice, notation, sides)));
   return list;
 }
 
-function choiceItem(choice, notation) {
+function safetyWords(sign) {
+  return t(sign ? "safety_" + sign : "safety_none");
+}
+
+/** The other side of one discard: the yaku it keeps that not every discard keeps, and its sign
+    against each seat in riichi. */
+function sidesOf(choice, sides) {
+  const node = element("span", "sides");
+  (choice.yaku || [])
+    .filter((name) => !sides.common.includes(name))
+    .forEach((name) => {
+      const badge = element("span", "yaku-badge", yakuName(name));
+      badge.setAttribute("data-yaku", name);
+      badge.title = t("yakuBadgeTitle", { yaku: yakuName(name) });
+      node.appendChild(badge);
+    });
+  choice.safety.forEach((sign, index) => {
+    const badge = element("span", "safety-badge safety-" + (sign || "none"), safetyWords(sign));
+    badge.setAttribute("data-safety", sign || "");
+    badge.title = t("safetyBadgeTitle", {
+      name: sides.names(sides.riichi[index]),
+      sign: safetyWords(sign)
+    });
+    node.appendChild(badge);
+  });
+  return node;
+}
+
+function choiceItem(choice, notation, sides) {
   const classes = ["discard-choice"];
   if (choice.chosen) {
     classes.push("chosen");
@@ -142,6 +221,8 @@ function choiceItem(choice, notation) {
   item.setAttribute("data-shanten", String(choice.shanten));
   item.setAttribute("data-count", String(choice.count));
   item.setAttribute("data-loss", choice.loss === null ? "" : String(choice.loss));
+  item.setAttribute("data-yaku", (choice.yaku || []).join(" "));
+  item.setAttribute("data-safety", choice.safety.map((sign) => sign || "").join(","));
   const head = element("span", "discard-head");
   head.appendChild(tile(choice.tile, notation, "discard-tile"));
   item.appendChild(head);
@@ -162,10 +243,14 @@ function choiceItem(choice, notation) {
   if (choice.chosen) {
     item.appendChild(element("span", "played", t("studyPlayed")));
   }
+  const other = sidesOf(choice, sides);
+  if (other.childNodes.length) {
+    item.appendChild(other);
+  }
   return item;
 }
 
-function verdict(made, choices) {
+function verdict(made, choices, trade) {
   let text;
   let kind;
   if (made.best) {
@@ -178,8 +263,44 @@ function verdict(made, choices) {
     text = t("studyLost", { n: made.loss, best: choices[0].count });
     kind = "lost";
   }
-  const node = element("p", "study-verdict " + kind, text);
+  const node = element("p", "study-verdict " + kind + (trade.length ? " traded" : ""), text);
   node.setAttribute("data-verdict", kind);
+  return node;
+}
+
+/** What the discard made kept that every discard keeping the most gives up (a trade, not a
+    plain loss): the yaku, or the safety against the riichi. */
+function tradeLine(made, choices, trade) {
+  const tops = choices.filter((choice) => choice.best);
+  const lines = [];
+  if (trade.includes("value")) {
+    const kept = made.yaku.filter((name) => tops.every((top) => !(top.yaku || []).includes(name)));
+    lines.push(t("studyTradeValue", { yaku: yakuList(kept) }));
+  }
+  if (trade.includes("defence")) {
+    lines.push(t("studyTradeDefence"));
+  }
+  const node = element("p", "study-trade", lines.join(" "));
+  node.setAttribute("data-part", "study-trade");
+  node.setAttribute("data-trade", trade.join(" "));
+  return node;
+}
+
+/** How safe the discard made was against one seat in riichi, and what that sign means. */
+function safetyLine(made, other, index, context) {
+  const sign = made.safety[index] || null;
+  const node = element(
+    "p",
+    "study-safety safety-" + (sign || "none"),
+    t("studySafetyPlayed", {
+      name: context.names(other),
+      sign: safetyWords(sign),
+      meaning: t(sign ? "safetyMeaning_" + sign : "safetyMeaning_none")
+    })
+  );
+  node.setAttribute("data-part", "study-safety");
+  node.setAttribute("data-seat", String(other));
+  node.setAttribute("data-safety", sign || "");
   return node;
 }
 
@@ -194,6 +315,9 @@ function summaries(seat, context) {
   handLine.setAttribute("data-kept", String(hand.kept));
   handLine.setAttribute("data-decisions", String(hand.decisions));
   node.appendChild(handLine);
+  if (hand.facing) {
+    node.appendChild(defenceLine("hand-defence", "studyDefenceHand", hand));
+  }
   const game = context.game;
   if (game && game.hands.length) {
     const all = gameSummary(game.hands, seat);
@@ -213,8 +337,27 @@ function summaries(seat, context) {
     gameLine.setAttribute("data-decisions", String(all.decisions));
     gameLine.setAttribute("data-hands", String(all.hands));
     node.appendChild(gameLine);
+    if (all.facing) {
+      node.appendChild(defenceLine("game-defence", "studyDefenceGame", all));
+    }
   }
   return node;
+}
+
+/** Facing a riichi: how many of the seat's discards were genbutsu against every riichi. */
+function defenceLine(name, key, counts) {
+  const line = element(
+    "p",
+    name,
+    t(key, {
+      genbutsu: counts.genbutsu,
+      facing: counts.facing,
+      share: share(counts.genbutsu, counts.facing)
+    })
+  );
+  line.setAttribute("data-genbutsu", String(counts.genbutsu));
+  line.setAttribute("data-facing", String(counts.facing));
+  return line;
 }
 
 /** The buttons of the decision keys (for touch screens): viewer.js listens to them. */
