@@ -30,7 +30,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
@@ -255,6 +255,24 @@ def link_imports_visible_to(user: User) -> QuerySet[LinkImport]:
     if user.is_authenticated:
         return rows.filter(Q(visibility=Visibility.PUBLIC) | Q(requested_by=user))
     return rows.filter(visibility=Visibility.PUBLIC)
+
+
+def games_claiming(user: User, log_id: str, limit: int = 5) -> list[Game]:
+    """The stored games this user may see whose record claims this Tenhou log id (their
+    ``source_id``): what the form says is already here before anything is queued. A log id is
+    only a record's claim, so this is what is here *under that id*, not a verdict: each game's
+    ``fetched`` says whether a link import brought it in from Tenhou's log server (then it is
+    Tenhou's record), else it was uploaded. Those fetched first, then the oldest; at most
+    ``limit``."""
+    fetched = LinkImport.objects.filter(game=OuterRef("pk"), log_id=log_id, status__in=_FETCHED)
+    games = (
+        selectors.games_visible_to(user)
+        .filter(source_id=log_id)
+        .annotate(fetched=Exists(fetched))
+        .order_by("-fetched", "pk")
+        .only("pk", "source_id", "uploaded_at", "visibility")
+    )
+    return list(games[:limit])
 
 
 def link_import_get(user: User, link_import_id: int) -> LinkImport:

@@ -1,13 +1,19 @@
 """The pages that bring a game in by its Tenhou link: a form (log-in required, like the upload
 page, and counted in the same upload budget), and each request's status page, which reloads
 itself while the fetch waits or runs (a ``<meta http-equiv="refresh">``: the
-Content-Security-Policy allows no inline script)."""
+Content-Security-Policy allows no inline script) and shows how far it has come.
+
+The form says at once, before anything is queued, when games stored here claim the link's log
+id (``mjlogs.link_imports.games_claiming``), with a link to each, and fetches only when asked
+again (``fetch_anyway``). A failed request's page has a "Try again" button, which posts the same
+link and visibility to the form."""
 
 from __future__ import annotations
 
 import math
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -16,9 +22,9 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from mjlogs.engine_words import say
-from mjlogs.link_imports import link_import_get, link_import_request
-from mjlogs.models import LinkImport, Visibility
-from mjlogs.tenhou_links import EXAMPLE, MAX_LINK_LENGTH
+from mjlogs.link_imports import games_claiming, link_import_get, link_import_request
+from mjlogs.models import LinkImport, LinkImportStatus, Visibility
+from mjlogs.tenhou_links import EXAMPLE, MAX_LINK_LENGTH, log_id_from_link
 from mjlogs.throttling import upload_wait
 
 FORM_TEMPLATE = "mjlogs/upload_link.html"
@@ -43,6 +49,9 @@ class LinkImportForm(forms.Form):
         widget=forms.RadioSelect,
         label=gettext_lazy("Who may see the game"),
     )
+    #: Fetch even though games stored here claim the log id (the form said so, and the person
+    #: asked again).
+    fetch_anyway = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
 @login_required
@@ -55,6 +64,9 @@ def upload_link(request: HttpRequest) -> HttpResponse:
     form = LinkImportForm(request.POST)
     if not form.is_valid():
         return render(request, FORM_TEMPLATE, {"form": form}, status=400)
+    here = _already_here(request, form.cleaned_data["link"])
+    if here is not None and not form.cleaned_data["fetch_anyway"]:
+        return render(request, FORM_TEMPLATE, {"form": form, **here})
     wait = upload_wait(request)
     if wait is not None:
         seconds = math.ceil(wait)
@@ -76,13 +88,43 @@ def upload_link(request: HttpRequest) -> HttpResponse:
     return redirect("mjlogs:link_import", link_import_id=row.pk)
 
 
+def _already_here(request: HttpRequest, link: str) -> dict[str, object] | None:
+    """What the form says when stored games the user may see claim the link's log id: the
+    log id, the seat the link shows, the games; ``None`` when none does (or the link names no
+    log: the request says what is wrong)."""
+    try:
+        ref = log_id_from_link(link)
+    except ValueError:
+        return None
+    games = games_claiming(request.user, ref.log_id)
+    if not games:
+        return None
+    return {"here": games, "log_id": ref.log_id, "seat": ref.seat}
+
+
+def _progress(row: LinkImport) -> dict[str, int]:
+    """How far a waiting request has come, for its page: ``step`` 1 while it waits for its turn
+    (queued, first or again after a failed try), 2 while the log is fetched and imported;
+    ``attempt``, the try running or next; ``attempts``, the tries in all."""
+    fetching = row.status == LinkImportStatus.FETCHING
+    return {
+        "step": 2 if fetching else 1,
+        "attempt": max(1, row.attempts if fetching else row.attempts + 1),
+        "attempts": int(settings.MJLOGS_FETCH_ATTEMPTS),
+    }
+
+
 @require_safe
 def link_import(request: HttpRequest, link_import_id: int) -> HttpResponse:
-    """Where one link import stands: 404 when the user may not see it."""
+    """Where one link import stands, with its progress while it waits or runs: 404 when the
+    user may not see it."""
     try:
         row = link_import_get(request.user, link_import_id)
     except LinkImport.DoesNotExist:
         raise Http404("no such link import") from None
-    return render(
-        request, STATUS_TEMPLATE, {"row": row, "refresh": None if row.finished else REFRESH_SECONDS}
-    )
+    context: dict[str, object] = {
+        "row": row,
+        "refresh": None if row.finished else REFRESH_SECONDS,
+        "progress": None if row.finished else _progress(row),
+    }
+    return render(request, STATUS_TEMPLATE, context)

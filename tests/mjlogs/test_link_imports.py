@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import re
 import socket
 import threading
 from typing import Any
@@ -444,17 +445,65 @@ def test_a_link_brings_the_game_in_and_the_status_page_shows_it(
     assert 'http-equiv="refresh"' not in page
 
 
-def test_the_same_game_again_is_a_duplicate_without_a_request(
+def test_the_same_game_again_is_said_at_once_then_a_duplicate_without_a_request(
     alice: Client, tenhou: TenhouServer, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         alice.post("/upload/link/", {"link": GAME, "visibility": "public"})
+    game = Game.objects.get()
+    # Asked again: the form says at once that it is here, queues nothing, fetches nothing.
     with django_capture_on_commit_callbacks(execute=True):
-        response = alice.post("/upload/link/", {"link": GAME, "visibility": "private"})
+        response = alice.post(
+            "/upload/link/",
+            {"link": f"https://tenhou.net/0/?log={GAME}&tw=1", "visibility": "private"},
+        )
+    assert response.status_code == 200
+    page = text(response)
+    assert f"Tenhou game {GAME} is already here" in page
+    assert f'href="/games/{game.pk}/"' in page and f'href="/replay/{game.pk}/?seat=1"' in page
+    assert "brought in from Tenhou\N{RIGHT SINGLE QUOTATION MARK}s log server" in page
+    assert LinkImport.objects.count() == 1 and len(tenhou.requests) == 1
+    # The button asks again for the same link and visibility.
+    assert 'name="fetch_anyway" value="on"' in page
+    assert f'name="link" value="https://tenhou.net/0/?log={GAME}&amp;tw=1"' in page
+    assert 'name="visibility" value="private"' in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice.post(
+            "/upload/link/", {"link": GAME, "visibility": "private", "fetch_anyway": "on"}
+        )
     first, second = LinkImport.objects.order_by("pk")
     assert (second.status, second.game_id) == ("duplicate", first.game_id)
     assert len(tenhou.requests) == 1 and Game.objects.count() == 1
     assert "This game was already here" in text(alice.get(response["Location"]))
+
+
+def test_a_game_uploaded_under_the_log_id_is_said_and_fetched_only_when_asked(
+    alice: Client, users: Users, tenhou: TenhouServer, django_capture_on_commit_callbacks: Any
+) -> None:
+    # Bob's upload claims the log id (another game's record named as it): said, as a claim.
+    (fake,) = import_file(f"{GAME}.mjlog", tenhou.logs[OTHER], uploader=users.bob)
+    response = alice.post("/upload/link/", {"link": GAME, "visibility": "public"})
+    page = text(response)
+    assert response.status_code == 200 and f'href="/games/{fake.game_id}/"' in page
+    assert "its log id is what the record claims" in page
+    assert not LinkImport.objects.exists() and tenhou.requests == []
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice.post(
+            "/upload/link/", {"link": GAME, "visibility": "public", "fetch_anyway": "on"}
+        )
+    row = LinkImport.objects.get()
+    assert row.status == "imported" and row.game_id != fake.game_id
+    assert len(tenhou.requests_for(GAME)) == 1
+
+
+def test_a_game_alice_may_not_see_is_not_said_to_be_here(
+    alice: Client, users: Users, tenhou: TenhouServer, django_capture_on_commit_callbacks: Any
+) -> None:
+    import_file(f"{GAME}.mjlog", tenhou.logs[OTHER], uploader=users.bob, visibility="private")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice.post("/upload/link/", {"link": GAME, "visibility": "public"})
+    assert response.status_code == 302
+    assert LinkImport.objects.get().status == "imported"
 
 
 def test_a_bad_link_shows_the_form_again_with_the_problem(alice: Client) -> None:
@@ -480,6 +529,67 @@ def test_a_waiting_import_reloads_its_page(alice: Client, users: Users) -> None:
     assert row.status == LinkImportStatus.QUEUED
     page = text(alice.get(f"/upload/link/{row.pk}/"))
     assert '<meta http-equiv="refresh" content="2">' in page and "Queued" in page
+
+
+def progress_of(client: Client, row: LinkImport) -> tuple[str, str, str]:
+    """The progress a status page shows: the bar's value, the current step, the try."""
+    html = client.get(f"/upload/link/{row.pk}/").content.decode()
+    value = re.search(r'<progress max="3" value="(\d)"', html)
+    current = re.search(r'<li class="current" aria-current="step">([^<]*)', html)
+    attempt = re.search(r'<span class="muted link-try">\(([^)]*)\)', html)
+    assert value and current and attempt, html
+    return value.group(1), current.group(1).strip(), attempt.group(1)
+
+
+def test_a_waiting_import_shows_how_far_it_has_come(alice: Client, users: Users) -> None:
+    row = link_import_request(user=users.alice, link=GAME, visibility=Visibility.PUBLIC)
+    waiting = (
+        "Waiting for its turn: requests to Tenhou\N{RIGHT SINGLE QUOTATION MARK}s log server"
+        " are spaced out"
+    )
+    fetching = "Fetching the log from Tenhou and checking it with the rules engine"
+    assert progress_of(alice, row) == ("1", waiting, "try 1 of 3")
+    LinkImport.objects.filter(pk=row.pk).update(status=LinkImportStatus.FETCHING, attempts=1)
+    assert progress_of(alice, row) == ("2", fetching, "try 1 of 3")
+    # A failed try puts it back in the queue: its next try is the second.
+    LinkImport.objects.filter(pk=row.pk).update(
+        status=LinkImportStatus.QUEUED, error="try 1 of 3: no answer"
+    )
+    assert progress_of(alice, row) == ("1", waiting, "try 2 of 3")
+    # Once it has ended, no progress and no reload.
+    LinkImport.objects.filter(pk=row.pk).update(status=LinkImportStatus.FAILED)
+    page = text(alice.get(f"/upload/link/{row.pk}/"))
+    assert "<progress" not in page and 'http-equiv="refresh"' not in page
+
+
+def test_a_failed_fetch_can_be_tried_again_with_one_button(
+    client: Client,
+    users: Users,
+    tenhou: TenhouServer,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    tenhou.script(GAME, Answer(404))
+    client.force_login(users.alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/upload/link/", {"link": GAME, "visibility": "private"})
+    failed = LinkImport.objects.get()
+    assert failed.status == LinkImportStatus.FAILED
+    page = text(client.get(response["Location"]))
+    form = page.split('id="link-import-retry-form"')[1].split("</form>")[0]
+    assert f'name="link" value="{GAME}"' in form and 'name="visibility" value="private"' in form
+    assert 'id="link-import-retry"' in form and "Try again" in form
+    # The button posts the same link and visibility: a new request, fetched again.
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/upload/link/", {"link": GAME, "visibility": "private"})
+    again = LinkImport.objects.exclude(pk=failed.pk).get()
+    assert response["Location"] == f"/upload/link/{again.pk}/"
+    assert (again.status, again.visibility) == (LinkImportStatus.IMPORTED, "private")
+    assert len(tenhou.requests_for(GAME)) == 2
+    # Someone not logged in sees the failure of a public request, without the button.
+    LinkImport.objects.filter(pk=failed.pk).update(visibility=Visibility.PUBLIC)
+    client.logout()
+    page = text(client.get(f"/upload/link/{failed.pk}/"))
+    assert "Tenhou has no log" in page and "link-import-retry" not in page
 
 
 def test_a_private_import_is_seen_by_its_requester_and_staff_only(
