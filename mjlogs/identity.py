@@ -1,73 +1,181 @@
-"""What makes two records one game: the identity hash (docs/security.md, "Which game is which").
+"""Which records are one game, and which record says what of it (docs/security.md, "Which game
+is which").
 
-A game is what was played: the rule set, the players' names, and each round's deal and moves.
-Formats spell one game differently, and the identity leaves out every difference that is only
-spelling, so that a Tenhou mjlog and its tenhou.net/6 or mjai conversion are one game:
+Two identities, from a game's canonical document:
 
-- the order of the tiles in a dealt hand, of the tiles a call takes from the hand, and of a
-  kan's tiles (mjlog lists them as dealt, tenhou.net/6 sorted);
-- the figures a record states about a win, a draw or the end (``recorded``, ``recorded_deltas``,
-  the final scores and points): some formats carry them and some do not, and the replay checks
-  them against the rules anyway;
-- when a new dora indicator is shown among the moves (the rules fix it; tenhou.net/6 cannot say
-  it and its readers put it where the rule set does): the indicators are kept, in order;
-- the wall beyond what the moves reveal: our own records and Tenhou's seed keep it, tenhou.net/6
-  and mjai do not (every tile drawn and every dora shown is in the moves already);
-- the options that only the game's date chose (Tenhou's rule history): a record read with and
-  without its log id is one game;
-- the source (its format, its log id, the lobby): a log id is the uploader's claim, not proof
-  that two records are one game; two records claiming one log id with different play are two
-  games.
+- the **play** (:func:`play_hash`, ``Game.play_hash``): what was played, the same for the game in
+  any format, with any names (:mod:`engine.identity`). Records of one play are *copies* of one
+  game, counted once (``mjlogs.copies``);
+- the **record** (:func:`identity_hash`, ``Game.content_hash``): the play and everything the
+  record claims about it (:func:`record_claims`). Two records with the same identity say the
+  same thing; the service stores such a record once in each scope (the public games, each
+  uploader's private games).
 
-Everything else is part of the game: a record with other names, another rule set or a move of
-its own is another game.
+What a record claims is a flat mapping, one entry per claim: each seat's name (unless the seat is
+anonymous: a guest, Tenhou's hidden names), rank and rating; the rule set with the options the
+record states (not those only its date chose: a record read with and without its log id says the
+same); the log id; the room; the date; the final scores and results; each hand's starting
+scores, honba, sticks and ura indicators; and every figure a win or a draw states (``recorded``,
+``recorded_*``). A claim a record does not make is absent, never "empty", so that
+:func:`compare_records` can tell a record that *adds* to another (real names over hidden ones,
+final scores over none) from one that *contradicts* it (other final scores, another date). Only
+claims about the game add; claims about each hand (what the replay works out anyway) can only
+contradict.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
 
 import orjson
 
-from engine.events import Discard, Draw
+from engine.events import GameHeader, Source
+from engine.identity import play_identity
 from engine.rules.tenhou import DATED_OPTIONS
+from mjlogs.models import PlayerKind
+from mjlogs.provenance import platform_of, room_of, seat_kind
 
-#: Round fields that only some formats keep.
-_NOT_PLAY = frozenset({"wall"})
-#: Event fields listing tiles as a set: their order is the format's spelling.
-_UNORDERED_TILE_FIELDS = ("consumed", "tiles")
-#: The event types that have no field to leave out or sort (draws and discards, read off their
-#: definitions, so that a field added to them later is handled like any other).
-_AS_THEY_ARE = frozenset(
-    kind.type
-    for kind in (Draw, Discard)
-    if not any(
-        spec.name.startswith("recorded") or spec.name in _UNORDERED_TILE_FIELDS
-        for spec in dataclasses.fields(kind)
-    )
-)
+#: What each claim is called (the first part of its key), in the order pages list them.
+CLAIM_LABELS = {
+    "name": "names",
+    "rank": "ranks",
+    "rating": "ratings",
+    "ruleset": "rule set",
+    "log_id": "log id",
+    "room": "room",
+    "date": "date",
+    "final": "final scores",
+    "results": "final results",
+    "round": "hands' starting scores",
+    "ura": "ura indicators",
+    "win": "wins",
+    "draw": "draws",
+}
 
 
-def identity_hash(document: dict[str, Any]) -> str:
-    """SHA-256 (hex) of what a game's canonical document says was played (module docstring)."""
-    return hashlib.sha256(identity_text(identity_content(document))).hexdigest()
+def identities(document: Mapping[str, Any]) -> tuple[str, str]:
+    """The game's play identity and its record's identity (SHA-256, hex): ``(play, record)``."""
+    play = play_hash(document)
+    return play, _record_hash(play, record_claims(document))
 
 
-def identity_content(document: dict[str, Any]) -> dict[str, Any]:
-    """What of a game's canonical document makes its identity (module docstring)."""
-    return {
-        "ruleset": document["ruleset"],
-        "rule_overrides": {
-            option: value
-            for option, value in document.get("rule_overrides", {}).items()
-            if option not in DATED_OPTIONS
-        },
-        "players": [player["name"] for player in document["players"]],
-        "rounds": [_round_identity(round_) for round_ in document["rounds"]],
+def play_hash(document: Mapping[str, Any]) -> str:
+    """What was played (:func:`engine.identity.play_identity`), written by the fast writer."""
+    return play_identity(document, encode=identity_text)
+
+
+def identity_hash(document: Mapping[str, Any]) -> str:
+    """The record's identity: its play and everything it claims (module docstring)."""
+    return identities(document)[1]
+
+
+def _record_hash(play: str, claims: Mapping[str, Any]) -> str:
+    return hashlib.sha256(identity_text({"claims": claims, "play": play})).hexdigest()
+
+
+def record_claims(document: Mapping[str, Any]) -> dict[str, Any]:
+    """Everything the record claims about its game, one entry per claim, keyed
+    ``kind/where/what`` (module docstring); plain JSON values."""
+    source = document.get("source") or {}
+    extra = source.get("extra") or {}
+    source_format = str(source.get("format", ""))
+    ruleset = str(document["ruleset"])
+    platform = platform_of(GameHeader(ruleset, {}, (), Source(source_format)))
+    claims: dict[str, Any] = {
+        "ruleset": [
+            ruleset,
+            {
+                option: value
+                for option, value in (document.get("rule_overrides") or {}).items()
+                if option not in DATED_OPTIONS
+            },
+        ]
     }
+    for seat, player in enumerate(document["players"]):
+        name = str(player.get("name", ""))
+        if seat_kind(platform, name) != PlayerKind.ANONYMOUS:
+            claims[f"name/{seat}"] = name
+        for what in ("rank", "rating"):
+            if player.get(what) is not None:
+                claims[f"{what}/{seat}"] = player[what]
+    if source.get("id") is not None:
+        claims["log_id"] = source["id"]
+    room = room_of(ruleset, source_format, {k: str(v) for k, v in extra.items()})
+    if room:
+        claims["room"] = room
+    if document.get("started_at") is not None:
+        claims["date"] = document["started_at"]
+    final = document.get("final")
+    if final is not None:
+        claims["final"] = final["scores"]
+        if final.get("results") is not None:
+            claims["results"] = final["results"]
+    for index, round_ in enumerate(document["rounds"]):
+        claims[f"round/{index}"] = [round_.get("honba"), round_.get("sticks"), round_.get("scores")]
+        if round_.get("ura_indicators"):
+            claims[f"ura/{index}"] = round_["ura_indicators"]
+        for event in round_.get("events", ()):
+            if event.get("type") == "win":
+                for what, value in (event.get("recorded") or {}).items():
+                    claims[f"win/{index}/{event.get('seat')}/{what}"] = value
+                continue
+            for member, value in event.items():
+                if member.startswith("recorded_"):
+                    claims[f"draw/{index}/{member.removeprefix('recorded_')}"] = value
+    return claims
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """How one record of a game stands to another record of it: the claims (by their labels,
+    :data:`CLAIM_LABELS`) it makes that the other does not, and those both make differently."""
+
+    adds: frozenset[str]
+    conflicts: frozenset[str]
+
+    @property
+    def covered(self) -> bool:
+        """Whether the other record says all this one says: this one adds nothing to it."""
+        return not self.adds and not self.conflicts
+
+
+#: Claims about each hand (its starting scores, ura indicators, the figures of its wins and
+#: draws): what the replay works out from the moves anyway. A record that states more of them
+#: is not the richer for it (formats differ in which they state: mjlog a win's hand, tenhou.net/6
+#: none), but one that states them otherwise says something else.
+_PER_HAND: Final = frozenset({"round", "ura", "win", "draw"})
+
+
+def compare_records(record: Mapping[str, Any], other: Mapping[str, Any]) -> Comparison:
+    """How ``record`` stands to ``other`` (two canonical documents of one play): what it adds
+    (claims about the game ``other`` does not make; never claims about each hand, see
+    :data:`_PER_HAND`) and what it claims otherwise."""
+    mine, theirs = record_claims(record), record_claims(other)
+    adds = {
+        _label(key) for key in mine.keys() - theirs.keys() if key.partition("/")[0] not in _PER_HAND
+    }
+    conflicts = {_label(key) for key in mine.keys() & theirs.keys() if mine[key] != theirs[key]}
+    return Comparison(frozenset(adds), frozenset(conflicts))
+
+
+def claims_stated(document: Mapping[str, Any]) -> int:
+    """How many claims about the game the record makes (not about each hand): of two copies,
+    the richer makes more."""
+    return sum(key.partition("/")[0] not in _PER_HAND for key in record_claims(document))
+
+
+def _label(key: str) -> str:
+    return CLAIM_LABELS[key.partition("/")[0]]
+
+
+def ordered_labels(labels: frozenset[str] | set[str]) -> list[str]:
+    """Claim labels in the order pages list them."""
+    order = list(CLAIM_LABELS.values())
+    return sorted(labels, key=order.index)
 
 
 #: Where orjson and :func:`json.dumps` may write a float differently: in exponent form (a digit
@@ -111,30 +219,3 @@ def identity_text(content: Any) -> bytes:
             content, sort_keys=True, ensure_ascii=False, separators=(",", ":")
         ).encode()
     return text
-
-
-def _round_identity(round_: dict[str, Any]) -> dict[str, Any]:
-    identity = {key: value for key, value in round_.items() if key not in _NOT_PLAY}
-    if "hands" in identity:
-        identity["hands"] = [sorted(hand) for hand in identity["hands"]]
-    kept: list[dict[str, Any]] = []
-    shown = []
-    for event in round_.get("events", ()):
-        kind = event.get("type")
-        if kind in _AS_THEY_ARE:
-            kept.append(event)  # nine events in ten: nothing to leave out or sort
-        elif kind == "dora":
-            shown.append(event.get("indicator"))
-        else:
-            kept.append(_event_identity(event))
-    identity["events"] = kept
-    identity["dora_shown"] = shown
-    return identity
-
-
-def _event_identity(event: dict[str, Any]) -> dict[str, Any]:
-    identity = {key: value for key, value in event.items() if not key.startswith("recorded")}
-    for key in _UNORDERED_TILE_FIELDS:
-        if isinstance(identity.get(key), list):
-            identity[key] = sorted(identity[key])
-    return identity

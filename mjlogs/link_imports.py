@@ -37,6 +37,7 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 from config.middleware import DATABASE_ERRORS
 from mjlogs import selectors
 from mjlogs.archives import UploadedFile
+from mjlogs.copies import copies_regroup
 from mjlogs.log_fetch import FetchError, fetch_tenhou_log, retry_delay
 from mjlogs.models import Game, LinkImport, LinkImportStatus, Visibility
 from mjlogs.services import ImportSummary, Status, upload_import
@@ -224,7 +225,12 @@ def _finish(
     row.error = error
     row.game = game
     row.finished_at = timezone.now()
-    row.save(update_fields=("status", "error", "game", "finished_at"))
+    with transaction.atomic():
+        row.save(update_fields=("status", "error", "game", "finished_at"))
+        if game is not None and status in _FETCHED:
+            # The record as Tenhou keeps it: the copy of its game that counts, if the rules
+            # agree with it (mjlogs.copies).
+            copies_regroup([game.play_hash])
     return row
 
 

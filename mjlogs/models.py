@@ -1,12 +1,16 @@
 """Database models of the mjlogs app: games, the players in them and their seats.
 
 A game is stored as its canonical document (``engine.formats.canonical``), with the raw file it
-came from kept compressed beside it. ``content_hash`` is the game's identity
-(``mjlogs.identity``: what was played, not the file, so the same game read from an mjlog and from
-its tenhou.net/6 export is one game). The database keeps a game once among the public games and
-once among each uploader's private games, so two uploads of the same game racing each other still
-store it once, and nobody's private game stops anyone else's upload (docs/security.md). The
-``source_id`` (a Tenhou log id) is the record's claim, indexed but not unique.
+came from kept compressed beside it. Two identities tell records apart (``mjlogs.identity``):
+``play_hash`` is what was played, the same for the game in any format and with any names, and
+``content_hash`` is the record, its play and all it claims (names, final scores, date...). The
+database keeps a record once among the public games and once among each uploader's private games,
+so two uploads of it racing each other still store it once, and nobody's private game stops
+anyone else's upload (docs/security.md). Records of one play that say more, or otherwise, are
+*copies* of one game: each is stored, and one of them counts (``copy_of`` is null for it, and
+names it for the others: ``mjlogs.copies``), again once among the public games and once among
+each uploader's private ones. The ``source_id`` (a Tenhou log id) is the record's claim, indexed
+but not unique.
 """
 
 from __future__ import annotations
@@ -80,7 +84,31 @@ class Game(models.Model):
     # Null, not "", when the source has no id: the unique constraint skips nulls only.
     source_id = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
     content_hash = models.CharField(
-        max_length=64, help_text="SHA-256 of what was played (mjlogs.identity)."
+        max_length=64,
+        help_text="SHA-256 of the record: what was played and all it claims (mjlogs.identity).",
+    )
+    play_hash = models.CharField(
+        max_length=64,
+        default="",
+        help_text="SHA-256 of what was played, the same for every copy of the game "
+        "(engine.identity).",
+    )
+    copy_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        # Deleting the copy that counts first makes another count (mjlogs.copies); a
+        # deletion of both together (a queryset's) goes through.
+        on_delete=models.RESTRICT,
+        related_name="copies",
+        help_text="The copy of this game that counts, when this record is another copy of it; "
+        "null for the copy that counts (mjlogs.copies).",
+    )
+    copy_conflicts = JSONColumn(
+        default=list,
+        blank=True,
+        help_text="What this record claims otherwise than another copy of the game (names, "
+        "final scores, date, ...; mjlogs.identity.CLAIM_LABELS); empty when they agree.",
     )
     started_at = models.DateTimeField(null=True, blank=True)
     uploaded_at = models.DateTimeField(auto_now_add=True)
@@ -125,6 +153,22 @@ class Game(models.Model):
                 condition=Q(visibility="private", uploader__isnull=True),
                 name="game_unique_private_no_uploader",
             ),
+            # One copy of a game counts, in each scope (mjlogs.copies).
+            models.UniqueConstraint(
+                fields=("play_hash",),
+                condition=Q(visibility="public", copy_of__isnull=True),
+                name="game_counted_public",
+            ),
+            models.UniqueConstraint(
+                fields=("play_hash", "uploader"),
+                condition=Q(visibility="private", uploader__isnull=False, copy_of__isnull=True),
+                name="game_counted_private_per_uploader",
+            ),
+            models.UniqueConstraint(
+                fields=("play_hash",),
+                condition=Q(visibility="private", uploader__isnull=True, copy_of__isnull=True),
+                name="game_counted_private_no_uploader",
+            ),
         )
         indexes = (
             # The game list's order (Meta.ordering): without it, every page sorts every game.
@@ -133,6 +177,7 @@ class Game(models.Model):
             models.Index(fields=("source_format",), name="game_source_format"),
             models.Index(fields=("source_id",), name="game_source_id"),
             models.Index(fields=("content_hash",), name="game_content_hash"),
+            models.Index(fields=("play_hash",), name="game_play_hash"),
         )
 
     def __str__(self) -> str:

@@ -31,7 +31,7 @@ from engine.families import with_modifiers
 from engine.formats import canonical, read_games
 from engine.game_flow import whole_points
 from mjlogs.game_end import game_end, record_end
-from mjlogs.identity import identity_hash
+from mjlogs.identity import identities
 from mjlogs.provenance import platform_of, room_of
 from mjlogs.storable import NotStorable, check_storable
 
@@ -77,9 +77,11 @@ _stored_at_fork = StoredDigests()
 class PreparedGame:
     """One game of a file, read, checked and encoded for storing."""
 
-    #: Its canonical document (what is stored) and identity (:mod:`mjlogs.identity`).
+    #: Its canonical document (what is stored), its record's identity and its play identity
+    #: (:mod:`mjlogs.identity`: the same record, and the same game in any record).
     document: dict[str, Any]
     digest: str
+    play: str
     #: The game row's values that come from the record (``mjlogs.models.Game`` fields).
     row: dict[str, Any]
     #: Its platform (``mjlogs.provenance.platform_of``) and its seats' names, in seat order.
@@ -160,7 +162,7 @@ def _prepared(
     game: EngineGame, label: str, in_process: bool, replay_ahead: ReplayAhead | None
 ) -> PreparedGame:
     document = canonical.game_to_json(game)
-    digest = identity_hash(document)
+    play, digest = identities(document)
     if digest in _stored_at_fork:
         replay_ahead = None  # a duplicate: nothing of it will be verified
     header = game.header
@@ -190,6 +192,7 @@ def _prepared(
     return PreparedGame(
         document=document,
         digest=digest,
+        play=play,
         row=row,
         platform=platform_of(header),
         names=tuple(player.name for player in header.players),

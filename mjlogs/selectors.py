@@ -55,8 +55,9 @@ def _listed(games: QuerySet[Game]) -> QuerySet[Game]:
 
 
 def games_listed(user: User) -> QuerySet[Game]:
-    """The games this user may see, ready for a list (unfiltered, newest first)."""
-    return _listed(games_visible_to(user))
+    """The games this user may see, ready for a list (unfiltered, newest first): each game once,
+    by the copy of it that counts (``mjlogs.copies``; the others are listed on its page)."""
+    return _listed(games_visible_to(user).filter(copy_of__isnull=True))
 
 
 #: The columns of a game that a list shows, as :func:`game_rows` reads them.
@@ -200,9 +201,22 @@ def player_recorded_rank(user: User, player: Player) -> RecordedRank | None:
 
 def player_games(user: User, player: Player) -> QuerySet[Game]:
     """The games of this player that this user may see, newest first, each once (a name may
-    sit in two seats of one game: a join on the seats would list it twice)."""
+    sit in two seats of one game: a join on the seats would list it twice; a game of which
+    two copies seat the player is listed by the copy that counts)."""
     seated = GameSeat.objects.filter(player=player).values("game_id")
-    return _listed(games_visible_to(user).filter(pk__in=seated))
+    games = games_visible_to(user).filter(pk__in=seated)
+    return _listed(games.filter(Q(copy_of__isnull=True) | ~Q(copy_of__in=seated)))
+
+
+def game_copies(user: User, game: Game) -> list[Game]:
+    """The other records of this game (its copies, ``mjlogs.copies``) that this user may see:
+    the one that counts first, then in the order they were stored."""
+    if not game.play_hash:
+        return []
+    copies = games_visible_to(user).filter(play_hash=game.play_hash).exclude(pk=game.pk)
+    fields = ("source_format", "source_id", "raw_name", "visibility", "uploaded_at")
+    listed = copies.only(*fields, "copy_of", "copy_conflicts").order_by("pk")
+    return sorted(listed, key=lambda copy: copy.copy_of_id is not None)
 
 
 # --- Finding a player by what a person types (the compare page, head-to-head) ----------------

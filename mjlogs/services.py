@@ -24,7 +24,7 @@ from __future__ import annotations
 import io
 import logging
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -35,7 +35,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, OperationalError, connections, transaction
-from django.db.models import Case, Q, Value, When
+from django.db.models import Q
 
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
@@ -49,7 +49,8 @@ from engine.formats import (
 )
 from mjlogs import record_cache
 from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand, is_archive
-from mjlogs.identity import identity_hash
+from mjlogs.copies import copies_regroup, counted_copy, plays_with_copies
+from mjlogs.identity import compare_records, identity_hash
 from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibility
 from mjlogs.provenance import seat_kind
 from mjlogs.reading import (
@@ -675,33 +676,31 @@ def game_store(
     verifications: VerificationQueue | None = None,
     players: PlayerCache | None = None,
 ) -> tuple[Game, bool]:
-    """Store one game with its seats and players, in one transaction; or find the same game
+    """Store one game with its seats and players, in one transaction; or find the same record
     already stored where the uploader can see it. Returns the game and whether it is new. A new
     game's verification is queued once it is committed (``verifications``).
 
-    The same game (:func:`mjlogs.identity.identity_hash`) is stored once among the public games,
-    and once among each uploader's private games. An upload never finds, and so never names or
-    confirms, a game its uploader cannot see (someone else's private game): it is stored as a
-    game of its own. A source id (a Tenhou log id) is not an identity: a record that claims one
-    with other play is another game, stored beside the first (docs/security.md)."""
-    digest = game.digest
-    existing = _stored(digest, origin.uploader)
-    if existing is not None:
-        return existing, False
+    A record (:func:`mjlogs.identity.identity_hash`) is stored once among the public games, and
+    once among each uploader's private games; so is a record that says nothing a stored copy of
+    its game does not (a tenhou.net/6 export with the names hidden, after the mjlog): a
+    duplicate of that copy. A record of the same play that says more or otherwise is stored as
+    another copy of the game, and one copy counts (``mjlogs.copies``). An upload never finds,
+    and so never names or confirms, a game its uploader cannot see (someone else's private
+    game): it is stored as a game of its own. A source id (a Tenhou log id) is not an identity:
+    a record that claims one with other play is another game, stored beside the first
+    (docs/security.md)."""
     players = PlayerCache() if players is None else players
+    queue = VerificationQueue() if verifications is None else verifications
     try:
         with transaction.atomic():
-            stored = _create(game, origin, players)
+            ((game_id, created),) = _store([(game, origin)], queue, players)
     except IntegrityError:
         players.forget()  # the players it created went with the rolled back game
-        # Another upload of the same game committed between the look-up and the insert.
-        existing = _stored(digest, origin.uploader)
-        if existing is None:
-            raise
-        return existing, False
-    queue = VerificationQueue() if verifications is None else verifications
-    queue.after_commit(stored.pk, _stored_record(game))
-    return stored, True
+        # Another upload stored this record, or a copy of its game that counts, between the
+        # look-up and the insert: looked up again, it is found.
+        with transaction.atomic():
+            ((game_id, created),) = _store([(game, origin)], queue, players)
+    return Game.objects.get(pk=game_id), created
 
 
 def games_store(
@@ -711,9 +710,10 @@ def games_store(
     players: PlayerCache,
 ) -> list[tuple[int, bool]]:
     """:func:`game_store` for the games of one import (their origins share the uploader and
-    visibility), in a few statements: one look-up of the stored copies, one of the players, and
-    the new games, seats and players inserted together in one transaction. Returns each game's
-    id and whether it is new; a game twice in the batch is new once.
+    visibility), in a few statements: one look-up of the stored records, one of the stored
+    copies of their games, one of the players, and the new games, seats and players inserted
+    together in one transaction. Returns each game's id and whether it is new; a game twice in
+    the batch is new once.
 
     When that transaction meets a unique constraint (another import stored one of these games
     or players meanwhile), it is rolled back and each game is stored on its own instead, as
@@ -721,25 +721,9 @@ def games_store(
     uploader, visibility = games[0][1].uploader, games[0][1].visibility
     if any(o.uploader != uploader or o.visibility != visibility for _, o in games):
         raise ValueError("the games of one batch share their uploader and visibility")
-    digests = [game.digest for game, _ in games]
-    found = _stored_ids(digests, uploader)
-    first_of: dict[str, int] = {}  # a new game's digest -> its place in the batch
-    for place, digest in enumerate(digests):
-        if digest not in found:
-            first_of.setdefault(digest, place)
-    new = sorted(first_of.values())
     try:
         with transaction.atomic():
-            rows = [_game_row(*games[place]) for place in new]
-            Game.objects.bulk_create(rows)
-            seat_names = [(games[place][0].platform, games[place][0].names) for place in new]
-            ids = players.player_ids_many(seat_names)
-            seats = [
-                seat
-                for row, place, player_ids in zip(rows, new, ids, strict=True)
-                for seat in _seat_rows(row, games[place][0], player_ids)
-            ]
-            GameSeat.objects.bulk_create(seats)
+            return _store(games, verifications, players)
     except IntegrityError as error:
         players.forget()  # the players it created went with the rolled back batch
         logger.info(
@@ -754,32 +738,141 @@ def games_store(
                 for game, origin in games
             )
         ]
-    for row, place in zip(rows, new, strict=True):
-        found[digests[place]] = row.pk
-        verifications.after_commit(row.pk, _stored_record(games[place][0]))
-    created = set(new)
-    return [(found[digest], place in created) for place, digest in enumerate(digests)]
+
+
+def _store(
+    games: Sequence[tuple[PreparedGame, Origin]],
+    verifications: VerificationQueue,
+    players: PlayerCache,
+) -> list[tuple[int, bool]]:
+    """Store what of these games (one uploader's, one visibility) is new, in the current
+    transaction; each game's id and whether it is new.
+
+    Each game is, in this order: a record stored already (the same identity) or earlier in the
+    batch; a record of a play stored already, or earlier in the batch, that says nothing the
+    copy there does not (a duplicate of that copy); else new, a copy of its game's counted copy
+    if there is one (``mjlogs.copies`` then chooses again which copy counts).
+
+    :raises IntegrityError: another import stored one of these records, a counted copy of one
+        of these games or one of these players meanwhile (the caller rolls back).
+    """
+    uploader, visibility = games[0][1].uploader, games[0][1].visibility
+    found = _stored_ids([game.digest for game, _ in games], uploader)
+    copies = _stored_copies({game.play for game, _ in games if game.digest not in found}, uploader)
+    same_as: list[int | None] = []  # per place: a stored game's id, or None (new, or see below)
+    earlier: list[int] = []  # per place: the place of the new game it is (itself when new)
+    new: list[int] = []
+    for place, (game, _) in enumerate(games):
+        known = found.get(game.digest)
+        if known is None:
+            known = next(
+                (
+                    int(copy["pk"])
+                    for copy in copies.get(game.play, ())
+                    if compare_records(game.document, copy["document"]).covered
+                ),
+                None,
+            )
+        same_as.append(known)
+        if known is not None:
+            earlier.append(place)
+            continue
+        covering = next(
+            (
+                other
+                for other in new
+                if games[other][0].digest == game.digest
+                or (
+                    games[other][0].play == game.play
+                    and compare_records(game.document, games[other][0].document).covered
+                )
+            ),
+            None,
+        )
+        earlier.append(place if covering is None else covering)
+        if covering is None:
+            new.append(place)
+    rows = _new_rows(games, new, copies, visibility)
+    if rows:
+        seat_names = [(games[place][0].platform, games[place][0].names) for place in new]
+        ids = players.player_ids_many(seat_names)
+        seats = [
+            seat
+            for place, player_ids in zip(new, ids, strict=True)
+            for seat in _seat_rows(rows[place], games[place][0], player_ids)
+        ]
+        GameSeat.objects.bulk_create(seats)
+        # Which copy counts is chosen again wherever a game now has several, seen by this
+        # uploader or not (someone's private copy of a game now public counts under it).
+        copies_regroup(plays_with_copies(games[place][0].play for place in new))
+        for place in new:
+            verifications.after_commit(rows[place].pk, _stored_record(games[place][0]))
+    return [
+        (known, False) if known is not None else (rows[earlier[place]].pk, earlier[place] == place)
+        for place, known in enumerate(same_as)
+    ]
+
+
+def _new_rows(
+    games: Sequence[tuple[PreparedGame, Origin]],
+    new: Sequence[int],
+    copies: Mapping[str, Sequence[Mapping[str, Any]]],
+    visibility: str,
+) -> dict[int, Game]:
+    """The rows of the new games at these places, inserted: each a copy of its game's counted
+    copy when there is one (stored, else the first new one of its play in the batch, inserted
+    first), so that one copy of a game counts in its scope from the start."""
+    rows = {place: _game_row(*games[place]) for place in new}
+    first_of: dict[str, int] = {}
+    later = []
+    for place in new:
+        play = games[place][0].play
+        counted = counted_copy(copies.get(play, ()), visibility)
+        if counted is not None:
+            rows[place].copy_of_id = counted
+        elif play in first_of:
+            later.append(place)
+        else:
+            first_of[play] = place
+    Game.objects.bulk_create([rows[place] for place in new if place not in later])
+    for place in later:
+        rows[place].copy_of_id = rows[first_of[games[place][0].play]].pk
+    Game.objects.bulk_create([rows[place] for place in later])
+    return rows
 
 
 def _stored_ids(digests: Sequence[str], uploader: AbstractBaseUser | None) -> dict[str, int]:
-    """:func:`_stored` for many games in one query: by digest, the id of the copy an upload
-    by ``uploader`` is a duplicate of."""
+    """By record identity, the id of the stored record an upload by ``uploader`` is a duplicate
+    of, in one query."""
     same = Game.objects.filter(_copies_seen_by(uploader), content_hash__in=digests)
     found: dict[str, int] = {}
     rows = same.values_list("content_hash", "visibility", "pk")
-    # Public copies first, then the lowest id, as _stored picks.
+    # Public copies first, then the lowest id.
     for digest, _, pk in sorted(rows, key=lambda row: (row[1] != Visibility.PUBLIC, row[2])):
         found.setdefault(digest, pk)
     return found
 
 
-def _stored(digest: str, uploader: AbstractBaseUser | None) -> Game | None:
-    """The stored copy of a game that an upload by ``uploader`` is a duplicate of: the public
-    one, else the uploader's own private one. Either way one the uploader may see."""
-    # One query for both (a look-up per stored game): public copies sort first.
-    public_first = Case(When(visibility=Visibility.PUBLIC, then=Value(0)), default=Value(1))
-    same = Game.objects.filter(_copies_seen_by(uploader), content_hash=digest)
-    return same.order_by(public_first, "pk").first()
+def _stored_copies(
+    plays: Iterable[str], uploader: AbstractBaseUser | None
+) -> dict[str, list[dict[str, Any]]]:
+    """By play identity, the stored copies of these games an upload by ``uploader`` may see
+    (``pk``, ``visibility``, ``copy_of_id``, ``document``): the counted ones first, public
+    first, then by id. One query; nothing read for a game stored nowhere."""
+    wanted = {play for play in plays if play}
+    if not wanted:
+        return {}
+    rows = Game.objects.filter(_copies_seen_by(uploader), play_hash__in=wanted).values(
+        "pk", "play_hash", "visibility", "copy_of_id", "document"
+    )
+    found: dict[str, list[dict[str, Any]]] = {}
+    for row in sorted(
+        rows,
+        key=lambda row: (row["copy_of_id"] is not None, row["visibility"] != Visibility.PUBLIC,
+                         row["pk"]),
+    ):  # fmt: skip
+        found.setdefault(row["play_hash"], []).append(row)
+    return found
 
 
 def _copies_seen_by(uploader: AbstractBaseUser | None) -> Q:
@@ -790,20 +883,13 @@ def _copies_seen_by(uploader: AbstractBaseUser | None) -> Q:
     return Q(visibility=Visibility.PUBLIC) | own
 
 
-def _create(game: PreparedGame, origin: Origin, players: PlayerCache) -> Game:
-    stored = _game_row(game, origin)
-    stored.save(force_insert=True)
-    player_ids = players.player_ids(game.platform, game.names)
-    GameSeat.objects.bulk_create(_seat_rows(stored, game, player_ids))
-    return stored
-
-
 def _game_row(game: PreparedGame, origin: Origin) -> Game:
     """A game's row, not saved yet."""
     return Game(
         **game.row,
         source_format=origin.source_format,
         content_hash=game.digest,
+        play_hash=game.play,
         uploader=origin.uploader,
         visibility=origin.visibility,
         document=game.document,
@@ -836,34 +922,11 @@ class PlayerCache:
     def __init__(self) -> None:
         self._ids: dict[tuple[str, str], int] = {}
 
-    def player_ids(self, platform: str, names: Sequence[str]) -> list[int]:
-        """The player of each seat's name (:func:`_player`), the known ones found in one
-        query."""
-        wanted = [
-            name
-            for name in names
-            if (platform, name) not in self._ids
-            and seat_kind(platform, name) != PlayerKind.ANONYMOUS
-        ]
-        if wanted:
-            found = PlayerName.objects.filter(platform=platform, name__in=wanted)
-            for name, player_id in found.values_list("name", "player_id"):
-                self._ids[platform, name] = player_id
-        ids = []
-        for name in names:
-            known = self._ids.get((platform, name))
-            if known is None:
-                player = _player(platform, name)
-                known = player.pk
-                if player.kind != PlayerKind.ANONYMOUS:
-                    self._ids[platform, name] = known
-            ids.append(known)
-        return ids
-
     def player_ids_many(self, seats: Sequence[tuple[str, Sequence[str]]]) -> list[list[int]]:
-        """:meth:`player_ids` for several games' seats, each a platform and its seats' names:
-        the known players found in one query a platform, the new ones created together, in
-        the order they are met (as game by game). A concurrent import that created one of
+        """The player of each seat's name for several games' seats, each a platform and its
+        seats' names (an anonymous seat a new player of its own): the known players found in
+        one query a platform, the new ones created together, in the order they are met (as
+        game by game). A concurrent import that created one of
         them first makes this raise :class:`IntegrityError` (the caller rolls back)."""
         wanted: dict[str, set[str]] = {}
         for platform, names in seats:
@@ -913,34 +976,15 @@ def _new_player(platform: str, name: str) -> Player:
     return Player(name=name.strip() or UNNAMED, platform=platform, kind=seat_kind(platform, name))
 
 
-def _player(platform: str, name: str) -> Player:
-    """The player known by this name on this platform, created on first sight; an anonymous
-    seat (``mjlogs.player_identity``) is a new player every time, never found by its name."""
-    player = _new_player(platform, name)
-    if player.kind == PlayerKind.ANONYMOUS:
-        player.save(force_insert=True)
-        return player
-    known = PlayerName.objects.select_related("player").filter(platform=platform, name=name)
-    found = known.first()
-    if found is not None:
-        return found.player
-    player.save(force_insert=True)
-    try:
-        with transaction.atomic():
-            PlayerName.objects.create(player=player, platform=platform, name=name)
-    except IntegrityError:  # created meanwhile by a concurrent import
-        player.delete()
-        return known.get().player
-    return player
-
-
 def game_delete(*, user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
-    """Delete a game (its seats and verdict go with it; its players stay).
+    """Delete a game (its seats and verdict go with it; its players stay). Deleting the copy of
+    a game that counts makes another of its copies count (``mjlogs.copies``).
 
     :raises PermissionDenied: the user is neither the uploader nor staff.
     """
     _check_can_manage(user, game)
     with transaction.atomic():
+        copies_regroup([game.play_hash], leaving=game.pk)
         _queue_stats_update(game)
         game.delete()
 
@@ -952,7 +996,8 @@ class VisibilityConflict(ValueError):
 def game_visibility_set(
     *, user: AbstractBaseUser | AnonymousUser, game: Game, visibility: str
 ) -> Game:
-    """Make a game public or private.
+    """Make a game public or private. Which of its game's copies counts is chosen again, in the
+    scope it leaves and in the one it joins (``mjlogs.copies``).
 
     :raises PermissionDenied: the user is neither the uploader nor staff.
     :raises VisibilityConflict: the same game is already public (making it public), or already
@@ -967,7 +1012,10 @@ def game_visibility_set(
         return game
     try:
         with transaction.atomic():
+            # Out of its copies' choice first, so that it joins the other scope as a copy.
+            copies_regroup([game.play_hash], leaving=game.pk)
             Game.objects.filter(pk=game.pk).update(visibility=visibility)
+            copies_regroup([game.play_hash])
             _queue_stats_update(game)
     except IntegrityError:
         raise VisibilityConflict(_conflict_message(game, visibility)) from None

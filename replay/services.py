@@ -26,6 +26,7 @@ from engine.replay import ReplayReport, replay
 from engine.replay import RoundFact as EngineFact
 from engine.replay import Verdict as EngineVerdict
 from mjlogs import record_cache
+from mjlogs.copies import copies_regroup, plays_with_copies
 from mjlogs.game_end import RecordEnd, game_end, record_end
 from mjlogs.models import Game, GameSeat
 from replay import selectors
@@ -240,6 +241,9 @@ def _save(outcomes: Sequence[_Outcome]) -> dict[int, Verification]:
             saved[verification.game_id] = verification
         _game_ends_replace(outcomes)
         games_facts_replace({outcome.game_id: outcome.facts for outcome in outcomes})
+        # A verdict may change which copy of a game counts (the one the rules agree with).
+        plays = Game.objects.filter(pk__in=present).values_list("play_hash", flat=True)
+        copies_regroup(plays_with_copies(plays))
         changed = Game.objects.filter(pk__in=present).only("started_at", "uploaded_at")
         games_stats_queue_update(list(changed))
     return {outcome.game_id: saved[outcome.game_id] for outcome in outcomes}

@@ -118,8 +118,9 @@ def player_ratings(player: Player) -> dict[int, RatingChange]:
 def counted_games(games: QuerySet[Game]) -> QuerySet[Game]:
     """The games statistics count: those the rules engine verified, whole or as far as the
     record goes (a record it disagrees with could count anything; placements count only
-    complete games)."""
-    return games.filter(verification__verdict__in=AGREEING)
+    complete games), each game once: by the copy of it that counts (``mjlogs.copies``: the
+    same game from two formats, or copied and altered, is not counted again)."""
+    return games.filter(verification__verdict__in=AGREEING, copy_of__isnull=True)
 
 
 def player_stats(

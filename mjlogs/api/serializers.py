@@ -14,6 +14,7 @@ from rest_framework import serializers
 
 from engine.errors import EngineError
 from engine.rules.modifiers import MODIFIERS, get_modifiers
+from mjlogs import selectors
 from mjlogs.game_end import record_end
 from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibility
 from mjlogs.provenance import platform_label
@@ -114,13 +115,33 @@ class GameDetailSerializer(GameSerializer):
     )
     #: The original file's own name, without the folders of whoever imported it.
     raw_name = serializers.CharField(source="original_name", read_only=True)
+    copy_of = serializers.PrimaryKeyRelatedField(
+        read_only=True,
+        help_text="The copy of this game that counts, when this record is another copy of it "
+        '(the same play in another record: docs/security.md, "Which game is which"); null '
+        "for the copy that counts.",
+    )
+    copy_conflicts = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="What this record claims otherwise than the copy that counts (for that copy: "
+        'than its other copies among the games like it, public or its uploader\'s): "names", '
+        '"final scores", "date", ...; empty when they agree.',
+    )
+    copies = serializers.SerializerMethodField(
+        help_text="The game's other copies you may see, the one that counts first."
+    )
 
     class Meta(GameSerializer.Meta):
         fields = (
             *GameSerializer.Meta.fields, "recorded_points", "raw_name", "raw_size",
-            "verification", "links",
+            "verification", "links", "copy_of", "copy_conflicts", "copies",
         )  # fmt: skip
         read_only_fields = fields
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_copies(self, game: Game) -> list[int]:
+        return [copy.pk for copy in selectors.game_copies(self.context["request"].user, game)]
 
     @extend_schema_field(serializers.ListField(child=serializers.FloatField(), allow_null=True))
     def get_recorded_points(self, game: Game) -> list[float] | None:

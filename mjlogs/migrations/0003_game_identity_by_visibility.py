@@ -15,7 +15,8 @@ from django.db import migrations, models
 
 
 def rehash(apps: Any, schema_editor: Any) -> None:
-    from mjlogs.identity import identity_hash
+    # The identity as it was then (mjlogs.identity has told the record from the play since 0009).
+    from mjlogs.migrations._identity_0003 import identity_hash_0003 as identity_hash
 
     game_model = apps.get_model("mjlogs", "Game")
     taken: set[tuple[str, str, object]] = set()

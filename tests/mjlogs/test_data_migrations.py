@@ -1,14 +1,18 @@
 """The data the migrations fill in: mjlogs.0004 gives the games verified whole before seats kept
 their points those of their verification's report (the others none); mjlogs.0005 gives the Tenhou
 games stored before their room, from their documents' source; mjlogs.0006 gives every seat the
-player it has now (per platform, guests apart)."""
+player it has now (per platform, guests apart); mjlogs.0008 makes Tenhou's hidden names guests and
+self-play bots; mjlogs.0009 folds the copies of one game."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from engine.formats import canonical
 from mjlogs.models import Game, GameSeat, Player
 from stats.models import RoundFact, SummaryBacklog
 
@@ -148,7 +152,8 @@ def test_the_migration_gives_every_seat_the_player_it_has_now() -> None:
     assert [(s.recorded_rank, s.recorded_rating) for s in seats] == [
         ("四段", 1700.5 + seat) for seat in range(4)
     ]
-    assert Game.objects.get(source_id="majsoul").room == "jade"
+    # (Only the columns this migration knows: later ones add columns to the games.)
+    assert Game.objects.filter(source_id="majsoul").values_list("room", flat=True).get() == "jade"
     # Every player whose seats changed is marked for a new summary.
     marked = set(SummaryBacklog.objects.values_list("player_id", flat=True))
     assert {p.pk for p in guests} | {majsoul[0].pk, majsoul[2].pk} <= marked
@@ -234,3 +239,76 @@ def test_the_migration_makes_hidden_names_guests_and_self_play_bots() -> None:
     marked = set(SummaryBacklog.objects.values_list("player_id", flat=True))
     assert {p.pk for p in guests} | {demo[0].pk, demo[1].pk} <= marked
     assert players["tenhou", "Ann"].pk not in marked
+
+
+def test_the_migration_folds_the_copies_of_a_game_and_back() -> None:
+    """mjlogs.0009: every game gets its play and its record's identity; a game stored as a
+    record with the names and as one with Tenhou's hidden names is folded (the named one
+    counts, the other names it), its copy's players marked for a new summary; a document no
+    identity reads is a game of its own. Undone, the hashes are 0003's again."""
+    from engine.formats import get_format, read_games
+    from mjlogs.identity import identities
+    from mjlogs.migrations._identity_0003 import identity_hash_0003
+    from tests.mjlogs.pages import engine_game
+
+    before = [("mjlogs", "0008_hidden_names_and_bots"), ("replay", "0004_game_end_from_reports")]
+    after = [("mjlogs", "0009_game_copies")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    game_model, seat_model = apps.get_model("mjlogs", "Game"), apps.get_model("mjlogs", "GameSeat")
+    player_model = apps.get_model("mjlogs", "Player")
+    verification_model = apps.get_model("replay", "Verification")
+    writer = get_format("tenhou6").write
+    assert writer is not None
+
+    def document(seed: int, names: tuple[str, ...]) -> dict[str, Any]:
+        (game,), _ = read_games(writer([engine_game("tenhou-4p-east", seed, names=names)]))
+        return canonical.game_to_json(game)
+
+    documents = {
+        "named": document(7, ("Ann", "Ben", "Cat", "Dan")),
+        "hidden": document(7, ("Aさん", "Bさん", "Cさん", "Dさん")),
+        "alone": document(8, ("Ann", "Ben", "Cat", "Dan")),
+        "unread": {},
+    }
+    kinds = {"hidden": "anonymous"}
+    for source_id, doc in documents.items():
+        old = identity_hash_0003(doc) if doc else "unread-hash"
+        game = game_model.objects.create(
+            ruleset="tenhou-4p-east", players_count=4, rounds_count=1, complete=True,
+            source_format="tenhou6", source_id=source_id, content_hash=old, document=doc,
+            raw=b"", raw_size=0,
+        )  # fmt: skip
+        for seat in range(4):
+            player = player_model.objects.create(
+                name=f"{source_id}{seat}", kind=kinds.get(source_id, "person")
+            )
+            seat_model.objects.create(game=game, seat=seat, player=player, start_score=25000)
+        verification_model.objects.create(game=game, verdict="verified", complete=True)
+    MigrationExecutor(connection).migrate(after)
+    rows = {
+        row["source_id"]: row
+        for row in Game.objects.values(
+            "pk", "source_id", "play_hash", "content_hash", "copy_of_id", "copy_conflicts"
+        )
+    }
+    for source_id in ("named", "hidden", "alone"):
+        play, record = identities(documents[source_id])
+        assert (rows[source_id]["play_hash"], rows[source_id]["content_hash"]) == (play, record)
+    assert rows["named"]["play_hash"] == rows["hidden"]["play_hash"] != rows["alone"]["play_hash"]
+    assert rows["hidden"]["copy_of_id"] == rows["named"]["pk"]
+    assert rows["named"]["copy_of_id"] is rows["alone"]["copy_of_id"] is None
+    assert rows["hidden"]["copy_conflicts"] == rows["named"]["copy_conflicts"] == []
+    assert rows["unread"]["play_hash"] == rows["unread"]["content_hash"] == "unread-hash"
+    marked = set(SummaryBacklog.objects.values_list("player__name", flat=True))
+    assert {f"hidden{seat}" for seat in range(4)} <= marked
+    assert not marked & {f"alone{seat}" for seat in range(4)}
+    # Undone: 0003's hashes again, and nothing a copy.
+    MigrationExecutor(connection).migrate(before)
+    apps = MigrationExecutor(connection).loader.project_state(before).apps
+    hashes = dict(apps.get_model("mjlogs", "Game").objects.values_list("source_id", "content_hash"))
+    assert hashes == {
+        source_id: identity_hash_0003(doc) if doc else "unread-hash"
+        for source_id, doc in documents.items()
+    }

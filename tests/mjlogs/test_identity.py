@@ -1,5 +1,5 @@
-"""The identity hash's text (mjlogs/identity.py): orjson's fast text must be, byte for byte, what
-json.dumps writes, since every stored hash was made with json.dumps."""
+"""The identity hashes' text (mjlogs/identity.py): orjson's fast text must be, byte for byte, what
+json.dumps writes (engine.identity.json_text), since every stored hash was made with it."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.formats import canonical, read_games
+from engine.identity import json_text, play_content, play_identity
 from engine.sim.selfplay import simulate
 from engine.variants.uzje.selfplay import simulate as uzje_simulate
-from mjlogs.identity import identity_content, identity_text
+from mjlogs.identity import identity_text, play_hash, record_claims
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 
@@ -43,9 +44,10 @@ def test_the_identity_text_of_every_known_game_is_json_dumps_text() -> None:
     assert len(checked) > 137
     halves = 0
     for document in checked:
-        content = identity_content(document)
-        assert identity_text(content) == by_json(content)
-        halves += "2.5" in json.dumps(content)
+        for content in (play_content(document), record_claims(document)):
+            assert identity_text(content) == by_json(content) == json_text(content)
+            halves += "2.5" in json.dumps(content)
+        assert play_hash(document) == play_identity(document)
     assert halves  # Ùzje's exact halves: floats went through the fast writer
 
 

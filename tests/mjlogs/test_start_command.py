@@ -63,6 +63,8 @@ def test_an_empty_database_gets_verified_demo_games_once(calls: list[Any]) -> No
     assert f"{stored} demo games imported" in out.getvalue()
     assert set(Game.objects.values_list("ruleset", flat=True)) == set(DEMO_PRESETS)
     assert Verification.objects.filter(verdict=Verdict.VERIFIED).count() == stored
+    # Each a game of its own, none a copy of another (mjlogs.copies): the list shows them all.
+    assert not Game.objects.filter(copy_of__isnull=False).exists()
     call_command("start", stdout=io.StringIO())
     assert Game.objects.count() == stored
 
