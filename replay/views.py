@@ -37,9 +37,10 @@ def viewer(request: HttpRequest, game_id: int) -> HttpResponse:
     """The replay viewer of one game: 404 when the user may not see it.
 
     Query parameters (all optional): ``round`` (0-based), ``step`` (0 is the deal), ``seat``
-    (the seat shown at the bottom), ``hands`` (``shown`` or ``hidden``). Without ``round`` the
-    page opens at the verdict's first discrepancy when it is a mismatch or an illegal action,
-    else at the first hand's deal.
+    (the seat shown at the bottom), ``hands`` (``shown`` or ``hidden``), ``end=1`` (the game's
+    end after its last hand: the final standings). Without ``round`` or ``end`` the page opens
+    at the verdict's first discrepancy when it is a mismatch or an illegal action, else at the
+    first hand's deal.
     """
     try:
         game = selectors.game_get(request.user, game_id)
@@ -160,9 +161,20 @@ def _start(
     players: int,
     discrepancy: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    """Where the page opens: the query's moment, else the discrepancy, else the first deal."""
+    """Where the page opens: the query's moment (``end=1``: the game's end), else the
+    discrepancy, else the first deal."""
     seat = _int(query.get("seat"), 0, max(players - 1, 0)) or 0
     hands = "hidden" if query.get("hands") == "hidden" else "shown"
+    if query.get("end") == "1" and rounds:
+        last = len(rounds) - 1
+        return {
+            "round": last,
+            "step": -1,
+            "seat": seat,
+            "hands": hands,
+            "at_discrepancy": False,
+            "end": True,
+        }
     round_index = _int(query.get("round"), 0, max(len(rounds) - 1, 0)) if rounds else None
     step = _int(query.get("step"), 0, 100_000) or 0
     at_discrepancy = False
@@ -176,4 +188,5 @@ def _start(
         "seat": seat,
         "hands": hands,
         "at_discrepancy": at_discrepancy,
+        "end": False,
     }

@@ -213,7 +213,11 @@ def test_the_viewer_in_japanese(ja_page: Any, live_server: Any) -> None:
         "Array.from(document.querySelectorAll('#table .tile[aria-label]'))"
         ".map((tile) => tile.getAttribute('aria-label'))"
     )
-    japanese_tile = re.compile(r"赤?[一二三四五六七八九][萬筒索]|[東南西北白發中]|伏せ牌")
+    # A river's tile adds its marks in brackets: drawn and discarded, called, the riichi tile.
+    japanese_tile = re.compile(
+        r"(赤?[一二三四五六七八九][萬筒索]|[東南西北白發中]|伏せ牌)"
+        r"(（(ツモ切り|鳴かれた牌|立直宣言牌)）)*"  # noqa: RUF001
+    )
     assert labels and all(japanese_tile.fullmatch(label) for label in labels), labels
     # The hand selector: 東1局 · 和了 ...
     options = ja_page.locator("#round-select option").all_inner_texts()

@@ -147,6 +147,74 @@ def test_numbers_and_strings(js: Any) -> None:
         "[m.t('winsByRon', {name: 'Ann', from: 'Ben'}), m.t('step', {step: 3, last: 9}),"
         " m.roundWords('S3'), m.roundWords('X1'), m.t('no such key')]",
     ) == ["Ann wins by ron from Ben", "Step 3 / 9", "South 3", "X1", "no such key"]
+    assert js(
+        "format.js",
+        "[m.finalPoints(43.6), m.finalPoints(-33.6), m.finalPoints(0), m.finalPoints(-0.04)]",
+    ) == ["+43.6", "\N{MINUS SIGN}33.6", "+0.0", "+0.0"]
+    assert js(
+        "strings.js",
+        "[1, 2, 3, 4, 6, 7].map((n) => m.placeWords(n)).concat((m.setLanguage('ja', {}),"
+        " [1, 4, 7].map((n) => m.placeWords(n))), (m.setLanguage('en', {}), []))",
+    ) == ["1st", "2nd", "3rd", "4th", "6th", "7th", "1位", "4位", "7位"]
+
+
+# -- the game's end (end.js) ----------------------------------------------------------------------
+
+
+def seat_end(seat: int, score: int | None, place: int | None, points: float | None, by: str) -> Any:
+    return {
+        "seat": seat,
+        "final_score": score,
+        "placement": place,
+        "points": points,
+        "points_by": by,
+    }
+
+
+def test_the_standings_of_a_games_end(js: Any) -> None:
+    """``standings`` orders the page's ``end`` by place (equal places by seat) and says whose
+    points they are; a record that stops before the end, or whose final scores are unknown,
+    has no standings."""
+    rules = {
+        "complete": True,
+        "seats": [
+            seat_end(0, 20100, 3, -20.0, "rules"),
+            seat_end(1, 35800, 2, 16.0, "rules"),
+            seat_end(2, 5200, 4, -45.0, "rules"),
+            seat_end(3, 38900, 1, 49.0, "rules"),
+        ],
+    }
+    found = js("end.js", "m.standings(arg)", rules)
+    assert found["kind"] == "standings" and found["pointsBy"] == "rules"
+    assert [(row["seat"], row["place"], row["score"]) for row in found["rows"]] == [
+        (3, 1, 38900),
+        (1, 2, 35800),
+        (0, 3, 20100),
+        (2, 4, 5200),
+    ]
+    record = {
+        "complete": True,
+        "seats": [seat_end(s, 25000, 1 if s == 0 else 2, 1.5, "record") for s in range(3)]
+        + [seat_end(3, 25000, 2, None, "")],
+    }
+    found = js("end.js", "m.standings(arg)", record)
+    assert found["pointsBy"] == "record"
+    assert [(row["seat"], row["by"], row["points"]) for row in found["rows"]] == [
+        (0, "record", 1.5),
+        (1, "record", 1.5),
+        (2, "record", 1.5),
+        (3, "", None),
+    ]
+    none = {"complete": True, "seats": [seat_end(s, 25000, s + 1, None, "") for s in range(4)]}
+    assert js("end.js", "m.standings(arg).pointsBy", none) == ""
+    cut = {"complete": False, "seats": [seat_end(s, None, None, None, "") for s in range(4)]}
+    assert js("end.js", "m.standings(arg)", cut) == {
+        "kind": "incomplete",
+        "rows": [],
+        "pointsBy": "",
+    }
+    unknown = {"complete": True, "seats": [seat_end(s, None, None, None, "") for s in range(4)]}
+    assert js("end.js", "m.standings(arg).kind", unknown) == "unknown"
 
 
 # -- layout ---------------------------------------------------------------------------------------
@@ -303,8 +371,8 @@ def test_turns_steps_and_addresses(js: Any) -> None:
         "[m.resolveStep(-1, 9), m.resolveStep(-3, 9), m.resolveStep(50, 9), m.resolveStep(null, 9),"
         " m.resolveStep(4, 9)]",
     ) == [9, 7, 9, 0, 4]
-    moment = {"round": 2, "step": 13, "seat": 1, "hands": False}
-    address = js("navigation.js", "m.addressOf(arg, '?x=1&round=0')", moment)
+    moment = {"round": 2, "step": 13, "seat": 1, "hands": False, "end": False}
+    address = js("navigation.js", "m.addressOf(arg, '?x=1&round=0&end=1')", moment)
     assert address == "?x=1&round=2&step=13&seat=1&hands=hidden"
     assert js("navigation.js", "m.momentOf(arg)", address) == moment
     assert js("navigation.js", "m.momentOf('?round=a')") == {
@@ -312,6 +380,18 @@ def test_turns_steps_and_addresses(js: Any) -> None:
         "step": 0,
         "seat": 0,
         "hands": True,
+        "end": False,
+    }
+    # The game's end after its last hand: its own address, without a hand or a step.
+    end = {"round": 2, "step": 13, "seat": 3, "hands": True, "end": True}
+    address = js("navigation.js", "m.addressOf(arg, '?x=1&round=2&step=13')", end)
+    assert address == "?x=1&end=1&seat=3"
+    assert js("navigation.js", "m.momentOf(arg)", address) == {
+        "round": 0,
+        "step": 0,
+        "seat": 3,
+        "hands": True,
+        "end": True,
     }
 
 

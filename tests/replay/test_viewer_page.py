@@ -91,6 +91,7 @@ def test_the_url_is_named_and_the_page_embeds_the_game(client: Client, store: St
         "seat": 0,
         "hands": "shown",
         "at_discrepancy": False,
+        "end": False,
     }
     assert data["frames_url"] == f"/api/games/{game.pk}/rounds/"
     assert data["game_url"] == f"/games/{game.pk}/"
@@ -115,6 +116,7 @@ def test_the_query_string_chooses_the_moment(client: Client, store: Store) -> No
         "seat": 2,
         "hands": "hidden",
         "at_discrepancy": False,
+        "end": False,
     }
     # Nonsense falls back to the defaults instead of failing.
     data = viewer_data(client, game, "?round=99&step=-4&seat=7&hands=maybe")
@@ -124,10 +126,29 @@ def test_the_query_string_chooses_the_moment(client: Client, store: Store) -> No
         "seat": 0,
         "hands": "shown",
         "at_discrepancy": False,
+        "end": False,
     }
     data = viewer_data(client, game, "?round=x&step=y&seat=z")
     assert data["start"]["round"] == 0
     assert data["start"]["step"] == 0
+
+
+def test_the_query_string_opens_the_games_end(client: Client, store: Store) -> None:
+    """``end=1`` opens the game's end (the final standings) over the last hand's last step."""
+    game = store(canonical_bytes())
+    last_round = len(game.document["rounds"]) - 1
+    data = viewer_data(client, game, "?end=1&seat=3&hands=hidden")
+    assert data["start"] == {
+        "round": last_round,
+        "step": -1,
+        "seat": 3,
+        "hands": "hidden",
+        "at_discrepancy": False,
+        "end": True,
+    }
+    # The end wins over the hand and step a link may still carry.
+    assert viewer_data(client, game, "?round=0&step=3&end=1")["start"]["end"] is True
+    assert viewer_data(client, game, "?end=yes")["start"]["end"] is False
 
 
 def test_a_private_game_is_not_found_for_others(client: Client, store: Store, alice: User) -> None:
@@ -219,6 +240,7 @@ def test_an_illegal_action_opens_on_the_state_it_was_tried_on(client: Client, st
         "seat": 0,
         "hands": "shown",
         "at_discrepancy": True,
+        "end": False,
     }
 
 

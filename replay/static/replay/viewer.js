@@ -5,8 +5,8 @@
    - notation/: the tile notations, one per family (MPSZ for riichi and its variants, UJMJ for
      Ùzje): names, faces, how a win's value reads;
    - layout.js: where the seats, rivers, hands and the centre lie (pure maths);
-   - tiles.js, table.js, result.js, panel.js: drawing the tiles, the table, the result panel and
-     the analysis panel;
+   - tiles.js, table.js, result.js, end.js, panel.js: drawing the tiles, the table, the result
+     panel, the game's end (the final standings) and the analysis panel;
    - analysis.js: the study aids (each discard decision's tile acceptance, read from the frames);
    - navigation.js: the moment shown, loading the frames, the address, autoplay and the keys;
    - strings.js, format.js: every sentence and number as the page writes it.
@@ -15,6 +15,7 @@
    discrepancy, the starting round/step/seat); each hand's frames (the table after each event,
    docs/replay.md "Frames") come from the frames API and are kept once fetched. */
 
+import { renderGameEnd } from "./viewer/end.js";
 import { clamp } from "./viewer/format.js";
 import { modeFor } from "./viewer/layout.js";
 import { Navigator, bindKeys, resolveStep } from "./viewer/navigation.js";
@@ -54,6 +55,7 @@ function start() {
   const playButton = byId("autoplay");
   const speedSelect = byId("speed");
   const resultPanel = byId("result");
+  const endPanel = byId("game-end");
   const analysisPanel = byId("analysis");
   const banner = byId("discrepancy");
   const help = byId("help");
@@ -105,23 +107,35 @@ function start() {
     root.setAttribute("data-round", String(state.round));
     root.setAttribute("data-step", String(state.step));
     root.setAttribute("data-seat", String(state.seat));
-    stepNode.textContent = t("step", { step: state.step, last: last });
+    root.classList.toggle("at-game-end", state.end);
+    if (state.end) {
+      root.setAttribute("data-end", "");
+    } else {
+      root.removeAttribute("data-end");
+    }
+    stepNode.textContent = state.end ? t("gameEnd") : t("step", { step: state.step, last: last });
     stepNode.setAttribute("data-step", String(state.step));
     stepNode.setAttribute("data-last", String(last));
     scrub.max = String(last);
     scrub.value = String(state.step);
-    roundSelect.value = String(state.round);
+    roundSelect.value = state.end ? "end" : String(state.round);
     seatSelect.value = String(state.seat);
     handsButton.textContent = state.hands ? t("handsShown") : t("handsHidden");
     handsButton.setAttribute("aria-pressed", state.hands ? "true" : "false");
-    actionNode.textContent = frame.action ? actionText(frame.action, names, notation) : t("deal");
+    if (state.end) {
+      actionNode.textContent = t("gameOver");
+    } else {
+      actionNode.textContent = frame.action ? actionText(frame.action, names, notation) : t("deal");
+    }
     layout();
     const context = studyContext();
     table.render(frame, previous, { viewed: state.seat, handsShown: state.hands, notation: notation });
     renderAnalysis(analysisPanel, frame, state.seat, context);
     showResult(frame, context);
     markDiscrepancy();
-    document.title = t("pageTitle", { round: roundWords(frame.round_name), step: state.step, title: data.title });
+    document.title = state.end
+      ? t("gameEnd") + " \u00b7 " + data.title
+      : t("pageTitle", { round: roundWords(frame.round_name), step: state.step, title: data.title });
   }
 
   /** What the panels need: the notation, the names, and for the study aids the hand's frames
@@ -136,30 +150,51 @@ function start() {
     };
   }
 
+  /** The result panel at a hand's end, or at the game's end the final standings (each
+      closed with Esc or its × until the moment changes). */
   function showResult(frame, context) {
     const state = nav.state;
-    const key = state.round + ":" + frame.step;
+    const key = state.end ? "end" : state.round + ":" + frame.step;
     if (state.resultHidden !== key) {
       state.resultHidden = null; // closed at another moment: show the next result again
     }
-    if (!frame.result || state.resultHidden === key) {
-      resultPanel.hidden = true;
-      stage.style.minHeight = "";
+    resultPanel.hidden = true;
+    endPanel.hidden = true;
+    stage.style.minHeight = "";
+    if (state.resultHidden === key) {
       return;
     }
-    renderResult(resultPanel, frame, context);
-    resultPanel.hidden = false;
+    let panel;
+    if (state.end) {
+      renderGameEnd(endPanel, data.end, { names: names, verdict: data.verdict });
+      panel = endPanel;
+    } else if (frame.result) {
+      renderResult(resultPanel, frame, context);
+      if (nav.atLastStep()) {
+        // The last hand's result leads on to the game's end, as → does.
+        const next = element("button", "to-game-end", t("toGameEnd"));
+        next.type = "button";
+        next.title = t("toGameEndTitle");
+        next.addEventListener("click", () => nav.goEnd());
+        resultPanel.querySelector(".result-body").appendChild(next);
+      }
+      panel = resultPanel;
+    } else {
+      return;
+    }
+    panel.hidden = false;
     // On a narrow screen the panel may be longer than the table: the page makes room for it.
     stage.style.minHeight = root.classList.contains("layout-wide")
       ? ""
-      : resultPanel.offsetTop + resultPanel.offsetHeight + 8 + "px";
+      : panel.offsetTop + panel.offsetHeight + 8 + "px";
   }
 
   function hideResult() {
-    if (nav.ready() && !resultPanel.hidden) {
+    if (nav.ready() && (!resultPanel.hidden || !endPanel.hidden)) {
       const state = nav.state;
-      state.resultHidden = state.round + ":" + state.step;
+      state.resultHidden = state.end ? "end" : state.round + ":" + state.step;
       resultPanel.hidden = true;
+      endPanel.hidden = true;
       stage.style.minHeight = "";
       tableNode.focus();
     }
@@ -169,7 +204,7 @@ function start() {
     const found = data.discrepancy;
     const state = nav.state;
     const here =
-      !!found && found.round === state.round && nav.ready() &&
+      !!found && found.round === state.round && nav.ready() && !state.end &&
       resolveStep(found.step, nav.lastStep()) === state.step;
     root.classList.toggle("at-discrepancy", here);
     banner.classList.toggle("here", here);
@@ -260,6 +295,12 @@ function start() {
     option.value = String(round.index);
     roundSelect.appendChild(option);
   });
+  if (rounds.length) {
+    // After the last hand: the game's end (its final standings).
+    const option = element("option", "", t("gameEnd"));
+    option.value = "end";
+    roundSelect.appendChild(option);
+  }
   players.forEach((name, seat) => {
     const option = element("option", "", seat + 1 + ". " + name);
     option.value = String(seat);
@@ -280,7 +321,11 @@ function start() {
     button.addEventListener("click", buttons[button.getAttribute("data-nav")]);
   });
   roundSelect.addEventListener("change", () => {
-    nav.go(parseInt(roundSelect.value, 10), 0);
+    if (roundSelect.value === "end") {
+      nav.goEnd();
+    } else {
+      nav.go(parseInt(roundSelect.value, 10), 0);
+    }
     roundSelect.blur();
   });
   seatSelect.addEventListener("change", () => {
@@ -307,6 +352,7 @@ function start() {
   playButton.addEventListener("click", () => nav.togglePlay());
   byId("help-button").addEventListener("click", openHelp);
   resultPanel.querySelector(".close-result").addEventListener("click", hideResult);
+  endPanel.querySelector(".close-result").addEventListener("click", hideResult);
   banner.querySelector(".go-discrepancy").addEventListener("click", () => nav.goDiscrepancy());
   bindKeys(nav, { speed: changeSpeed, help: openHelp, hideResult: hideResult }, help);
   // The study aids' buttons (drawn by panel.js): the decision keys , . < > for touch screens.
@@ -349,9 +395,10 @@ function start() {
     return;
   }
   const first = data.start;
-  nav
-    .go(first.round, first.at_discrepancy ? "discrepancy" : first.step, { replace: true })
-    .then(() => nav.loadAll());
+  const opened = first.end
+    ? nav.goEnd({ replace: true })
+    : nav.go(first.round, first.at_discrepancy ? "discrepancy" : first.step, { replace: true });
+  opened.then(() => nav.loadAll());
 }
 
 start();

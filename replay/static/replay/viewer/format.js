@@ -23,6 +23,12 @@ export function signed(value) {
   return "0";
 }
 
+/** Final points, one decimal, always signed: "+43.6", "−33.6", "+0.0". */
+export function finalPoints(value) {
+  const text = Math.abs(value).toFixed(1);
+  return (value < 0 && text !== "0.0" ? MINUS : "+") + text;
+}
+
 /** An engine name in words: "seat_wind_south" -> "Seat wind south". */
 export function words(name) {
   const text = String(name).replace(/_/g, " ");

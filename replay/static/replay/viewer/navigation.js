@@ -1,6 +1,7 @@
-/* Moving through a game: the current moment (hand, step, seat, hands shown), loading each
-   hand's frames once, the address (?round=R&step=N&seat=S[&hands=hidden]: each move pushes a
-   history entry, autoplay replaces it, so a link opens that moment and the browser's back and
+/* Moving through a game: the current moment (hand, step, seat, hands shown, or the game's end
+   after its last hand), loading each hand's frames once, the address
+   (?round=R&step=N&seat=S[&hands=hidden], or ?end=1&seat=S for the game's end: each move pushes
+   a history entry, autoplay replaces it, so a link opens that moment and the browser's back and
    forward walk the moves), autoplay and the keys. The pure parts are exported for the tests. */
 
 import { decisionSteps, neighbour } from "./analysis.js";
@@ -36,11 +37,19 @@ export function resolveStep(step, last) {
   return step < 0 ? clamp(last + 1 + step, 0, last) : clamp(step, 0, last);
 }
 
-/** The address of a moment, keeping the query's other parameters. */
+/** The address of a moment, keeping the query's other parameters; the game's end
+    (``moment.end``) is ``end=1`` without a hand or a step. */
 export function addressOf(moment, search) {
   const params = new URLSearchParams(search || "");
-  params.set("round", String(moment.round));
-  params.set("step", String(moment.step));
+  if (moment.end) {
+    params.delete("round");
+    params.delete("step");
+    params.set("end", "1");
+  } else {
+    params.delete("end");
+    params.set("round", String(moment.round));
+    params.set("step", String(moment.step));
+  }
   params.set("seat", String(moment.seat));
   if (moment.hands) {
     params.delete("hands");
@@ -57,7 +66,8 @@ export function momentOf(search) {
     round: parseInt(params.get("round") || "0", 10) || 0,
     step: parseInt(params.get("step") || "0", 10) || 0,
     seat: parseInt(params.get("seat") || "0", 10) || 0,
-    hands: params.get("hands") !== "hidden"
+    hands: params.get("hands") !== "hidden",
+    end: params.get("end") === "1"
   };
 }
 
@@ -82,6 +92,7 @@ export class Navigator {
       seat: options.data.start.seat || 0,
       hands: options.data.start.hands !== "hidden",
       current: null, // the round's frames response
+      end: false, // the game's end after its last hand (the final standings)
       resultHidden: null // "round:step" whose result panel the user closed
     };
     this.cache = {};
@@ -151,7 +162,7 @@ export class Navigator {
 
   remember(replace) {
     const state = this.state;
-    const entry = { round: state.round, step: state.step, seat: state.seat, hands: state.hands };
+    const entry = { round: state.round, step: state.step, seat: state.seat, hands: state.hands, end: state.end };
     const url = addressOf(entry, window.location.search);
     if (!replace && url === window.location.search) {
       replace = true;
@@ -165,7 +176,8 @@ export class Navigator {
 
   /** Show the round's step (negative: from its end; "discrepancy": the first discrepancy's
       step). Options: ``replace`` (replace the history entry instead of adding one),
-      ``noHistory`` (leave the address alone: a popstate). */
+      ``noHistory`` (leave the address alone: a popstate), ``end`` (the game's end: the last
+      hand's last step under the final standings; ``goEnd``). */
   go(round, step, options) {
     options = options || {};
     if (!this.rounds.length) {
@@ -183,6 +195,7 @@ export class Navigator {
         this.onLoaded();
         this.state.current = body;
         this.state.round = round;
+        this.state.end = !!options.end;
         if (step === "discrepancy") {
           step = this.data.discrepancy ? this.data.discrepancy.step : 0;
         }
@@ -204,8 +217,19 @@ export class Navigator {
     );
   }
 
+  /** The game's end: the final standings over the last hand's last step. */
+  goEnd(options) {
+    return this.go(this.rounds.length - 1, -1, Object.assign({}, options || {}, { end: true }));
+  }
+
+  /** Whether the last hand's last step is shown (the moment before the game's end). */
+  atLastStep() {
+    const state = this.state;
+    return this.ready() && !state.end && state.round + 1 >= this.rounds.length && state.step >= this.lastStep();
+  }
+
   forward(options) {
-    if (!this.ready()) {
+    if (!this.ready() || this.state.end) {
       return Promise.resolve();
     }
     const state = this.state;
@@ -215,7 +239,7 @@ export class Navigator {
     if (state.round + 1 < this.rounds.length) {
       return this.go(state.round + 1, 0, options);
     }
-    return Promise.resolve();
+    return this.goEnd(options);
   }
 
   back() {
@@ -223,7 +247,9 @@ export class Navigator {
       return;
     }
     const state = this.state;
-    if (state.step > 0) {
+    if (state.end) {
+      this.go(state.round, -1);
+    } else if (state.step > 0) {
       this.go(state.round, state.step - 1);
     } else if (state.round > 0) {
       this.go(state.round - 1, -1);
@@ -240,7 +266,7 @@ export class Navigator {
   }
 
   nextTurn() {
-    if (!this.ready()) {
+    if (!this.ready() || this.state.end) {
       return;
     }
     const state = this.state;
@@ -251,6 +277,8 @@ export class Navigator {
       this.go(state.round, -1);
     } else if (state.round + 1 < this.rounds.length) {
       this.go(state.round + 1, 0);
+    } else {
+      this.goEnd();
     }
   }
 
@@ -259,6 +287,10 @@ export class Navigator {
       return;
     }
     const state = this.state;
+    if (state.end) {
+      this.go(state.round, -1);
+      return;
+    }
     const earlier = this.turns(state.seat).filter((step) => step < state.step);
     if (earlier.length) {
       this.go(state.round, earlier[earlier.length - 1]);
@@ -341,13 +373,18 @@ export class Navigator {
     return this.loadingAll;
   }
 
+  /** The next (``by`` 1) or previous (-1) hand's start; after the last hand, the game's end;
+      from the game's end, back to the last hand's start. */
   changeRound(by) {
     if (!this.ready()) {
       return;
     }
-    const round = this.state.round + by;
+    const state = this.state;
+    const round = state.end && by < 0 ? state.round : state.round + by;
     if (round >= 0 && round < this.rounds.length) {
       this.go(round, 0);
+    } else if (round === this.rounds.length && !state.end) {
+      this.goEnd();
     }
   }
 
@@ -357,8 +394,14 @@ export class Navigator {
     }
   }
 
+  /** The end of the hand; at the last hand's end, the game's end. */
   end() {
-    if (this.ready()) {
+    if (!this.ready() || this.state.end) {
+      return;
+    }
+    if (this.atLastStep()) {
+      this.goEnd();
+    } else {
       this.go(this.state.round, -1);
     }
   }
@@ -390,7 +433,11 @@ export class Navigator {
     entry = entry || momentOf(window.location.search);
     this.state.seat = clamp(entry.seat || 0, 0, this.count - 1);
     this.state.hands = entry.hands !== false && entry.hands !== "hidden";
-    this.go(entry.round || 0, entry.step || 0, { noHistory: true });
+    if (entry.end) {
+      this.goEnd({ noHistory: true });
+    } else {
+      this.go(entry.round || 0, entry.step || 0, { noHistory: true });
+    }
   }
 
   // -- Autoplay ---------------------------------------------------------------------------------
@@ -412,7 +459,7 @@ export class Navigator {
   tick() {
     this.timer = null;
     const state = this.state;
-    if (!this.ready() || (state.step >= this.lastStep() && state.round + 1 >= this.rounds.length)) {
+    if (!this.ready() || state.end) {
       this.stop();
       this.remember(false);
       return;

@@ -55,6 +55,29 @@ const ENGLISH = {
   player: "Player",
   change: "Change",
   score: "Score",
+  // The game's end (end.js): the final standings after the last hand.
+  gameEnd: "Game end",
+  gameOver: "The game is over: the final standings.",
+  toGameEnd: "Final standings \u25b6",
+  toGameEndTitle: "The game's end: final scores, places and points (\u2192)",
+  place: "Place",
+  finalScore: "Final score",
+  finalPoints: "Points",
+  ordinals: ["1st", "2nd", "3rd", "4th", "5th", "6th"],
+  ordinalOther: "{n}th",
+  pointsByRules: "Points by the rules: the final score less the return, in thousands, with uma and oka.",
+  asRecorded: " (as the record states)",
+  recordPointsUnknownRules:
+    "* Points as the record states them (its own final figures, such as Tenhou\u2019s owari). The rules engine does not know how this game counts final points (its uma and rounding are its own, and the record does not give them), so it did not count them.",
+  recordPointsNotVerified:
+    "* Points as the record states them (its own final figures, such as Tenhou\u2019s owari). The rules engine has not verified this game whole, so it did not count them.",
+  noPointsUnknownRules:
+    "No final points: the rules engine does not know how this game counts them, and the record does not state them.",
+  noPointsNotVerified:
+    "No final points: the rules engine has not verified this game whole, and the record does not state them.",
+  notComplete: "The record stops before the end of the game: it has no final standings.",
+  noFinalScores:
+    "The final scores are not known: the record does not state them, and the rules engine has not verified the game whole.",
   // The analysis panel.
   complete: "Complete hand.",
   tenpai: "Tenpai.",
@@ -179,6 +202,27 @@ const JAPANESE = {
   player: "プレイヤー",
   change: "収支",
   score: "点数",
+  gameEnd: "終局",
+  gameOver: "終局：最終順位です。",
+  toGameEnd: "最終順位 \u25b6",
+  toGameEndTitle: "終局：最終持ち点・順位・ポイント（\u2192）",
+  place: "順位",
+  finalScore: "最終持ち点",
+  finalPoints: "ポイント",
+  ordinals: ["1位", "2位", "3位", "4位", "5位", "6位"],
+  ordinalOther: "{n}位",
+  pointsByRules: "ルールによる最終ポイント：持ち点から返し点を引いて千点単位にし、ウマ・オカを加えたもの。",
+  asRecorded: "（牌譜の記載値）",
+  recordPointsUnknownRules:
+    "* 牌譜に記載されたポイントです（天鳳の終局時の数値など、牌譜自身の値）。この対局のウマと端数処理は独自のもので、牌譜にも記載がないため、ルールエンジンはポイントを計算していません。",
+  recordPointsNotVerified:
+    "* 牌譜に記載されたポイントです（天鳳の終局時の数値など、牌譜自身の値）。ルールエンジンはこの対局を最後まで検証していないため、ポイントを計算していません。",
+  noPointsUnknownRules:
+    "最終ポイントはありません：この対局のポイントの数え方をルールエンジンは知らず、牌譜にも記載がありません。",
+  noPointsNotVerified:
+    "最終ポイントはありません：ルールエンジンはこの対局を最後まで検証しておらず、牌譜にも記載がありません。",
+  notComplete: "牌譜は終局前に途切れています：最終順位はありません。",
+  noFinalScores: "最終持ち点は不明です：牌譜に記載がなく、ルールエンジンもこの対局を最後まで検証していません。",
   complete: "和了形です。",
   tenpai: "聴牌。",
   ready: "聴牌：あと1枚で和了形。",
@@ -352,6 +396,12 @@ export function handTitle(name, honba, short) {
     else the name in words ("Riichi", "Seat wind south"). */
 export function yakuName(name) {
   return Object.prototype.hasOwnProperty.call(yakuNames, name) ? yakuNames[name] : words(name);
+}
+
+/** A place in the final standings: "1st" (1位). */
+export function placeWords(place) {
+  const known = t("ordinals")[place - 1];
+  return known || t("ordinalOther", { n: place });
 }
 
 /** An abortive draw's kind in words: the engine's ``text`` in English, 九種九牌 in Japanese. */

@@ -220,15 +220,17 @@ export class Table {
           classes.push("last");
         }
         const node = tile(discard.tile, notation, classes.join(" "));
+        if (discard.tsumogiri) {
+          node.title += t("tsumogiri");
+        }
         if (discard.called) {
           node.title += t("called");
         }
         if (discard.riichi) {
           node.title += t("riichiTile");
         }
-        if (discard.tsumogiri) {
-          node.title += t("tsumogiri");
-        }
+        // The marks are said, not only drawn: a screen reader reads the label.
+        node.setAttribute("aria-label", node.title);
         row.appendChild(node);
         index += 1;
       });
