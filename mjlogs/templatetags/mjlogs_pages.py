@@ -1,12 +1,14 @@
 """Small display helpers of the site's pages: points, placements, verdict badges, the game
-table's cache key."""
+table's cache key, the filters set."""
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from typing import Any
 
 from django import template
+from django.forms import BoundField
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -129,3 +131,13 @@ def player_marks(player: Player) -> dict[str, Any]:
     a bot or an anonymous seat (``mjlogs.provenance``)."""
     shown = terms.platform_name(player.platform) if player.platform else ""
     return {"player": player, "platform": shown}
+
+
+@register.simple_tag
+def filters_chosen(fields: Iterable[BoundField], *skip: str) -> int:
+    """How many fields of a bound filter form the query sets (a value that is not empty),
+    leaving out the fields named in ``skip``: a page folds its filters while none is set
+    (``_filters_summary.html``)."""
+    return sum(
+        1 for field in fields if field.name not in skip and field.data not in (None, "", [], False)
+    )

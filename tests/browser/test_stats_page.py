@@ -62,7 +62,9 @@ def test_the_stats_page_draws_its_charts_and_shows_the_selectors_figures(
     assert page.locator(".recent-games tbody tr").count() == 4
     screenshot(page, "stats-page")
 
-    # Filtering by an opponent narrows the figures (g3 and g4 with Eve: 4 hands).
+    # Filtering by an opponent narrows the figures (g3 and g4 with Eve: 4 hands). The filters
+    # are folded while none is set: open them first.
+    page.click("form.filters summary")
     page.select_option("#id_opponent", str(world.id("Eve")))
     page.click("form.filters button[type=submit]")
     page.wait_for_url(f"**/stats/players/{ann.pk}/?*opponent={world.id('Eve')}*")
