@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game_flow import placements, whole_points
+from mjlogs.storable import MAX_POINTS
 
 #: The verdict of a game verified whole (``replay.models.Verdict.VERIFIED``; this module is
 #: below the replay app).
@@ -106,13 +107,17 @@ def game_end(
     verified = verdict == VERIFIED and reached
     scores: tuple[int, ...] | None = None
     places: tuple[int, ...] | None = None
-    if record.scores is not None:
+    if record.scores is not None and _storable(record.scores):
         scores = tuple(whole_points(score) for score in record.scores)
         places = placements(list(record.scores), record.first_dealer)
     elif verified:
         scores = _numbers(report.get("final_scores"), int)
         places = _numbers(report.get("placements"), int)
+    if scores is not None and not _storable(scores):
+        scores = places = None
     points = _numbers(report.get("points"), float) if verified else None
+    if points is not None and not _storable(points):
+        points = None
     return GameEnd(
         complete=record.scores is not None or reached,
         final_scores=scores,
@@ -139,6 +144,13 @@ def _numbers(values: Any, kind: type[Any]) -> tuple[Any, ...] | None:
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         return None
     return tuple(kind(value) for value in values)
+
+
+def _storable(figures: Sequence[float]) -> bool:
+    """Whether every figure is within what the import stores (``mjlogs.storable``): a game
+    stored before the import checked its values may state scores beyond the seat columns, and
+    its end is then unknown rather than a database error that leaves it pending."""
+    return all(abs(figure) <= MAX_POINTS for figure in figures)
 
 
 def _at(values: Sequence[Any] | None, index: int) -> Any:

@@ -113,6 +113,15 @@ def test_places_of_equal_scores_follow_the_first_dealer() -> None:
     assert game_end(dataclasses.replace(tied, first_dealer=0)).placements == (3, 1, 2, 4)
 
 
+def test_figures_beyond_what_the_import_stores_leave_the_end_unknown() -> None:
+    # A game stored before the import checked its values may state scores near 2^31: storing
+    # them as a seat's final score fails in the database and leaves the game pending for ever.
+    huge = RecordEnd(scores=(2_147_475_900.0, 2_147_490_000.0, 2.0, 3.0), points=None)
+    assert game_end(huge, "unsupported") == GameEnd(True, None, None, None)
+    beyond = {**REPORT, "final_scores": [10_000_001, 0, 0, 0], "points": [1e8, 0, 0, 0]}
+    assert game_end(NO_END, "verified", beyond) == GameEnd(True, None, None, None)
+
+
 def test_what_a_document_states_of_its_end() -> None:
     game = engine_game()
     document = canonical.game_to_json(game)
