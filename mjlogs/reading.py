@@ -22,7 +22,6 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from concurrent import futures
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from engine.errors import EngineError
@@ -33,7 +32,7 @@ from engine.game_flow import whole_points
 from mjlogs.game_end import game_end, record_end
 from mjlogs.identity import identities
 from mjlogs.provenance import platform_of, room_of
-from mjlogs.storable import NotStorable, check_storable
+from mjlogs.storable import NotStorable, check_storable, start_time
 
 #: A game's replay for its verification, made where the game is read: a picklable function of
 #: the game's canonical document and its engine record (``replay.services.replayed``).
@@ -186,7 +185,7 @@ def _prepared(
         "rounds_count": len(game.rounds),
         "complete": end.complete,
         "source_id": header.source.id,
-        "started_at": started_at(header.started_at),
+        "started_at": start_time(header.started_at),
         "room": room_of(header.ruleset, header.source.format, header.source.extra),
     }
     return PreparedGame(
@@ -200,17 +199,6 @@ def _prepared(
         record=game if in_process else None,
         replayed=None if replay_ahead is None else replay_ahead(document, game, label),
     )
-
-
-def started_at(text: str | None) -> datetime | None:
-    """The record's start time; a time without a zone (or a date alone) is taken as UTC."""
-    if not text:
-        return None
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 class FileReader:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import unicodedata
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Final
 
 from engine.events import Event, Game
@@ -46,6 +47,7 @@ def check_storable(game: Game) -> None:
     :raises NotStorable: naming the first such value.
     """
     _check_names(game)
+    start_time(game.header.started_at)
     source_id = game.header.source.id
     if source_id is not None:
         if len(source_id) > MAX_SOURCE_ID_LENGTH:
@@ -68,6 +70,32 @@ def check_storable(game: Game) -> None:
                     _check_points((value,), f"{where}: a figure of a {event.type} event")
     if game.recorded_final is not None:
         _check_points(game.recorded_final.scores, "the final scores")
+
+
+def start_time(text: str | None) -> datetime | None:
+    """The record's start time as it is stored, in UTC; a time without a zone (or a date
+    alone) is taken as UTC, and text that is no ISO 8601 time is no start time (``None``; the
+    record's claim stays in its document).
+
+    :raises NotStorable: the time is outside years 1 to 9999 once in UTC (year 9999 with a
+        negative offset, year 1 with a positive one): Python cannot hold it, so SQLite cannot
+        take it and PostgreSQL, which can, could never give it back.
+    """
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise NotStorable(
+            f"the start time {text!r} is outside years 1 to 9999 in UTC; no date beyond them "
+            "is kept"
+        ) from None
 
 
 def _check_names(game: Game) -> None:
