@@ -66,6 +66,7 @@ from mjlogs.reading import (
 )
 from mjlogs.record_cache import StoredRecord
 from mjlogs.selectors import user_can_manage_game
+from mjlogs.storable import FILE_NAME_COLUMN
 
 logger = logging.getLogger(__name__)
 
@@ -450,7 +451,7 @@ class _OriginOf:
     def __call__(self, read: ReadFile) -> Origin:
         return Origin(
             raw=read.raw,
-            raw_name=read.name[:255],
+            raw_name=read.name[: FILE_NAME_COLUMN.size],
             raw_size=read.raw_size,
             source_format=read.source_format,
             uploader=self.uploader,

@@ -10,6 +10,12 @@ file, with a message naming the value; the other files of the upload go in.
 The size limits are far above any real game (docs/security.md, "Limits of one game"): the longest
 records seen here are 18 rounds and 1,731 events (real Tenhou and Mahjong Soul games), and a
 6-player Ùzje self-played game reaches 32 rounds, 3,977 events and 276 events in a round.
+
+The text a record chooses (its rule set, its source's format, which names the players' platform,
+its source id, the players' names and ranks) is checked against the size of each column it is
+stored in, read from the model (:data:`COLUMNS`): a column made larger or smaller moves its limit
+here with it. A record's seats must agree too: one starting score, one dealt hand (when it gives
+them) and one final score a player, the dealer one of them.
 """
 
 from __future__ import annotations
@@ -17,10 +23,14 @@ from __future__ import annotations
 import dataclasses
 import unicodedata
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
 
+from django.db import models
+
 from engine.events import Event, Game
+from mjlogs import models as stored
 
 #: Rounds of one game.
 MAX_ROUNDS: Final = 200
@@ -32,9 +42,50 @@ MAX_EVENTS_PER_GAME: Final = 50_000
 MAX_POINTS: Final = 10_000_000
 #: Honba counters and riichi sticks on the table at a round's start.
 MAX_COUNTERS: Final = 1_000
+
+
+@dataclass(frozen=True)
+class Column:
+    """A text column of the database that a record's value is stored in."""
+
+    model: type[models.Model]
+    field: str
+
+    @property
+    def size(self) -> int:
+        """Its size in characters, as the model says."""
+        size = self.model._meta.get_field(self.field).max_length
+        if not isinstance(size, int):
+            raise TypeError(f"{self.model.__name__}.{self.field} has no max_length")
+        return size
+
+
+def _size(*columns: Column) -> int:
+    """The characters a value stored in each of these columns may have."""
+    return min(column.size for column in columns)
+
+
+#: Where each text a record chooses is stored.
+RULESET_COLUMNS: Final = (Column(stored.Game, "ruleset"),)
+SOURCE_ID_COLUMNS: Final = (Column(stored.Game, "source_id"),)
+#: The source's format names the platform of the players' names (``mjlogs.provenance``).
+PLATFORM_COLUMNS: Final = (Column(stored.Player, "platform"), Column(stored.PlayerName, "platform"))
+NAME_COLUMNS: Final = (Column(stored.Player, "name"), Column(stored.PlayerName, "name"))
+RANK_COLUMNS: Final = (Column(stored.GameSeat, "recorded_rank"),)
+#: Every column checked here.
+COLUMNS: Final = (
+    *RULESET_COLUMNS,
+    *SOURCE_ID_COLUMNS,
+    *PLATFORM_COLUMNS,
+    *NAME_COLUMNS,
+    *RANK_COLUMNS,
+)
+#: The uploaded file's name, kept cut to its column (not the record's: not refused).
+FILE_NAME_COLUMN: Final = Column(stored.Game, "raw_name")
+
 #: Characters of a player's name and of a record's source id (the columns' sizes).
-MAX_NAME_LENGTH: Final = 200
-MAX_SOURCE_ID_LENGTH: Final = 200
+MAX_NAME_LENGTH: Final = _size(*NAME_COLUMNS)
+MAX_SOURCE_ID_LENGTH: Final = _size(*SOURCE_ID_COLUMNS)
 
 
 class NotStorable(ValueError):
@@ -46,18 +97,18 @@ def check_storable(game: Game) -> None:
 
     :raises NotStorable: naming the first such value.
     """
+    header = game.header
+    _check_length(header.ruleset, "the rule set", RULESET_COLUMNS)
+    _check_length(header.source.format, "the record's source format", PLATFORM_COLUMNS)
     _check_names(game)
-    start_time(game.header.started_at)
-    source_id = game.header.source.id
+    start_time(header.started_at)
+    source_id = header.source.id
     if source_id is not None:
-        if len(source_id) > MAX_SOURCE_ID_LENGTH:
-            raise NotStorable(
-                f"the record's source id is {len(source_id):,} characters long; at most "
-                f"{MAX_SOURCE_ID_LENGTH} are kept"
-            )
+        _check_length(source_id, "the record's source id", SOURCE_ID_COLUMNS)
         if _has_control(source_id):
             raise NotStorable(f"the record's source id {source_id!r} holds a control character")
     _check_size(game)
+    _check_seats(game)
     for index, round_ in enumerate(game.rounds):
         where = f"round {index + 1} ({round_.name})"
         _check_points(round_.scores, f"{where}: a starting score")
@@ -98,16 +149,41 @@ def start_time(text: str | None) -> datetime | None:
         ) from None
 
 
+def _check_length(text: str, what: str, columns: tuple[Column, ...]) -> None:
+    size = _size(*columns)
+    if len(text) > size:
+        raise NotStorable(f"{what} is {len(text):,} characters long; at most {size} are kept")
+
+
 def _check_names(game: Game) -> None:
     for seat, player in enumerate(game.header.players):
         name = player.name
-        if len(name) > MAX_NAME_LENGTH:
-            raise NotStorable(
-                f"the name of seat {seat} is {len(name):,} characters long; at most "
-                f"{MAX_NAME_LENGTH} are kept"
-            )
+        _check_length(name, f"the name of seat {seat}", NAME_COLUMNS)
         if _has_control(name):
             raise NotStorable(f"the name of seat {seat} ({name!r}) holds a control character")
+        if player.rank is not None:
+            _check_length(player.rank, f"the rank of seat {seat}", RANK_COLUMNS)
+
+
+def _check_seats(game: Game) -> None:
+    """One starting score, one dealt hand (when the record gives them) and one final score a
+    player; the dealer one of them."""
+    seats = game.players
+    named = f"the record names {seats} players, but"
+    for index, round_ in enumerate(game.rounds):
+        where = f"round {index + 1} ({round_.name})"
+        if len(round_.scores) != seats:
+            raise NotStorable(f"{named} {where} has {len(round_.scores)} starting scores")
+        if round_.hands and len(round_.hands) != seats:
+            raise NotStorable(f"{named} {where} has {len(round_.hands)} dealt hands")
+        if not 0 <= round_.dealer < seats:
+            raise NotStorable(f"{named} the dealer of {where} is seat {round_.dealer}")
+    final = game.recorded_final
+    if final is not None:
+        if len(final.scores) != seats:
+            raise NotStorable(f"{named} the final scores are {len(final.scores)}")
+        if final.results is not None and len(final.results) != seats:
+            raise NotStorable(f"{named} the final results are {len(final.results)}")
 
 
 def _has_control(text: str) -> bool:
