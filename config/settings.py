@@ -278,6 +278,11 @@ MJLOGS_FETCH_MIN_INTERVAL = env_int(
 MJLOGS_FETCH_ATTEMPTS = env_int(
     "MJLOGS_FETCH_ATTEMPTS", os.getenv("MJLOGS_FETCH_ATTEMPTS"), default=3
 )
+# Link imports one user may have waiting (queued or being fetched) at once: the next is
+# refused (429) until one of them ends, so that one user's requests cannot fill the fetch queue.
+MJLOGS_FETCH_PENDING_PER_USER = env_int(
+    "MJLOGS_FETCH_PENDING_PER_USER", os.getenv("MJLOGS_FETCH_PENDING_PER_USER"), default=10
+)
 
 # --- REST API -------------------------------------------------------------------------------
 
@@ -355,6 +360,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
         "CELERY_VISIBILITY_TIMEOUT", os.getenv("CELERY_VISIBILITY_TIMEOUT"), default=3600
     ),
 }
+# Queues. The link fetches (mjlogs.tasks.import_tenhou_link) have one of their own, `fetch`:
+# a fetch waits its turn for Tenhou's log server (mjlogs.log_fetch.wait_turn), so on the queue
+# of the verifications one user's links would hold the workers that verify everyone's uploads.
+# Every other task goes to `celery`. A worker started without -Q takes both; docs/deploy.md
+# runs the two apart (`-Q celery`, `-Q fetch`).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = {
+    name: {"exchange": name, "exchange_type": "direct", "routing_key": name}
+    for name in ("celery", "fetch")
+}
+CELERY_TASK_ROUTES = {"mjlogs.tasks.import_tenhou_link": {"queue": "fetch"}}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -881,6 +881,14 @@ CATALOGUE: Final[tuple[Entry, ...]] = (
         "too many games are waiting to be fetched from Tenhou's log server",
         _("too many games are waiting to be fetched from Tenhou’s log server"),
     ),
+    E(
+        "you already have {count} games waiting to be fetched from Tenhou's log server, the most "
+        "one person may have; ask again once one of them is done",
+        _(
+            "you already have %(count)s games waiting to be fetched from Tenhou’s log server, "
+            "the most one person may have; ask again once one of them is done"
+        ),
+    ),
     E("{reason} (tried {count} times)", _("%(reason)s (tried %(count)s times)")),
     E("gave up after {count} tries", _("gave up after %(count)s tries")),
     E(

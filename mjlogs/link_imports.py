@@ -28,6 +28,7 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
@@ -65,6 +66,15 @@ _WAITING = (LinkImportStatus.QUEUED, LinkImportStatus.FETCHING)
 _FETCHED = (LinkImportStatus.IMPORTED, LinkImportStatus.DUPLICATE)
 
 
+class TooManyWaiting(Exception):
+    """Refused: the requester already has ``limit`` link imports waiting
+    (``MJLOGS_FETCH_PENDING_PER_USER``); they may ask again once one of them ends."""
+
+    def __init__(self, message: str, limit: int) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
 class TryAgainLater(Exception):
     """A transient failure with tries left: run :func:`link_import_run` again in ``delay``
     seconds. The row is queued again, its ``error`` noting the failed try."""
@@ -82,6 +92,8 @@ def link_import_request(*, user: User, link: str, visibility: str) -> LinkImport
 
     :raises ValueError: not a Tenhou log link or id (the message says what is wrong), or an
         unknown visibility.
+    :raises TooManyWaiting: the user already has ``MJLOGS_FETCH_PENDING_PER_USER`` link imports
+        waiting (one answered at once as a duplicate is never refused: it fetches nothing).
     """
     if visibility not in Visibility.values:
         raise ValueError(f"visibility must be one of {', '.join(Visibility.values)}")
@@ -103,11 +115,36 @@ def link_import_request(*, user: User, link: str, visibility: str) -> LinkImport
         row.finished_at = timezone.now()
         row.save()
         return row
-    row.save()
-    transaction.on_commit(lambda: _queue(row.pk))
+    with transaction.atomic():
+        _hold_place(requester)
+        row.save()
+        transaction.on_commit(lambda: _queue(row.pk))
     # With tasks run in-process (and outside a transaction) the import has run by now.
     row.refresh_from_db()
     return row
+
+
+def _hold_place(requester: AbstractBaseUser | None) -> None:
+    """Refuse a request past the requester's limit of waiting link imports: each takes a place
+    in the fetch queue, which one user must not fill (``MJLOGS_FETCH_PENDING_PER_USER``). A row
+    waiting since long ago (:data:`ABANDONED_AFTER`) holds no place. The user's row is locked
+    first (in the caller's transaction), so that two requests of one user at once are counted
+    one after the other (PostgreSQL; SQLite writes one transaction at a time)."""
+    limit = int(settings.MJLOGS_FETCH_PENDING_PER_USER)
+    if requester is not None:
+        users = get_user_model()._default_manager.select_for_update()
+        list(users.filter(pk=requester.pk).values("pk"))
+    waiting = LinkImport.objects.filter(
+        requested_by=requester,
+        status__in=_WAITING,
+        created_at__gte=timezone.now() - ABANDONED_AFTER,
+    ).count()
+    if waiting >= limit:
+        raise TooManyWaiting(
+            f"you already have {limit} games waiting to be fetched from Tenhou's log server, "
+            "the most one person may have; ask again once one of them is done",
+            limit,
+        )
 
 
 def _fail_abandoned(log_id: str) -> None:

@@ -15,14 +15,19 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
 from config.limits import DB_INT_MAX, parse_int
 from config.openapi import ERROR_COMPONENT
-from mjlogs.link_imports import link_import_get, link_import_request, link_imports_visible_to
+from mjlogs.link_imports import (
+    TooManyWaiting,
+    link_import_get,
+    link_import_request,
+    link_imports_visible_to,
+)
 from mjlogs.models import LinkImport, Visibility
 from mjlogs.tenhou_links import EXAMPLE, MAX_LINK_LENGTH
 from mjlogs.throttling import UploadRateThrottle
@@ -126,7 +131,8 @@ class LinkImportViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # 
             429: OpenApiResponse(
                 response=_ERROR_SCHEMA,
                 description="Over MJLOGS_UPLOAD_RATE (one budget with uploads); Retry-After says "
-                "when to try again.",
+                "when to try again. Or MJLOGS_FETCH_PENDING_PER_USER link imports of yours are "
+                "already waiting: ask again once one of them has ended.",
             ),
         },
     )
@@ -144,6 +150,8 @@ class LinkImportViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # 
             )
         except ValueError as error:
             raise ValidationError({"link": [str(error)]}) from None
+        except TooManyWaiting as error:
+            raise Throttled(detail=str(error)) from None
         row = link_import_get(request.user, row.pk)
         body = LinkImportSerializer(row, context=self.get_serializer_context()).data
         return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})

@@ -22,7 +22,12 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 
 from mjlogs.engine_words import say
-from mjlogs.link_imports import games_claiming, link_import_get, link_import_request
+from mjlogs.link_imports import (
+    TooManyWaiting,
+    games_claiming,
+    link_import_get,
+    link_import_request,
+)
 from mjlogs.models import LinkImport, LinkImportStatus, Visibility
 from mjlogs.tenhou_links import EXAMPLE, MAX_LINK_LENGTH, log_id_from_link
 from mjlogs.throttling import upload_wait
@@ -58,7 +63,8 @@ class LinkImportForm(forms.Form):
 @require_http_methods(["GET", "HEAD", "POST"])
 def upload_link(request: HttpRequest) -> HttpResponse:
     """GET: the form. POST: ask for the game and go to its status page; the form again with
-    the problem (400) for a link that names no Tenhou log, 429 over ``MJLOGS_UPLOAD_RATE``."""
+    the problem (400) for a link that names no Tenhou log, 429 over ``MJLOGS_UPLOAD_RATE`` or
+    with ``MJLOGS_FETCH_PENDING_PER_USER`` requests of the user's already waiting."""
     if request.method != "POST":
         return render(request, FORM_TEMPLATE, {"form": LinkImportForm()})
     form = LinkImportForm(request.POST)
@@ -85,6 +91,9 @@ def upload_link(request: HttpRequest) -> HttpResponse:
     except ValueError as error:
         form.add_error("link", say(str(error)).plain())
         return render(request, FORM_TEMPLATE, {"form": form}, status=400)
+    except TooManyWaiting as error:
+        context = {"form": form, "error": say(str(error)).plain()}
+        return render(request, FORM_TEMPLATE, context, status=429)
     return redirect("mjlogs:link_import", link_import_id=row.pk)
 
 
