@@ -13,14 +13,15 @@ Two identities, from a game's canonical document:
 
 What a record claims is a flat mapping, one entry per claim: each seat's name (unless the seat is
 anonymous: a guest, Tenhou's hidden names), rank and rating; the rule set with the options the
-record states (not those only its date chose: a record read with and without its log id says the
-same); the log id; the room; the date; the final scores and results; each hand's starting
-scores, honba, sticks and ura indicators; and every figure a win or a draw states (``recorded``,
-``recorded_*``). A claim a record does not make is absent, never "empty", so that
-:func:`compare_records` can tell a record that *adds* to another (real names over hidden ones,
-final scores over none) from one that *contradicts* it (other final scores, another date). Only
-claims about the game add; claims about each hand (what the replay works out anyway) can only
-contradict.
+record states that change it (not those only its date chose: a record read with and without its
+log id says the same; nor an option stated at the value its rule set has anyway, nor an empty
+list of modifiers: :func:`stated_options`); the log id; the room; the date; the final scores and
+results; each hand's starting scores, honba, sticks and ura indicators; and every figure a win or
+a draw states (``recorded``, ``recorded_*``). A claim a record does not make is absent, never
+"empty", so that :func:`compare_records` can tell a record that *adds* to another (real names
+over hidden ones, final scores over none) from one that *contradicts* it (other final scores,
+another date). Only claims about the game add; claims about each hand (what the replay works out
+anyway) can only contradict.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ from typing import Any, Final
 
 import orjson
 
+from engine.errors import EngineError
 from engine.events import GameHeader, Source
 from engine.identity import play_identity
+from engine.rules.presets import apply_overrides, as_preset, get_ruleset
 from engine.rules.tenhou import DATED_OPTIONS
 from mjlogs.models import PlayerKind
 from mjlogs.provenance import platform_of, room_of, seat_kind
@@ -86,14 +89,7 @@ def record_claims(document: Mapping[str, Any]) -> dict[str, Any]:
     ruleset = str(document["ruleset"])
     platform = platform_of(GameHeader(ruleset, {}, (), Source(source_format)))
     claims: dict[str, Any] = {
-        "ruleset": [
-            ruleset,
-            {
-                option: value
-                for option, value in (document.get("rule_overrides") or {}).items()
-                if option not in DATED_OPTIONS
-            },
-        ]
+        "ruleset": [ruleset, stated_options(ruleset, document.get("rule_overrides") or {})]
     }
     for seat, player in enumerate(document["players"]):
         name = str(player.get("name", ""))
@@ -127,6 +123,28 @@ def record_claims(document: Mapping[str, Any]) -> dict[str, Any]:
                 if member.startswith("recorded_"):
                     claims[f"draw/{index}/{member.removeprefix('recorded_')}"] = value
     return claims
+
+
+def stated_options(ruleset: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """What a record's ``rule_overrides`` claim about its rule set: the options that change it,
+    each as the rules read it (``"TRUE"`` and ``true`` alike). Left out: the options only a
+    game's date chose (:data:`~engine.rules.tenhou.DATED_OPTIONS`), an option at the value the
+    rule set has anyway (``red_fives`` where the preset has them, ``modifiers: []``), and seat
+    powers no seat chose. Options of a rule set the riichi presets do not know (another game
+    family's), or that the rules cannot read, are claimed as written (the verification says
+    why they are not played)."""
+    options = {option: value for option, value in overrides.items() if option not in DATED_OPTIONS}
+    if not options:
+        return options
+    try:
+        base = get_ruleset(ruleset)
+        _, changed = as_preset(apply_overrides(base, options), base)
+    except EngineError:
+        return options
+    # Seat powers of which no seat chose one are none (``Ruleset.for_seat``).
+    if not any(changed.get("seat_powers", ())):
+        changed.pop("seat_powers", None)
+    return changed
 
 
 @dataclass(frozen=True)

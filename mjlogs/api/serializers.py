@@ -210,6 +210,8 @@ class UploadOptionsSerializer(QueryParameters):
     modifiers = serializers.CharField(
         required=False,
         default="",
+        # Blank (or commas alone) is no choice, as empty is (issue 40, item 3).
+        allow_blank=True,
         help_text="Rule modifiers (superpowers) the games were played with, comma-separated "
         "(`swap,second_chance`), for records that cannot state them (tenhou.net/6, mjai, mjlog); "
         "a canonical record states its own, and one stating others fails. Registered: "
