@@ -79,6 +79,21 @@ def test_tenhou_s_hidden_names_are_guests_on_tenhou_only(store: Store) -> None:
     assert listed == others
 
 
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "Guests (Tenhou’s NoName; Aさん to Dさん, the names Tenhou writes when it hides"),  # noqa: RUF001
+        ("ja", "ゲスト（天鳳の NoName、天鳳が名前を伏せたときの Aさん〜Dさん、名前のない席）"),  # noqa: RUF001
+    ],
+)
+def test_the_player_list_says_which_names_are_guests(
+    client: Client, language: str, says: str
+) -> None:
+    """Tenhou's hidden names are guests like NoName (issue 39): the player list says so."""
+    page = plain(text(client.get("/players/", HTTP_ACCEPT_LANGUAGE=language)))
+    assert says in page
+
+
 def test_a_name_on_two_platforms_is_two_players(store: Store) -> None:
     tenhou = store(
         engine_game(EAST_4P, 1, names=("Ann", "Ben", "Cho", "Dai")), file_format="tenhou6"
