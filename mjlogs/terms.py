@@ -52,6 +52,24 @@ _PROVENANCE_WORDS: Final = (
     gettext_noop("rating"),
 )
 
+#: What a record of a game may claim otherwise than another copy of it, by the labels the API
+#: gives them (``mjlogs.identity.CLAIM_LABELS``), in the words a page shows (:func:`claims_words`).
+CLAIMS: Final[dict[str, Promise]] = {
+    "names": pgettext_lazy("what a record claims", "the players' names"),
+    "ranks": pgettext_lazy("what a record claims", "the players' ranks"),
+    "ratings": pgettext_lazy("what a record claims", "the players' ratings"),
+    "rule set": pgettext_lazy("what a record claims", "the rule set"),
+    "log id": pgettext_lazy("what a record claims", "the log id"),
+    "room": pgettext_lazy("what a record claims", "the room"),
+    "date": pgettext_lazy("what a record claims", "the date"),
+    "final scores": pgettext_lazy("what a record claims", "the final scores"),
+    "final results": pgettext_lazy("what a record claims", "the final points"),
+    "hands' starting scores": pgettext_lazy("what a record claims", "the hands' starting scores"),
+    "ura indicators": pgettext_lazy("what a record claims", "the ura dora indicators"),
+    "wins": pgettext_lazy("what a record claims", "the wins' figures"),
+    "draws": pgettext_lazy("what a record claims", "the draws' payments"),
+}
+
 
 def japanese() -> bool:
     """Whether the page is being written in Japanese."""
@@ -181,3 +199,9 @@ def tiles_words(codes: str) -> str:
 def names_words(names: list[str]) -> str:
     """Several players or things in a list: "Ann, Ben" (Ann、Ben)."""
     return ("、" if japanese() else ", ").join(names)
+
+
+def claims_words(labels: list[str]) -> str:
+    """What a copy of a game claims otherwise (``Game.copy_conflicts``), in words: "the final
+    scores, the date" (最終持ち点、日時). A label the table does not know is shown as it is."""
+    return names_words([str(CLAIMS.get(label, label)) for label in labels])

@@ -96,6 +96,12 @@ def honba(count: int) -> str:
     return terms.honba(count)
 
 
+@register.filter
+def claims_words(labels: list[str]) -> str:
+    """What a copy of a game claims otherwise, in the page's language: ``the final scores``."""
+    return terms.claims_words(list(labels))
+
+
 @register.simple_tag
 def badge(verdict: str, label: str) -> SafeString:
     return format_html('<span class="badge badge-{}">{}</span>', verdict, label)

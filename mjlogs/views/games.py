@@ -36,9 +36,11 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    """One game: players, scores, verdict and hand results; for its uploader and staff, the
-    forms to change who sees it and to delete it."""
+    """One game: players, scores, verdict and hand results, the other records of the game
+    (``mjlogs.copies``); for its uploader and staff, the forms to change who sees it and to
+    delete it."""
     game = _visible_game(request, game_id)
+    copies = selectors.game_copies(request.user, game)
     ends = game_summary.game_seat_ends(game)
     seats = [end.seat for end in ends]
     platforms = {seat.player.platform for seat in seats}
@@ -52,6 +54,9 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         "verdict": game_summary.game_verdict(game),
         "rounds": game_summary.game_round_rows(game),
         "exports": EXPORTS,
+        "copies": copies,
+        # The copy that counts in this one's place (None: this one counts, or it is not seen).
+        "counted_copy": next((copy for copy in copies if copy.pk == game.copy_of_id), None),
         "can_manage": selectors.user_can_manage_game(request.user, game),
         "visibility_form": VisibilityForm(initial={"visibility": game.visibility}),
     }
