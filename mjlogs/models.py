@@ -24,10 +24,11 @@ from config.json_columns import JSONColumn
 
 
 class PlayerKind(models.TextChoices):
-    """What a player is (``mjlogs.player_identity``)."""
+    """What a player is (``mjlogs.provenance``)."""
 
     PERSON = "person", _("Person")
-    #: One guest seat (Tenhou's NoName, an empty name): a player of its own, never ranked.
+    #: One guest seat (Tenhou's NoName and its hidden names ``Aさん`` to ``Dさん``, an empty
+    #: name): a player of its own, never ranked.
     ANONYMOUS = "anonymous", _("Anonymous seat")
     #: A program (our self-play): left out of leaderboards unless asked for.
     BOT = "bot", _("Bot")
