@@ -154,4 +154,7 @@ class LinkImportViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # 
             raise Throttled(detail=str(error)) from None
         row = link_import_get(request.user, row.pk)
         body = LinkImportSerializer(row, context=self.get_serializer_context()).data
-        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+        # Its url is DRF's Hyperlink, a subclass of str: a WSGI server may take header values
+        # of type str alone (runserver's does, and answered 500), so it goes as plain text.
+        location = str(body["url"])
+        return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": location})
