@@ -69,6 +69,7 @@ NOT_MESSAGES = {
     # duplicate's conflict (409), the import's own log lines.
     "visibility must be one of {}",
     "the games of one batch share their uploader and visibility",  # a caller's mistake
+    "{}.{} has no max_length",  # a column of mjlogs.storable's table without a size: a bug
     "(no name)",  # a file's name when it has none
     "mjlogs-service/{} (a mahjong game-log service, importing games by link)",  # User-Agent
     "the same game is already {}{}; delete this copy instead",
