@@ -265,7 +265,7 @@ if not _log_url_ok or not MJLOGS_TENHOU_LOG_URL.lower().startswith(("http://", "
         "with {log_id} where the log id goes, and no other braces "
         "(or leave it unset for the default, https://tenhou.net/0/log/?{log_id})."
     )
-# Seconds to wait for the log server to connect, and to send its whole answer.
+# Seconds for a whole request to the log server: connecting, the answer's headers and body.
 MJLOGS_FETCH_TIMEOUT = env_int(
     "MJLOGS_FETCH_TIMEOUT", os.getenv("MJLOGS_FETCH_TIMEOUT"), default=10
 )

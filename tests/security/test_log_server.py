@@ -5,11 +5,19 @@
   now has a queue of its own (``fetch``), which the documented workers take apart from the
   verifications', and one user may have at most ``MJLOGS_FETCH_PENDING_PER_USER`` link imports
   waiting: the next is refused (429 in the API, on the page) until one ends.
+- **Item 8.** A log server that sends its answer a byte a second held a fetch for 473 s despite
+  the 10 s timeout: the timeout was per read, and the deadline was checked only between 64 KB
+  chunks. Now ``MJLOGS_FETCH_TIMEOUT`` bounds the whole request, from connecting to the last
+  byte: a real server on 127.0.0.1 dripping its headers, or its body, fails the fetch
+  (transiently, "did not answer within") within twice the timeout.
 """
 
 from __future__ import annotations
 
 import re
+import socket
+import threading
+import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -21,6 +29,7 @@ from django.utils import timezone
 from pytest_django.fixtures import Settings
 
 from config.celery import app
+from mjlogs.log_fetch import FetchError, fetch_tenhou_log
 from mjlogs.models import LinkImport, LinkImportStatus
 from mjlogs.tasks import import_tenhou_link
 from replay.tasks import verify_game
@@ -124,3 +133,119 @@ def test_the_limit_has_a_default_and_can_be_set() -> None:
     assert run(["-c", code]).stdout.split() == ["10"]
     assert run(["-c", code], MJLOGS_FETCH_PENDING_PER_USER="3").stdout.split() == ["3"]
     assert run(["-c", code], MJLOGS_FETCH_PENDING_PER_USER="0").returncode != 0
+
+
+# --- Item 8: one deadline for the whole fetch, headers and body -----------------------------------
+
+#: The fetch timeout of these tests (MJLOGS_FETCH_TIMEOUT), in seconds.
+TIMEOUT = 1.0
+#: A response, as a dripping server sends it: a status line, headers, and a long body.
+RESPONSE = (
+    b"HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 100000\r\n"
+    b"Connection: close\r\n\r\n" + b'<mjloggm ver="2.3">' + b" " * 99_980
+)
+
+
+class DripServer:
+    """A raw socket server on 127.0.0.1 (a thread, a free port) that reads a request and then
+    sends ``RESPONSE`` a byte every ``pause`` seconds, from ``at_once`` bytes on (before that,
+    at once): never a pause long enough for a per-read timeout to end it."""
+
+    def __init__(self, *, at_once: int, pause: float = 0.05) -> None:
+        self.at_once = at_once
+        self.pause = pause
+        self.connections = 0
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self._listener.settimeout(0.05)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+
+    @property
+    def url_template(self) -> str:
+        port = self._listener.getsockname()[1]
+        return f"http://127.0.0.1:{port}/0/log/?{{log_id}}"
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                connection, _ = self._listener.accept()
+            except TimeoutError:
+                continue
+            self.connections += 1
+            threading.Thread(target=self._drip, args=(connection,), daemon=True).start()
+
+    def _drip(self, connection: socket.socket) -> None:
+        with connection:
+            request = b""
+            while b"\r\n\r\n" not in request:
+                data = connection.recv(4096)
+                if not data:
+                    return
+                request += data
+            try:
+                connection.sendall(RESPONSE[: self.at_once])
+                for byte in range(self.at_once, len(RESPONSE)):
+                    if self._stop.is_set():
+                        return
+                    connection.sendall(RESPONSE[byte : byte + 1])
+                    time.sleep(self.pause)
+            except OSError:
+                return  # the client hung up: what it should do
+
+    def __enter__(self) -> DripServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        self._listener.close()
+
+
+@pytest.fixture
+def fetch_settings(settings: Settings) -> Settings:
+    settings.MJLOGS_FETCH_TIMEOUT = TIMEOUT
+    settings.MJLOGS_FETCH_MIN_INTERVAL = 0
+    return settings
+
+
+def _timed_fetch(server: DripServer) -> tuple[FetchError, float]:
+    """The error of a fetch from ``server``, and how long it took; a fetch still running after
+    three times the timeout fails the test (the server then stops, which ends it)."""
+    outcome: list[BaseException] = []
+
+    def fetch() -> None:
+        try:
+            fetch_tenhou_log(_log_id(1))
+        except BaseException as error:
+            outcome.append(error)
+
+    started = time.monotonic()
+    thread = threading.Thread(target=fetch, daemon=True)
+    thread.start()
+    thread.join(timeout=3 * TIMEOUT)
+    took = time.monotonic() - started
+    if thread.is_alive():
+        pytest.fail(f"the fetch was still running after {took:.1f} s (timeout {TIMEOUT:g} s)")
+    (error,) = outcome
+    assert isinstance(error, FetchError), error
+    return error, took
+
+
+@pytest.mark.parametrize(
+    "at_once",
+    [
+        pytest.param(0, id="headers-dripped"),
+        pytest.param(len(RESPONSE) - 99_980 + 5, id="body-dripped"),
+    ],
+)
+def test_a_dripping_server_is_cut_off_at_the_deadline(
+    fetch_settings: Settings, at_once: int
+) -> None:
+    with DripServer(at_once=at_once) as server:
+        fetch_settings.MJLOGS_TENHOU_LOG_URL = server.url_template
+        error, took = _timed_fetch(server)
+    assert error.transient
+    assert error.message == f"Tenhou's log server did not answer within {TIMEOUT:g} s"
+    assert took < 2 * TIMEOUT, took
+    assert server.connections == 1
