@@ -863,6 +863,10 @@ CATALOGUE: Final[tuple[Entry, ...]] = (
         "Tenhou's log server sent too many redirects",
         _("Tenhou’s log server sent too many redirects"),
     ),
+    E(
+        "Tenhou's log server redirected the request to {text}, off its own host; not followed",
+        _("Tenhou’s log server redirected the request to %(text)s, off its own host; not followed"),
+    ),
     E("Tenhou has no log {text}", _("Tenhou has no log %(text)s")),
     E("Tenhou's log server answered {count}", _("Tenhou’s log server answered %(count)s")),
     E(

@@ -14,6 +14,10 @@ Polite, because the log server is someone else's and free:
   is left to the system's resolver). An answer larger than ``MJLOGS_MAX_UPLOAD_BYTES`` (what an
   upload may be) is refused as it streams in, counted after gzip is undone.
 - **Named.** Every request says who sends it (:data:`USER_AGENT`).
+- **On the configured server only.** A redirect is followed only on the host, scheme and port
+  of ``MJLOGS_TENHOU_LOG_URL`` (or from ``http`` to ``https`` on its host), and at most
+  :data:`MAX_REDIRECTS` of them: the log server's word never chooses what else we connect to
+  (an address inside our network), and a loop ends at once. Either is a final failure.
 - **One try a call.** What to do with a failure is the caller's choice: :class:`FetchError` says
   whether trying again later may help (``transient``: no answer, a 5xx, a 429) and how long the
   server asked to wait (``Retry-After``); :func:`retry_delay` gives the pause before try
@@ -64,10 +68,12 @@ BACKOFF_FIRST = 5.0
 MAX_QUEUE_SECONDS = 300.0
 #: Bytes read at a time.
 CHUNK = 64 * 1024
-#: Redirects followed in one fetch, at most.
-MAX_REDIRECTS = 30
+#: Redirects followed in one fetch, at most, all on the log server's own host.
+MAX_REDIRECTS = 3
 #: The answers that send the request elsewhere (with a ``Location``).
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
+#: The default port of each scheme followed.
+_PORTS = {"http": 80, "https": 443}
 #: ``Content-Encoding`` values undone here (zlib reads both wrappings).
 _COMPRESSED = frozenset({"gzip", "x-gzip", "deflate"})
 
@@ -145,21 +151,53 @@ def fetch_tenhou_log(log_id: str) -> bytes:
 
 
 def _fetch(url: str, log_id: str, limit: int, deadline: _Deadline) -> bytes:
-    """The body the server answers for ``url``, following its redirects."""
+    """The body the server answers for ``url``, following at most :data:`MAX_REDIRECTS`
+    redirects, none off the configured server (:func:`_same_server`)."""
+    home = urlsplit(url)
     for _ in range(MAX_REDIRECTS + 1):
         connection, response = _open(urlsplit(url), deadline)
         try:
             location = response.getheader("Location", "").strip()
             if response.status in _REDIRECTS and location:
                 target = urljoin(url, location)
-                if urlsplit(target).scheme.lower() in ("http", "https"):
-                    url = target
-                    continue
+                if not _same_server(urlsplit(target), home):
+                    raise FetchError(
+                        f"Tenhou's log server redirected the request to {_shown(target)}, "
+                        "off its own host; not followed",
+                        transient=False,
+                    )
+                url = target
+                continue
             _check_status(response, log_id)
             return _read(response, limit)
         finally:
             connection.close()
     raise FetchError("Tenhou's log server sent too many redirects", transient=False)
+
+
+def _same_server(target: SplitResult, home: SplitResult) -> bool:
+    """Whether a redirect to ``target`` stays on the configured server ``home``: the same host
+    name, scheme and port, or the same host moved from ``http`` to ``https`` on the default
+    ports. Anything else (another host, another port on it, an address inside the network,
+    another scheme) is not followed: the log server's word does not choose what we connect to."""
+    try:
+        there, here = (
+            (parts.scheme.lower(), parts.hostname, parts.port or _PORTS.get(parts.scheme.lower()))
+            for parts in (target, home)
+        )
+    except ValueError:  # a port that is no port
+        return False
+    if there[1] is None or there[2] is None or there[1] != here[1]:
+        return False
+    return there == here or (here[0::2] == ("http", 80) and there[0::2] == ("https", 443))
+
+
+def _shown(url: str) -> str:
+    """A redirect's target as a message shows it: no user name or password, no query, short."""
+    parts = urlsplit(url)
+    netloc = parts.netloc.rpartition("@")[2]
+    shown = f"{parts.scheme}://{netloc}{parts.path}" if netloc else f"{parts.scheme}:{parts.path}"
+    return shown if len(shown) <= 100 else shown[:99] + "\N{HORIZONTAL ELLIPSIS}"
 
 
 def _open(

@@ -10,6 +10,10 @@
   chunks. Now ``MJLOGS_FETCH_TIMEOUT`` bounds the whole request, from connecting to the last
   byte: a real server on 127.0.0.1 dripping its headers, or its body, fails the fetch
   (transiently, "did not answer within") within twice the timeout.
+- **Item 10.** Redirects from the log server were followed anywhere (an internal address, the
+  cloud's metadata service), and a redirect loop made 31 requests. Now no redirect off the
+  configured host (``MJLOGS_TENHOU_LOG_URL``'s scheme, host and port) is followed, and at most
+  three on it: either is a final failure that says so.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -249,3 +255,117 @@ def test_a_dripping_server_is_cut_off_at_the_deadline(
     assert error.message == f"Tenhou's log server did not answer within {TIMEOUT:g} s"
     assert took < 2 * TIMEOUT, took
     assert server.connections == 1
+
+
+# --- Item 10: redirects stay on the configured host, and are few ----------------------------------
+
+#: What the log server sends as the log, once a request reaches it.
+LOG = b'<mjloggm ver="2.3"></mjloggm>'
+
+
+class LogServer:
+    """An HTTP server on 127.0.0.1 (a thread, a free port) answering each path from
+    ``redirects`` (a ``Location`` to send with a 302) or else with :data:`LOG`; ``paths`` lists
+    the paths it was asked for."""
+
+    def __init__(self) -> None:
+        self.redirects: dict[str, str] = {}
+        self.paths: list[str] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                path = self.path.partition("?")[0]
+                outer.paths.append(path)
+                location = outer.redirects.get(path)
+                body = b"" if location else LOG
+                self.send_response(302 if location else 200)
+                if location:
+                    self.send_header("Location", location)
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self.port = self._server.server_address[1]
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
+
+    def url(self, path: str, host: str = "127.0.0.1") -> str:
+        return f"http://{host}:{self.port}{path}"
+
+    def __enter__(self) -> LogServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+
+@pytest.fixture
+def log_server(fetch_settings: Settings) -> Iterator[LogServer]:
+    """The configured log server (``MJLOGS_TENHOU_LOG_URL``)."""
+    with LogServer() as server:
+        fetch_settings.MJLOGS_TENHOU_LOG_URL = server.url("/0/log/?{log_id}")
+        yield server
+
+
+@pytest.fixture
+def elsewhere() -> Iterator[LogServer]:
+    """Another server on 127.0.0.1, which would answer the log too."""
+    with LogServer() as server:
+        yield server
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        pytest.param("other port", id="another-port"),
+        pytest.param("localhost", id="another-name"),
+        pytest.param("http://169.254.169.254/latest/meta-data/", id="metadata-address"),
+        pytest.param("file:///etc/passwd", id="another-scheme"),
+    ],
+)
+def test_a_redirect_off_the_configured_host_is_not_followed(
+    log_server: LogServer, elsewhere: LogServer, target: str
+) -> None:
+    location = {
+        "other port": elsewhere.url("/0/log/?x"),
+        "localhost": log_server.url("/moved/", host="localhost"),
+    }.get(target, target)
+    log_server.redirects["/0/log/"] = location
+    with pytest.raises(FetchError) as raised:
+        fetch_tenhou_log(_log_id(1))
+    assert not raised.value.transient
+    assert raised.value.message.startswith("Tenhou's log server redirected the request to "), (
+        raised.value.message
+    )
+    assert raised.value.message.endswith(", off its own host; not followed")
+    assert log_server.paths == ["/0/log/"] and elsewhere.paths == []
+
+
+def test_a_redirect_loop_stops_after_three(log_server: LogServer) -> None:
+    log_server.redirects["/0/log/"] = "/0/log/?again"
+    with pytest.raises(FetchError) as raised:
+        fetch_tenhou_log(_log_id(1))
+    assert not raised.value.transient
+    assert raised.value.message == "Tenhou's log server sent too many redirects"
+    assert len(log_server.paths) == 4  # the request, and three redirects followed
+
+
+def test_three_redirects_on_the_host_are_followed(log_server: LogServer) -> None:
+    log_server.redirects["/0/log/"] = "/first/?x"  # relative
+    log_server.redirects["/first/"] = log_server.url("/second/")  # absolute, same host
+    log_server.redirects["/second/"] = "/third/"
+    assert fetch_tenhou_log(_log_id(1)) == LOG
+    assert log_server.paths == ["/0/log/", "/first/", "/second/", "/third/"]
