@@ -1,8 +1,10 @@
 """The Celery application.
 
-Start a worker with ``celery -A config worker --loglevel=INFO`` (needs ``CELERY_BROKER_URL``;
-without it tasks run eagerly inside the web process and no worker is needed). All Celery
-settings live in ``config/settings.py`` under the ``CELERY_`` prefix.
+Start the workers with ``celery -A config worker -Q celery --loglevel=INFO`` and, for the link
+fetches' own queue, ``celery -A config worker -Q fetch --concurrency 2 -n fetch@%h`` (a worker
+without ``-Q`` takes both; docs/deploy.md). They need ``CELERY_BROKER_URL``; without it tasks
+run eagerly inside the web process and no worker is needed. All Celery settings, the queues and
+routes too, live in ``config/settings.py`` under the ``CELERY_`` prefix.
 """
 
 import os
