@@ -143,6 +143,9 @@ def fetch_tenhou_log(log_id: str) -> bytes:
         if deadline.passed:
             raise too_slow from None
         raise FetchError("Tenhou's log server broke off its answer", transient=True) from None
+    except BaseException:  # nobody foresaw it: the caller's; the watch ends all the same
+        deadline.stop()
+        raise
     if deadline.stop():
         raise too_slow
     if not body.strip():
