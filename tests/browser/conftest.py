@@ -11,11 +11,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("MJ_ARTIFACTS") or ROOT / "test-artifacts")
+#: The page languages every translated page is tried in, and a phone's viewport.
+LANGUAGES = ("en", "ja")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
 
 # The session's Chromium (``browser``) is tests/chromium.py's, shared with tests/security.
 
@@ -34,6 +39,33 @@ def page(browser: object) -> Iterator[object]:
         yield page
     finally:
         context.close()
+
+
+def _page_in(browser: Any, language: str, viewport: dict[str, int]) -> Iterator[Any]:
+    """A page of a browser speaking ``language`` (``en`` or ``ja``) at ``viewport``."""
+    context = browser.new_context(
+        locale="ja-JP" if language == "ja" else "en-GB", viewport=viewport, bypass_csp=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture(params=LANGUAGES)
+def language_page(request: pytest.FixtureRequest, browser: Any) -> Iterator[tuple[str, Any]]:
+    """A desktop page (1280x900) whose browser speaks English or Japanese."""
+    for page in _page_in(browser, request.param, DESKTOP):
+        yield request.param, page
+
+
+@pytest.fixture(params=LANGUAGES)
+def phone(request: pytest.FixtureRequest, browser: Any) -> Iterator[tuple[str, Any]]:
+    """A phone's page (390x844) whose browser speaks English or Japanese."""
+    for page in _page_in(browser, request.param, PHONE):
+        yield request.param, page
 
 
 def screenshot(page: object, name: str) -> Path:

@@ -10,7 +10,6 @@ and ``copies-counted-<language>-390x844`` (the section alone).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +22,6 @@ from tests.mjlogs.test_copies_page import PAIR
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LANGUAGES = ("en", "ja")
-PHONE = {"width": 390, "height": 844}
 
 #: The copies section: its box, its words, where its links go, and the page's width.
 READ_COPIES = """() => {
@@ -39,21 +36,6 @@ READ_COPIES = """() => {
     links: Array.from(section.querySelectorAll("a")).map((a) => a.getAttribute("href")),
   };
 }"""
-
-
-@pytest.fixture(params=LANGUAGES)
-def phone(request: pytest.FixtureRequest, browser: Any) -> Iterator[tuple[str, Any]]:
-    """A phone's page (390x844) whose browser speaks English or Japanese."""
-    language = request.param
-    context = browser.new_context(
-        locale="ja-JP" if language == "ja" else "en-GB", viewport=PHONE, bypass_csp=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    try:
-        yield language, page
-    finally:
-        context.close()
 
 
 def _fits(found: dict[str, Any]) -> bool:

@@ -10,7 +10,6 @@ Screenshots: ``banner-game-en.png``, ``banner-game-ja.png``, ``banner-viewer-en.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,25 +23,6 @@ from tests.mjlogs.test_messages_on_pages import NAMES, TILES, with_illegal_disca
 from tests.replay.test_game_end import CUSTOM_LOBBY, OWARI, split_tenhou6
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-LANGUAGES = ("en", "ja")
-
-
-@pytest.fixture(params=LANGUAGES)
-def language_page(request: pytest.FixtureRequest, browser: Any) -> Iterator[tuple[str, Any]]:
-    """A page of a browser whose language is English or Japanese, 1280x900."""
-    language = request.param
-    context = browser.new_context(
-        locale="ja-JP" if language == "ja" else "en-GB",
-        viewport={"width": 1280, "height": 900},
-        bypass_csp=True,
-    )
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    try:
-        yield language, page
-    finally:
-        context.close()
 
 
 def store(name: str, data: bytes) -> Game:

@@ -15,7 +15,6 @@ and ``filters-<page>-<language>-390x844.png`` (folded).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,15 +22,13 @@ import pytest
 
 from mjlogs.models import GameSeat
 from stats.services import ratings_recompute
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_viewer import HANCHAN_4P, corpus_bytes, store
 from tests.replay.test_game_end import CUSTOM_LOBBY, OWARI
 from tests.stats.stats_data import build_world
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-LANGUAGES = ("en", "ja")
-PHONE = {"width": 390, "height": 844}
 
 ORDINALS = {
     "en": {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"},
@@ -41,21 +38,6 @@ LABELS = {
     "en": {"place": "Place", "points": "Points", "final": "Final", "hint": "scrolls sideways"},
     "ja": {"place": "順位", "points": "ポイント", "final": "最終持ち点", "hint": "横にスクロール"},
 }
-
-
-@pytest.fixture(params=LANGUAGES)
-def phone(request: pytest.FixtureRequest, browser: Any) -> Iterator[tuple[str, Any]]:
-    """A phone's page (390x844) whose browser speaks English or Japanese."""
-    language = request.param
-    context = browser.new_context(
-        locale="ja-JP" if language == "ja" else "en-GB", viewport=PHONE, bypass_csp=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    try:
-        yield language, page
-    finally:
-        context.close()
 
 
 # -- The game page -------------------------------------------------------------------------------
