@@ -6,22 +6,23 @@ goes on. Every column's size is read from the model, in one place (mjlogs.storab
 
 from __future__ import annotations
 
-import copy
-import io
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import call_command
 from django.db import models
 
 from mjlogs import storable
 from mjlogs.models import Game, GameSeat, Player, PlayerName
 from tests.api.conftest import client_for, self_played_document
+from tests.security.bad_files import (
+    as_file,
+    changed,
+    import_logs_fails_alone,
+    upload_fails_alone,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,16 +31,6 @@ def size(model: type[models.Model], field: str) -> int:
     max_length = model._meta.get_field(field).max_length
     assert isinstance(max_length, int)
     return max_length
-
-
-def as_file(document: dict[str, Any], name: str) -> SimpleUploadedFile:
-    return SimpleUploadedFile(name, json.dumps(document).encode(), "application/json")
-
-
-def changed(seed: int, change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
-    document = copy.deepcopy(self_played_document(seed))
-    change(document)
-    return document
 
 
 def long_ruleset(document: dict[str, Any]) -> None:
@@ -86,28 +77,14 @@ IDS = ["ruleset", "source-format", "rank", "5-names", "3-names", "5-final", "3-s
 def test_a_value_over_its_column_fails_its_file_alone(
     alice: User, change: Callable[[dict[str, Any]], object], named: str
 ) -> None:
-    good = as_file(self_played_document(1), "good.json")
-    bad = as_file(changed(2, change), "bad.json")
-    response = client_for(alice).post("/api/uploads/", {"files": [bad, good]})
-    assert response.status_code == 201, response.content
-    refused, stored = response.json()["outcomes"]
-    assert refused["status"] == "failed" and named in refused["error"], refused
-    assert stored["status"] == "imported", stored
-    assert list(Game.objects.values_list("pk", flat=True)) == [stored["game_id"]]
+    upload_fails_alone(alice, changed(2, change), self_played_document(1), named)
 
 
 @pytest.mark.parametrize(("change", "named"), CASES, ids=IDS)
 def test_import_logs_goes_on_after_a_value_over_its_column(
     tmp_path: Path, change: Callable[[dict[str, Any]], object], named: str
 ) -> None:
-    (tmp_path / "a-bad.json").write_text(json.dumps(changed(3, change)))
-    (tmp_path / "b-good.json").write_text(json.dumps(self_played_document(4)))
-    out = io.StringIO()
-    with pytest.raises(SystemExit) as exit_:
-        call_command("import_logs", str(tmp_path), "--quiet", stdout=out)
-    assert exit_.value.code == 1
-    assert "1 games imported, 0 duplicates, 1 failed" in out.getvalue()
-    assert named in out.getvalue()
+    import_logs_fails_alone(tmp_path, changed(3, change), self_played_document(4), named)
 
 
 def test_values_at_their_columns_sizes_are_stored(alice: User) -> None:

@@ -6,19 +6,16 @@ pages and API that list games keep answering. mjlogs.storable has the rule."""
 
 from __future__ import annotations
 
-import io
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import call_command
 from django.test import Client
 
 from mjlogs.models import Game
 from tests.api.conftest import client_for, self_played_document
+from tests.security.bad_files import as_file, import_logs_fails_alone, upload_fails_alone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,10 +35,6 @@ def dated(seed: int, started_at: str | None) -> dict[str, Any]:
     return document
 
 
-def as_file(document: dict[str, Any], name: str) -> SimpleUploadedFile:
-    return SimpleUploadedFile(name, json.dumps(document).encode(), "application/json")
-
-
 @pytest.mark.parametrize(
     "started_at",
     [
@@ -53,16 +46,9 @@ def as_file(document: dict[str, Any], name: str) -> SimpleUploadedFile:
     ids=["year-9999-west", "year-1-east", "a-minute-past-9999", "a-second-before-1"],
 )
 def test_a_start_time_beyond_the_years_fails_its_file_alone(alice: User, started_at: str) -> None:
-    good = as_file(dated(1, "2024-01-01T12:00:00+09:00"), "good.json")
-    bad = as_file(dated(2, started_at), "bad.json")
-    response = client_for(alice).post("/api/uploads/", {"files": [bad, good]})
-    assert response.status_code == 201, response.content
-    refused, stored = response.json()["outcomes"]
-    assert refused["status"] == "failed", refused
-    assert f"the start time {started_at!r}" in refused["error"], refused
-    assert "years 1 to 9999" in refused["error"], refused
-    assert stored["status"] == "imported"
-    assert list(Game.objects.values_list("pk", flat=True)) == [stored["game_id"]]
+    good = dated(1, "2024-01-01T12:00:00+09:00")
+    named = (f"the start time {started_at!r}", "years 1 to 9999")
+    stored = upload_fails_alone(alice, dated(2, started_at), good, *named)
     # Every read holding the stored game still answers.
     assert Client().get("/games/").status_code == 200
     assert client_for(alice).get("/api/games/").status_code == 200
@@ -92,14 +78,8 @@ def test_the_first_and_last_moments_kept_are_stored(alice: User, started_at: str
 
 
 def test_import_logs_goes_on_after_a_start_time_beyond_the_years(tmp_path: Path) -> None:
-    (tmp_path / "a-bad.json").write_text(json.dumps(dated(4, "9999-12-31T23:00:00-05:00")))
-    (tmp_path / "b-good.json").write_text(json.dumps(dated(5, None)))
-    out = io.StringIO()
-    with pytest.raises(SystemExit) as exit_:
-        call_command("import_logs", str(tmp_path), "--quiet", stdout=out)
-    assert exit_.value.code == 1
-    assert "1 games imported, 0 duplicates, 1 failed" in out.getvalue()
-    assert "'9999-12-31T23:00:00-05:00'" in out.getvalue()
+    bad, good = dated(4, "9999-12-31T23:00:00-05:00"), dated(5, None)
+    import_logs_fails_alone(tmp_path, bad, good, "'9999-12-31T23:00:00-05:00'")
 
 
 def test_a_tenhou_log_id_of_year_0001_is_refused_too(alice: User) -> None:

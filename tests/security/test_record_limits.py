@@ -4,8 +4,6 @@ and the other files of the upload (or of the folder) go in. mjlogs.storable has 
 
 from __future__ import annotations
 
-import copy
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -13,12 +11,17 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import call_command
 from django.test import Client
 
 from mjlogs.models import Game, Player
 from mjlogs.storable import MAX_NAME_LENGTH, MAX_POINTS, MAX_ROUNDS
 from tests.api.conftest import client_for, self_played_document
+from tests.security.bad_files import (
+    as_file,
+    changed,
+    import_logs_fails_alone,
+    upload_fails_alone,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,16 +33,6 @@ REAL_TENHOU6 = (
     / "tsubakisakura__mjlog2json"
     / "2019103023gm-00a9-0000-f90e0fe9.json"
 )
-
-
-def as_file(document: dict[str, Any], name: str) -> SimpleUploadedFile:
-    return SimpleUploadedFile(name, json.dumps(document).encode(), "application/json")
-
-
-def changed(seed: int, change: Any) -> dict[str, Any]:
-    document = copy.deepcopy(self_played_document(seed))
-    change(document)
-    return document
 
 
 def long_name(document: dict[str, Any]) -> None:
@@ -76,25 +69,12 @@ def too_many_rounds(document: dict[str, Any]) -> None:
 def test_a_value_beyond_what_is_stored_fails_its_file_alone(
     alice: User, change: Any, named: str
 ) -> None:
-    good = as_file(self_played_document(1), "good.json")
-    bad = as_file(changed(2, change), "bad.json")
-    response = client_for(alice).post("/api/uploads/", {"files": [bad, good]})
-    assert response.status_code == 201, response.content
-    refused, stored = response.json()["outcomes"]
-    assert refused["status"] == "failed" and named in refused["error"], refused
-    assert stored["status"] == "imported"
-    assert list(Game.objects.values_list("pk", flat=True)) == [stored["game_id"]]
+    upload_fails_alone(alice, changed(2, change), self_played_document(1), named)
 
 
 def test_import_logs_goes_on_after_a_file_beyond_the_limits(tmp_path: Path) -> None:
-    (tmp_path / "a-bad.json").write_text(json.dumps(changed(3, huge_start_score)))
-    (tmp_path / "b-good.json").write_text(json.dumps(self_played_document(4)))
-    out = io.StringIO()
-    with pytest.raises(SystemExit) as exit_:
-        call_command("import_logs", str(tmp_path), "--quiet", stdout=out)
-    assert exit_.value.code == 1  # a file failed
-    assert "1 games imported, 0 duplicates, 1 failed" in out.getvalue()
-    assert "a starting score is 2,147,483,648 points" in out.getvalue()
+    bad, good = changed(3, huge_start_score), self_played_document(4)
+    import_logs_fails_alone(tmp_path, bad, good, "a starting score is 2,147,483,648 points")
 
 
 def test_a_four_player_record_with_eight_names_is_refused(alice: User) -> None:
