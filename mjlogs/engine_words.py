@@ -689,6 +689,53 @@ CATALOGUE: Final[tuple[Entry, ...]] = (
         _("the name of %(seat)s (%(text)s) holds a control character"),
     ),
     E(
+        "the rule set is {count} characters long; at most {count2} are kept",
+        _("the rule set is %(count)s characters long; at most %(count2)s are kept"),
+    ),
+    E(
+        "the record's source format is {count} characters long; at most {count2} are kept",
+        _("the record’s source format is %(count)s characters long; at most %(count2)s are kept"),
+    ),
+    E(
+        "the rank of seat {seat} is {count} characters long; at most {count2} are kept",
+        _("the rank of %(seat)s is %(count)s characters long; at most %(count2)s are kept"),
+    ),
+    E(
+        "the start time {text} is outside years 1 to 9999 in UTC; no date beyond them is kept",
+        _("the start time %(text)s is outside years 1 to 9999 in UTC; no date beyond them is kept"),
+    ),
+    E(
+        "the record names {count} players, but round {count2} ({hand}) has {count3} starting "
+        "scores",
+        _(
+            "the record names %(count)s players, but hand %(count2)s (%(hand)s) has %(count3)s "
+            "starting scores"
+        ),
+    ),
+    E(
+        "the record names {count} players, but round {count2} ({hand}) has {count3} dealt hands",
+        _(
+            "the record names %(count)s players, but hand %(count2)s (%(hand)s) has %(count3)s "
+            "dealt hands"
+        ),
+    ),
+    E(
+        "the record names {count} players, but the dealer of round {count2} ({hand}) is seat "
+        "{count3}",
+        _(
+            "the record names %(count)s players, but the dealer of hand %(count2)s (%(hand)s) is "
+            "seat %(count3)s"
+        ),
+    ),
+    E(
+        "the record names {count} players, but the final scores are {count2}",
+        _("the record names %(count)s players, but the final scores are %(count2)s"),
+    ),
+    E(
+        "the record names {count} players, but the final results are {count2}",
+        _("the record names %(count)s players, but the final results are %(count2)s"),
+    ),
+    E(
         "{text} is {count} points; at most {count2} either way",
         _("%(text)s is %(count)s points; at most %(count2)s either way"),
     ),
@@ -709,6 +756,22 @@ CATALOGUE: Final[tuple[Entry, ...]] = (
         _("%(name)s is %(count)s bytes; the limit for %(text)s is %(count2)s; not read"),
     ),
     E("{name} cannot be read ({text})", _("%(name)s cannot be read (%(text)s)")),
+    E(
+        "the upload is {text}; at most {text2} is accepted in one request (send the files in "
+        "several requests, or as a smaller archive)",
+        _(
+            "the upload is %(text)s; at most %(text2)s is accepted in one request (send the "
+            "files in several requests, or as a smaller archive)"
+        ),
+    ),
+    E(
+        "a chunked upload (Transfer-Encoding) is not taken; send the file with its "
+        "Content-Length (at most {text})",
+        _(
+            "a chunked upload (Transfer-Encoding) is not taken; send the file with its "
+            "Content-Length (at most %(text)s)"
+        ),
+    ),
     E(
         "{name} holds {count} entries; the limit is {count2}",
         _("%(name)s holds %(count)s entries; the limit is %(count2)s"),

@@ -98,13 +98,24 @@ def check_storable(game: Game) -> None:
     :raises NotStorable: naming the first such value.
     """
     header = game.header
-    _check_length(header.ruleset, "the rule set", RULESET_COLUMNS)
-    _check_length(header.source.format, "the record's source format", PLATFORM_COLUMNS)
+    if size := _too_long(header.ruleset, RULESET_COLUMNS):
+        raise NotStorable(
+            f"the rule set is {len(header.ruleset):,} characters long; at most {size} are kept"
+        )
+    if size := _too_long(header.source.format, PLATFORM_COLUMNS):
+        raise NotStorable(
+            f"the record's source format is {len(header.source.format):,} characters long; at "
+            f"most {size} are kept"
+        )
     _check_names(game)
     start_time(header.started_at)
     source_id = header.source.id
     if source_id is not None:
-        _check_length(source_id, "the record's source id", SOURCE_ID_COLUMNS)
+        if size := _too_long(source_id, SOURCE_ID_COLUMNS):
+            raise NotStorable(
+                f"the record's source id is {len(source_id):,} characters long; at most {size} "
+                "are kept"
+            )
         if _has_control(source_id):
             raise NotStorable(f"the record's source id {source_id!r} holds a control character")
     _check_size(game)
@@ -149,41 +160,61 @@ def start_time(text: str | None) -> datetime | None:
         ) from None
 
 
-def _check_length(text: str, what: str, columns: tuple[Column, ...]) -> None:
+def _too_long(text: str, columns: tuple[Column, ...]) -> int | None:
+    """The size of these columns when ``text`` is longer, else ``None``. (Each caller writes
+    its whole sentence, so that the pages' catalogue of messages can be checked against it:
+    tests/mjlogs/test_engine_words.py.)"""
     size = _size(*columns)
-    if len(text) > size:
-        raise NotStorable(f"{what} is {len(text):,} characters long; at most {size} are kept")
+    return size if len(text) > size else None
 
 
 def _check_names(game: Game) -> None:
     for seat, player in enumerate(game.header.players):
         name = player.name
-        _check_length(name, f"the name of seat {seat}", NAME_COLUMNS)
+        if size := _too_long(name, NAME_COLUMNS):
+            raise NotStorable(
+                f"the name of seat {seat} is {len(name):,} characters long; at most {size} are kept"
+            )
         if _has_control(name):
             raise NotStorable(f"the name of seat {seat} ({name!r}) holds a control character")
-        if player.rank is not None:
-            _check_length(player.rank, f"the rank of seat {seat}", RANK_COLUMNS)
+        if player.rank is not None and (size := _too_long(player.rank, RANK_COLUMNS)):
+            raise NotStorable(
+                f"the rank of seat {seat} is {len(player.rank):,} characters long; at most "
+                f"{size} are kept"
+            )
 
 
 def _check_seats(game: Game) -> None:
     """One starting score, one dealt hand (when the record gives them) and one final score a
     player; the dealer one of them."""
     seats = game.players
-    named = f"the record names {seats} players, but"
-    for index, round_ in enumerate(game.rounds):
-        where = f"round {index + 1} ({round_.name})"
+    for number, round_ in enumerate(game.rounds, start=1):
+        name = round_.name
         if len(round_.scores) != seats:
-            raise NotStorable(f"{named} {where} has {len(round_.scores)} starting scores")
+            raise NotStorable(
+                f"the record names {seats} players, but round {number} ({name}) has "
+                f"{len(round_.scores)} starting scores"
+            )
         if round_.hands and len(round_.hands) != seats:
-            raise NotStorable(f"{named} {where} has {len(round_.hands)} dealt hands")
+            raise NotStorable(
+                f"the record names {seats} players, but round {number} ({name}) has "
+                f"{len(round_.hands)} dealt hands"
+            )
         if not 0 <= round_.dealer < seats:
-            raise NotStorable(f"{named} the dealer of {where} is seat {round_.dealer}")
+            raise NotStorable(
+                f"the record names {seats} players, but the dealer of round {number} ({name}) "
+                f"is seat {round_.dealer}"
+            )
     final = game.recorded_final
     if final is not None:
         if len(final.scores) != seats:
-            raise NotStorable(f"{named} the final scores are {len(final.scores)}")
+            raise NotStorable(
+                f"the record names {seats} players, but the final scores are {len(final.scores)}"
+            )
         if final.results is not None and len(final.results) != seats:
-            raise NotStorable(f"{named} the final results are {len(final.results)}")
+            raise NotStorable(
+                f"the record names {seats} players, but the final results are {len(final.results)}"
+            )
 
 
 def _has_control(text: str) -> bool:

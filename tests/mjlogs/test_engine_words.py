@@ -74,6 +74,8 @@ NOT_MESSAGES = {
     "mjlogs-service/{} (a mahjong game-log service, importing games by link)",  # User-Agent
     "the same game is already {}{}; delete this copy instead",
     " (game {})",
+    # A 403's reason: pages answer 403 with their own words, the API with DRF's.
+    "only the game's uploader or staff may change or delete it",
 }
 
 
@@ -92,13 +94,15 @@ def _template(node: ast.expr) -> str | None:
 
 def _messages(path: Path) -> set[str]:
     """The sentences a module writes: what its functions return or raise as text, the first
-    argument of an error it makes, the ``error=``/``problem=``/``skipped=`` of an outcome, and
-    its module-level sentences (``WORKER_DIED = "..."``)."""
+    argument of an error it makes or of any exception it raises, the ``error=``/``problem=``/
+    ``skipped=`` of an outcome, and its module-level sentences (``WORKER_DIED = "..."``)."""
     tree = ast.parse(path.read_text())
     found: list[ast.expr] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Return) and node.value is not None:
             found.append(node.value)
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+            found.append(node.exc.args[0])  # any exception raised with a message
         elif isinstance(node, ast.Call):
             name = node.func.id if isinstance(node.func, ast.Name) else ""
             name = node.func.attr if isinstance(node.func, ast.Attribute) else name
@@ -227,6 +231,16 @@ NAMES = ("Ann", "Ben", "Cho", "Dai")
             "try 1 of 3: Tenhou's log server did not answer within 10 s (trying again in 5 s)",
             "try 1 of 3: Tenhou’s log server did not answer within 10 s (trying again in 5 s)",
             "3回中1回目：天鳳の牌譜サーバーが10秒以内に応答しませんでした（5秒後にもう一度試します）",
+        ),
+        (
+            "the record names 4 players, but round 2 (E2) has 3 starting scores",
+            "the record names 4 players, but hand 2 (E2) has 3 starting scores",
+            "牌譜には4人のプレイヤーがいますが、第2局（東2局）の開始時の持ち点は3人分です",
+        ),
+        (
+            "the rank of seat 2 is 40 characters long; at most 32 are kept",
+            "the rank of Cho is 40 characters long; at most 32 are kept",
+            "Choの段位が40文字あります。保存できるのは32文字までです",
         ),
     ],
 )
