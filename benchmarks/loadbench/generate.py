@@ -18,9 +18,11 @@ Self-play is the dearest step (40-160 ms of a core a game here, by the day: abou
 importing and verifying it together, or more), so a run may self-play only its first
 ``self_played`` games and fill the rest with *replays*: game ``g`` beyond them replays the
 tiles and actions of game ``g mod self_played`` under the names and start time of number
-``g`` and a source id of its own. A replay is a game like any other for the service: a new
-record, imported, stored, replayed by the verifier and counted in its players' statistics;
-only its play is not new.
+``g`` and a source id of its own. A replay is a new record for the service, imported, stored
+and replayed by the verifier; but its play is not new, so it is a copy of the game it replays
+(``mjlogs.copies``, by ``engine.identity``'s play hash) and the statistics count that game
+once: a run with replays measures the import and verification of every record, and the
+statistics of the self-played games only.
 """
 
 from __future__ import annotations

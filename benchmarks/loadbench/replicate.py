@@ -2,7 +2,8 @@
 
 For the query-cost figures only, when generating, importing and verifying F times as many
 games does not fit the time at hand: every game is copied F - 1 times with its seats, verdict
-and fact rows, each copy with a new content hash and source id and a start time after all the
+and fact rows, each copy with a new content hash, play hash (it stands for another game, so it
+counts: mjlogs.copies) and source id and a start time after all the
 originals (so the list's first pages show copies and the timeline goes on). The players are
 the same, so each plays F times as many games, as they would in a database F times as big.
 Ratings and summaries are not copied: every player is then marked behind and brought up to
@@ -54,12 +55,16 @@ def replicate(factor: int) -> dict[str, float | int]:
         cursor.execute(
             "INSERT INTO mjlogs_game (id, ruleset, rule_overrides, players_count, rounds_count, "
             "complete, source_format, source_id, content_hash, started_at, uploaded_at, "
-            "visibility, document, raw, raw_name, raw_size, room, uploader_id) "
+            "visibility, document, raw, raw_name, raw_size, room, uploader_id, play_hash, "
+            "copy_conflicts) "
             "SELECT c.new_id, g.ruleset, g.rule_overrides, g.players_count, g.rounds_count, "
             "g.complete, g.source_format, g.source_id || '-copy-' || c.k, "
             "encode(sha256((g.content_hash || '-copy-' || c.k)::bytea), 'hex'), "
             "g.started_at + c.k * %s, g.uploaded_at, g.visibility, g.document, g.raw, "
-            "g.raw_name, g.raw_size, g.room, g.uploader_id "
+            "g.raw_name, g.raw_size, g.room, g.uploader_id, "
+            # Each copy stands for another game: a play of its own, so that it counts
+            # (mjlogs.copies keeps one counted record per play).
+            "encode(sha256((g.play_hash || '-copy-' || c.k)::bytea), 'hex'), '[]'::jsonb "
             "FROM mjlogs_game g JOIN load_copy c ON c.old_id = g.id",
             [span],
         )
