@@ -87,7 +87,8 @@ def record_claims(document: Mapping[str, Any]) -> dict[str, Any]:
     extra = source.get("extra") or {}
     source_format = str(source.get("format", ""))
     ruleset = str(document["ruleset"])
-    platform = platform_of(GameHeader(ruleset, {}, (), Source(source_format)))
+    # What the record claims, read as its source says it was written (a claim, not its origin).
+    platform = platform_of(GameHeader(ruleset, {}, (), Source(source_format)), source_format)
     claims: dict[str, Any] = {
         "ruleset": [ruleset, stated_options(ruleset, document.get("rule_overrides") or {})]
     }

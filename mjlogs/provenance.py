@@ -12,6 +12,12 @@ Mahjong Soul are two players. Some seats are not a person at all:
 - **bots**: the seats of games our own self-play wrote (source and platform ``sim``, whatever
   the rule set: a self-played game under Mahjong Soul's rules seats no Mahjong Soul player).
   They are left out of leaderboards and player lists unless asked for.
+
+Where a game was played is read from the format its file came in, never from what a record
+says of itself: a canonical document's ``source`` (format, log id, room) is anyone's to write,
+so a canonical record's names are players of the platform ``canonical`` and it names no room,
+whatever its source claims (issue 40). The one claim taken is to be our own self-play: it makes
+the seats bots, which are never ranked, so it can only lower a seat's standing.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ TENHOU_HIDDEN_NAMES: Final = frozenset({"Aさん", "Bさん", "Cさん", "Dさ�
 
 #: The platform of a record's names by the format it came in, when the format is one platform's.
 _PLATFORM_OF_FORMAT: Final = {"mjlog": "tenhou", "tenhou6": "tenhou"}
+#: Our own format: what its records say of their origin is a claim (module docstring).
+CANONICAL: Final = "canonical"
 #: Platforms whose every seat is a program: our self-play (``engine.sim``).
 BOT_PLATFORMS: Final = frozenset({"sim"})
 
@@ -47,14 +55,18 @@ PLATFORM_LABELS: Final = {
 }
 
 
-def platform_of(header: GameHeader) -> str:
-    """The platform whose names this record's players are: a tenhou.net/6 record of a Mahjong
-    Soul game (a converter's output, ``engine.rules.majsoul``) names Mahjong Soul players."""
+def platform_of(header: GameHeader, read_format: str) -> str:
+    """The platform whose names this record's players are, the record read in ``read_format``
+    (``engine.formats``): a tenhou.net/6 record of a Mahjong Soul game (a converter's output,
+    ``engine.rules.majsoul``) names Mahjong Soul players; a canonical record names its own,
+    whatever its source claims (module docstring)."""
     if header.source.format in BOT_PLATFORMS:
         return header.source.format  # self-play under any rule set: our bots, no platform's
+    if read_format == CANONICAL:
+        return CANONICAL
     if header.ruleset.startswith("majsoul"):
         return "majsoul"
-    return _PLATFORM_OF_FORMAT.get(header.source.format, header.source.format)
+    return _PLATFORM_OF_FORMAT.get(read_format, read_format)
 
 
 def seat_kind(platform: str, name: str) -> PlayerKind:
@@ -72,12 +84,15 @@ def seat_kind(platform: str, name: str) -> PlayerKind:
 _TENHOU_FORMATS: Final = frozenset({"mjlog", "tenhou6"})
 
 
-def room_of(ruleset: str, source_format: str, extra: Mapping[str, str]) -> str:
-    """The room a record says its game was played in: a Tenhou room (``ippan`` ... ``houou``,
-    ``custom``), a Mahjong Soul room (``bronze`` ... ``throne``), or ``""``."""
+def room_of(ruleset: str, read_format: str, extra: Mapping[str, str]) -> str:
+    """The room a record says its game was played in, the record read in ``read_format``: a
+    Tenhou room (``ippan`` ... ``houou``, ``custom``), a Mahjong Soul room (``bronze`` ...
+    ``throne``), or ``""`` (a canonical record's claim is not taken: module docstring)."""
+    if read_format == CANONICAL:
+        return ""
     if ruleset.startswith("majsoul"):
         return majsoul_room([str(extra.get(key, "")) for key in ("disp", "title")])
-    if source_format in _TENHOU_FORMATS:
+    if read_format in _TENHOU_FORMATS:
         return tenhou_room(extra)
     return ""
 

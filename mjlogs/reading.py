@@ -144,7 +144,7 @@ def read_file(
     prepared = []
     for index, game in enumerate(games):
         label = f"game {index + 1} of {name}"
-        prepared.append(_prepared(game, label, in_process, replay_ahead))
+        prepared.append(_prepared(game, fmt.name, label, in_process, replay_ahead))
     return ReadFile(
         name=name,
         source_format=fmt.name,
@@ -158,7 +158,11 @@ def read_file(
 
 
 def _prepared(
-    game: EngineGame, label: str, in_process: bool, replay_ahead: ReplayAhead | None
+    game: EngineGame,
+    read_format: str,
+    label: str,
+    in_process: bool,
+    replay_ahead: ReplayAhead | None,
 ) -> PreparedGame:
     document = canonical.game_to_json(game)
     play, digest = identities(document)
@@ -186,14 +190,14 @@ def _prepared(
         "complete": end.complete,
         "source_id": header.source.id,
         "started_at": start_time(header.started_at),
-        "room": room_of(header.ruleset, header.source.format, header.source.extra),
+        "room": room_of(header.ruleset, read_format, header.source.extra),
     }
     return PreparedGame(
         document=document,
         digest=digest,
         play=play,
         row=row,
-        platform=platform_of(header),
+        platform=platform_of(header, read_format),
         names=tuple(player.name for player in header.players),
         seats=seats,
         record=game if in_process else None,

@@ -49,8 +49,8 @@ def reidentify_seats(apps: Any, schema_editor: Any) -> None:
     changed: set[int] = set()
     for game in Game.objects.order_by("pk").iterator():
         header = _header(game)
-        platform = platform_of(header)
-        room = room_of(game.ruleset, header.source.format, header.source.extra)
+        platform = platform_of(header, game.source_format)
+        room = room_of(game.ruleset, game.source_format, header.source.extra)
         if room != game.room:
             Game.objects.filter(pk=game.pk).update(room=room)
         entries = game.document.get("players") or []

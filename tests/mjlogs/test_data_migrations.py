@@ -2,7 +2,8 @@
 their points those of their verification's report (the others none); mjlogs.0005 gives the Tenhou
 games stored before their room, from their documents' source; mjlogs.0006 gives every seat the
 player it has now (per platform, guests apart); mjlogs.0008 makes Tenhou's hidden names guests and
-self-play bots; mjlogs.0009 folds the copies of one game."""
+self-play bots; mjlogs.0009 folds the copies of one game; mjlogs.0012 seats a canonical record's
+names on the platform ``canonical``, whatever its source claims."""
 
 from __future__ import annotations
 
@@ -312,3 +313,79 @@ def test_the_migration_folds_the_copies_of_a_game_and_back() -> None:
         source_id: identity_hash_0003(doc) if doc else "unread-hash"
         for source_id, doc in documents.items()
     }
+
+
+def test_the_migration_seats_canonical_records_on_their_own_platform() -> None:
+    """mjlogs.0012: a canonical record that claimed to be Tenhou's seated the Tenhou player of
+    its name and took the room it claimed; after, the canonical player of that name (one for
+    both of its games), no room, and the Tenhou player keeps only their real game. A canonical
+    self-played game keeps its bots; a game read from an mjlog keeps its Tenhou players."""
+    before = [("mjlogs", "0011_rule_options_at_their_values"), ("stats", "0011_study_defence")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    player_model, name_model = (
+        apps.get_model("mjlogs", "Player"),
+        apps.get_model("mjlogs", "PlayerName"),
+    )
+    game_model, seat_model = apps.get_model("mjlogs", "Game"), apps.get_model("mjlogs", "GameSeat")
+    fact_model = apps.get_model("stats", "RoundFact")
+    players = {}
+    for platform, name, kind in (
+        ("tenhou", "Ann", "person"), ("tenhou", "Ben", "person"), ("sim", "Bot", "bot"),
+    ):  # fmt: skip
+        player = player_model.objects.create(name=name, platform=platform, kind=kind)
+        name_model.objects.create(player=player, platform=platform, name=name)
+        players[platform, name] = player
+    guest = player_model.objects.create(name="NoName", platform="tenhou", kind="anonymous")
+    # Each game: the format its file was read in, what its source claims, its room as stored,
+    # and its seats as 0011 seated them.
+    ann, ben, bot = players["tenhou", "Ann"], players["tenhou", "Ben"], players["sim", "Bot"]
+    tables = {
+        "real": ("mjlog", "mjlog", "houou", (ann, ben)),
+        "forged-1": ("canonical", "mjlog", "houou", (ann, guest)),
+        "forged-2": ("canonical", "tenhou6", "", (ben, ann)),
+        "self-play": ("canonical", "sim", "", (bot, bot)),
+    }
+    for source_id, (read_format, claimed, room, seated_as) in tables.items():
+        game = game_model.objects.create(
+            ruleset="tenhou-4p", players_count=2, rounds_count=1, complete=True,
+            source_format=read_format, source_id=source_id, content_hash=source_id,
+            play_hash=source_id, raw=b"",
+            raw_size=0, room=room,
+            document={
+                "source": {"format": claimed},
+                "players": [{"name": player.name} for player in seated_as],
+            },
+        )  # fmt: skip
+        for seat, player in enumerate(seated_as):
+            seat_model.objects.create(game=game, seat=seat, player=player, start_score=25000)
+            fact_model.objects.create(
+                game=game, player=player, seat=seat, round_index=0, round_name="E1",
+                dealer=seat == 0, turns=5, outcome="abortive_draw", won=False, tsumo=False,
+                dealt_in=False, win_points=0, deal_in_points=0, han=0, fu=0, ura=0,
+                ippatsu=False, win_turn=0, riichi=False, riichi_turn=0, riichi_chasing=False,
+                riichi_wait_kinds=0, calls=0, open_hand=False, delta=0, score_after=25000,
+            )  # fmt: skip
+    MigrationExecutor(connection).migrate([("mjlogs", "0012_canonical_origin_is_a_claim")])
+
+    def seated(source_id: str) -> list[Player]:
+        seats = GameSeat.objects.filter(game__source_id=source_id).order_by("seat")
+        return [seat.player for seat in seats]
+
+    assert [p.pk for p in seated("real")] == [ann.pk, ben.pk]
+    forged = seated("forged-1") + seated("forged-2")
+    assert [(p.name, p.platform) for p in forged] == [
+        ("Ann", "canonical"), ("NoName", "canonical"), ("Ben", "canonical"), ("Ann", "canonical"),
+    ]  # fmt: skip
+    assert forged[0].pk == forged[3].pk and forged[1].kind == "anonymous"
+    assert [p.pk for p in seated("self-play")] == [bot.pk, bot.pk]
+    rooms = dict(Game.objects.values_list("source_id", "room"))
+    assert rooms == {"real": "houou", "forged-1": "", "forged-2": "", "self-play": ""}
+    assert not Player.objects.filter(pk=guest.pk).exists()
+    for source_id in tables:
+        facts = RoundFact.objects.filter(game__source_id=source_id).order_by("seat")
+        assert list(facts.values_list("player_id", flat=True)) == [p.pk for p in seated(source_id)]
+    marked = set(SummaryBacklog.objects.values_list("player_id", flat=True))
+    assert {ann.pk, ben.pk, forged[0].pk, forged[2].pk} <= marked
+    assert bot.pk not in marked

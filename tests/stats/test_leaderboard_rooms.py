@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from engine.formats import canonical
+from engine.formats import canonical, get_format, read_games
 from engine.sim.selfplay import simulate
 from mjlogs.models import Game, Player
 from mjlogs.services import import_file
@@ -21,10 +21,14 @@ pytestmark = pytest.mark.django_db
 def _stored(committed: Any, seed: int, names: tuple[str, ...], go_type: str) -> Game:
     (played,) = simulate("tenhou-4p-east", 1, seed)
     document = played_by(canonical.game_to_json(played), names)
-    # A Tenhou record: the room comes from its GO type (0x20 tokujou, 0xA0 houou).
+    # A Tenhou record (tenhou.net/6; a canonical record's room is only its claim): the room
+    # comes from its GO type (0x20 tokujou, 0xA0 houou), which the writer turns into its disp.
     document["source"] = {"format": "mjlog", "id": f"room-{seed}", "extra": {"go_type": go_type}}
+    games, _ = read_games(json.dumps(document).encode())
+    write = get_format("tenhou6").write
+    assert write is not None
     with committed(execute=True):
-        (outcome,) = import_file("g.json", json.dumps(document).encode())
+        (outcome,) = import_file("g.json", write(games))
     return Game.objects.get(pk=outcome.game_id)
 
 
