@@ -648,9 +648,35 @@ CATALOGUE: Final[tuple[Entry, ...]] = (
         _("gzip content larger than %(count)s MB; refused"),
     ),
     E("corrupt gzip data ({text})", _("corrupt gzip data (%(text)s)")),
+    E(
+        "the file holds {count} XML tags; at most {count2} are read in one file (a game has a "
+        "few thousand)",
+        _(
+            "the file holds %(count)s XML tags; at most %(count2)s are read in one file (a game "
+            "has a few thousand)"
+        ),
+    ),
+    E(
+        "the file holds about {count} JSON values; at most {count2} are read in one file (a "
+        "game has a few thousand): split a collection into several files or an archive",
+        _(
+            "the file holds about %(count)s JSON values; at most %(count2)s are read in one file "
+            "(a game has a few thousand): split a collection into several files or an archive"
+        ),
+    ),
     E("a member name {text}", _("a member name %(text)s")),
     # -- Storing a game (mjlogs/reading.py, mjlogs/storable.py, mjlogs/services.py).
     E("the file holds no game", _("the file holds no game")),
+    E(
+        "the file is {count} bytes, {count2} times its games' record ({count3} bytes): mostly "
+        "bytes that are no part of any game; a file of more than {count4} bytes may be at most "
+        "{count5} times its record",
+        _(
+            "the file is %(count)s bytes, %(count2)s times its games’ record (%(count3)s bytes): "
+            "mostly bytes that are no part of any game; a file of more than %(count4)s bytes may "
+            "be at most %(count5)s times its record"
+        ),
+    ),
     E("game {count} of {count2}: {reason}", _("game %(count)s of %(count2)s: %(reason)s")),
     E(
         "reading this file ended the worker process that read it (killed, out of memory or "

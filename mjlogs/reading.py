@@ -24,10 +24,12 @@ from concurrent import futures
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
 from engine.families import with_modifiers
-from engine.formats import canonical, read_games
+from engine.formats import MAX_RECORD_ITEMS, canonical, decompress, read_games
 from engine.game_flow import whole_points
 from mjlogs.game_end import game_end, record_end
 from mjlogs.identity import identities
@@ -129,7 +131,8 @@ def read_file(
     file's failure. ``in_process``: keep each game's engine record (not for a worker, whose
     results are pickled). ``replay_ahead``: also replay each game for its verification."""
     try:
-        games, fmt = read_games(data, file_name=name)
+        plain = decompress(data)
+        games, fmt = read_games(plain, file_name=name, max_items=MAX_RECORD_ITEMS)
     except EngineError as error:
         return ReadFailure(name, str(error))
     if not games:
@@ -141,10 +144,13 @@ def read_file(
             check_storable(game)
         except (EngineError, NotStorable) as error:
             return ReadFailure(name, f"{where}{error}", fmt.name)
+    documents = [canonical.game_to_json(game) for game in games]
+    if padding := _mostly_padding(len(plain), documents):
+        return ReadFailure(name, padding, fmt.name)
     prepared = []
-    for index, game in enumerate(games):
+    for index, (game, document) in enumerate(zip(games, documents, strict=True)):
         label = f"game {index + 1} of {name}"
-        prepared.append(_prepared(game, fmt.name, label, in_process, replay_ahead))
+        prepared.append(_prepared(game, document, fmt.name, label, in_process, replay_ahead))
     return ReadFile(
         name=name,
         source_format=fmt.name,
@@ -157,14 +163,38 @@ def read_file(
     )
 
 
+#: A file may be this many times the size of its games' canonical records (JSON without
+#: blanks), or :data:`PADDING_FLOOR` bytes, whichever is more, before it is refused as mostly
+#: padding: the raw file is kept as it came, so 21 MB of junk around a 21 KB game would be kept
+#: too. The real records read here are at most 1.4 times theirs, but for mjai logs carrying a
+#: bot's notes on every move (up to 20 times: Apricot-S/mjai-manue-go's).
+PADDING_RATIO = 64
+PADDING_FLOOR = 1024 * 1024
+
+
+def _mostly_padding(size: int, documents: Sequence[dict[str, Any]]) -> str:
+    """Why a file of ``size`` bytes (uncompressed) holding these games is refused as mostly
+    padding, or ``""`` (:data:`PADDING_RATIO`)."""
+    if size <= PADDING_FLOOR:
+        return ""
+    record = sum(len(orjson.dumps(document)) for document in documents)
+    if size <= PADDING_RATIO * record:
+        return ""
+    return (
+        f"the file is {size:,} bytes, {size // max(record, 1):,} times its games' record "
+        f"({record:,} bytes): mostly bytes that are no part of any game; a file of more than "
+        f"{PADDING_FLOOR:,} bytes may be at most {PADDING_RATIO} times its record"
+    )
+
+
 def _prepared(
     game: EngineGame,
+    document: dict[str, Any],
     read_format: str,
     label: str,
     in_process: bool,
     replay_ahead: ReplayAhead | None,
 ) -> PreparedGame:
-    document = canonical.game_to_json(game)
     play, digest = identities(document)
     if digest in _stored_at_fork:
         replay_ahead = None  # a duplicate: nothing of it will be verified

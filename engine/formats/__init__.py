@@ -23,10 +23,12 @@ from engine.events import Game
 from engine.formats.base import (
     MAX_DECOMPRESSED_BYTES,
     MAX_JSON_INT_DIGITS,
+    MAX_RECORD_ITEMS,
     NOT_A_RECORD,
     SNIFF_BYTES,
     Format,
     ReaderWarnings,
+    check_items,
     check_strings,
     content_head,
     cut_short,
@@ -109,17 +111,26 @@ def sniff(data: bytes) -> Format:
 
 
 def read_games(
-    data: bytes, format_name: str | None = None, *, file_name: str | None = None
+    data: bytes,
+    format_name: str | None = None,
+    *,
+    file_name: str | None = None,
+    max_items: int | None = None,
 ) -> tuple[list[Game], Format]:
     """Every game in one file's bytes, and the format they were read as (sniffed when no format
     name is given). gzip-compressed bytes are decompressed first. ``file_name`` (a path or URL)
-    lets a format take what only the name holds, such as an mjlog's log id.
+    lets a format take what only the name holds, such as an mjlog's log id. ``max_items``: refuse
+    a file of more XML tags or JSON values than this before parsing it (``check_items``), as a
+    service reading strangers' files does to bound its memory.
 
-    :raises MalformedLogError: unknown or corrupt data.
+    :raises MalformedLogError: unknown or corrupt data, or more items than a file may hold
+        (:func:`~engine.formats.base.check_items`).
     :raises UnsupportedLogError: a record using something the engine does not support.
     """
     plain = decompress(data)
     fmt = get_format(format_name) if format_name else sniff(plain)
+    if max_items is not None:
+        check_items(plain, fmt.markup, max_items)
     if file_name is not None and fmt.read_named is not None:
         return fmt.read_named(plain, file_name), fmt
     return fmt.read(plain), fmt
@@ -129,10 +140,12 @@ __all__ = [
     "FORMATS",
     "MAX_DECOMPRESSED_BYTES",
     "MAX_JSON_INT_DIGITS",
+    "MAX_RECORD_ITEMS",
     "NOT_A_RECORD",
     "SNIFF_BYTES",
     "Format",
     "ReaderWarnings",
+    "check_items",
     "check_strings",
     "content_head",
     "cut_short",

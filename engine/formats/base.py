@@ -42,6 +42,8 @@ class Format:
     #: Like ``read``, also given the file's name, for a format whose files carry something of
     #: the game only in their name (an mjlog's Tenhou log id). ``None``: the name adds nothing.
     read_named: Callable[[bytes, str], list[Game]] | None = None
+    #: ``"xml"`` or ``"json"``: what :func:`check_items` counts in a file before it is read.
+    markup: str = "json"
 
 
 #: How much a gzip stream is inflated at a time: a bomb is stopped at the limit, holding no
@@ -87,6 +89,40 @@ def decompress(data: bytes) -> bytes:
     if rest.strip(b"\x00"):  # zeros after the last member are padding (gzip(1) allows it)
         raise MalformedLogError("data after the end of the gzip stream")
     return b"".join(parts)
+
+
+#: Items a service may let one file hold (``read_games(max_items=...)``, :func:`check_items`):
+#: XML tags, or JSON values. Parsing keeps each as a Python object of 200 bytes or so (a 30 MB
+#: mjlog of three million tags took 670 MB to read), so this bounds a file's reading to about
+#: 100 MB, where a game holds a few thousand (the largest real record read here, an mjai log with
+#: a bot's notes, about 11,000): a collection of more games than this allows comes as several
+#: files or an archive.
+MAX_RECORD_ITEMS: Final = 500_000
+
+
+def check_items(data: bytes, markup: str, limit: int = MAX_RECORD_ITEMS) -> None:
+    """Refuse a file of more than ``limit`` items before it is parsed. Counted at C speed on
+    the bytes, as an upper bound: a tag starts with ``<``; a JSON value but the first follows a
+    comma, or starts a line (mjai's JSON lines), and a comma may come percent-encoded in a
+    tenhou.net link's record (``%2C``).
+
+    :raises MalformedLogError: naming the count and the limit.
+    """
+    if markup == "xml":
+        tags = data.count(b"<")
+        if tags > limit:
+            raise MalformedLogError(
+                f"the file holds {tags:,} XML tags; at most {limit:,} are read in one file (a "
+                "game has a few thousand)"
+            )
+        return
+    values = data.count(b",") + data.count(b"\n") + data.count(b"%2C") + data.count(b"%2c")
+    if values > limit:
+        raise MalformedLogError(
+            f"the file holds about {values:,} JSON values; at most {limit:,} are read in one "
+            "file (a game has a few thousand): split a collection into several files or an "
+            "archive"
+        )
 
 
 #: Why bytes that no format recognises are no game record.

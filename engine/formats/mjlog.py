@@ -979,4 +979,5 @@ FORMAT = Format(
     read=read,
     write=None,
     read_named=read_named,
+    markup="xml",
 )

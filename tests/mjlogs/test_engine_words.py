@@ -242,6 +242,17 @@ NAMES = ("Ann", "Ben", "Cho", "Dai")
             "the rank of Cho is 40 characters long; at most 32 are kept",
             "Choの段位が40文字あります。保存できるのは32文字までです",
         ),
+        (
+            "the file is 22,031,138 bytes, 656 times its games' record (33,535 bytes): mostly "
+            "bytes that are no part of any game; a file of more than 1,048,576 bytes may be at "
+            "most 64 times its record",
+            "the file is 22,031,138 bytes, 656 times its games’ record (33,535 bytes): mostly "
+            "bytes that are no part of any game; a file of more than 1,048,576 bytes may be at "
+            "most 64 times its record",
+            "ファイルは22,031,138バイトで、対局の記録（33,535バイト）の656倍あります。"
+            "大部分がどの対局にも属さないバイトです。1,048,576バイトを超えるファイルは記録の"
+            "64倍までです",
+        ),
     ],
 )
 def test_a_message_in_each_language(message: str, english: str, japanese: str) -> None:
