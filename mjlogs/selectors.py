@@ -284,10 +284,12 @@ def player_search(user: User, text: str) -> QuerySet[Player]:
     text = text.strip()
     names = PlayerName.objects.filter(name__icontains=text).values("player")
     matching = _named().filter(Q(name__icontains=text) | Q(pk__in=names))
-    # The players' ids first (a pass over the players' names, no seat read): given as a list,
-    # a few are planned as a few (index reads; no JIT compilation, which would cost more than
-    # the query itself).
-    found = list(matching.values_list("pk", flat=True)[: FEW_MATCHES + 1])
+    # The ids of the players this user may see first (a pass over the players' names, each
+    # asked for one seat it may see): given as a list, a few are planned as a few (index reads;
+    # no JIT compilation, which would cost more than the query itself). Only those it may see
+    # are counted: counting the others would switch the order for a name nobody here sees,
+    # and tell that it holds the text (issue 40).
+    found = list(_visible(matching, user).values_list("pk", flat=True)[: FEW_MATCHES + 1])
     if len(found) > FEW_MATCHES:
         return _visible(matching, user).order_by("name", "pk").prefetch_related("names")
     return _with_games(Player.objects.filter(pk__in=found), user).prefetch_related("names")
