@@ -135,6 +135,9 @@ class ImportSummary:
 #: Games verified together where tasks run in-process (:class:`VerificationQueue`): large enough
 #: that a batch's writes cost little per game, small enough that an import's progress moves.
 VERIFY_BATCH = 50
+#: Tries of a batch's verification in this process (Celery eager) when the database refuses
+#: its transaction, before its games are left pending.
+EAGER_VERIFY_TRIES = 3
 
 
 class VerificationQueue:
@@ -210,10 +213,28 @@ class VerificationQueue:
 
     def _verify_held(self) -> None:
         held, self._held = self._held, []
-        if held:
-            from replay.tasks import verify_games
+        if not held:
+            return
+        from celery.exceptions import Retry
 
-            verify_games.delay(held)  # eager: runs here, now
+        from replay.tasks import verify_games
+
+        for attempt in range(1, EAGER_VERIFY_TRIES + 1):
+            try:
+                verify_games.delay(held)  # eager: runs here, now
+                return
+            except Retry:
+                # The database refused the verdicts' transaction (a deadlock, a lost
+                # connection), which a worker would try again later: the games are stored,
+                # so the upload must not fail for it. Tried again here; the last failure
+                # leaves them pending, for `manage.py reverify --pending`.
+                if attempt == EAGER_VERIFY_TRIES:
+                    logger.exception(
+                        "Verifying games %s failed %d times; they stay pending "
+                        "(`manage.py reverify --pending` verifies them)",
+                        held,
+                        attempt,
+                    )
 
     def _queue(self, game_id: int) -> None:
         from kombu.exceptions import OperationalError as BrokerUnreachable

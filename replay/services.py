@@ -220,9 +220,19 @@ def _save(outcomes: Sequence[_Outcome]) -> dict[int, Verification]:
     from stats.tasks import games_stats_queue_update
 
     with transaction.atomic():
-        present = set(
-            Game.objects.filter(pk__in=[o.game_id for o in outcomes]).values_list("pk", flat=True)
+        ids = [o.game_id for o in outcomes]
+        # Every copy of these games locked first, in one order, before a row naming one is
+        # written: a verdict or a fact row takes a share lock on its game, and the choice of the
+        # copy that counts (below) locks them all, so two verifications of two copies at once,
+        # each holding its own game and then asking for the other, deadlocked (issue 40's
+        # concurrent uploads of one game in two formats on PostgreSQL).
+        shared = plays_with_copies(
+            Game.objects.filter(pk__in=ids).values_list("play_hash", flat=True)
         )
+        if shared:
+            locked = Game.objects.select_for_update().filter(play_hash__in=shared).order_by("pk")
+            list(locked.values_list("pk", flat=True))
+        present = set(Game.objects.filter(pk__in=ids).values_list("pk", flat=True))
         outcomes = [outcome for outcome in outcomes if outcome.game_id in present]
         if not outcomes:
             return {}
