@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # (the viewer's types: a verification never needs their modul
 #: Every game family by name: ``"module.path:ATTRIBUTE"`` of its :class:`GameFamily` object.
 #: A rule set belongs to the first family that owns it, in this order.
 FAMILIES: Final[dict[str, str]] = {
-    "riichi": "engine.variants.riichi:FAMILY",
+    "riichi": "engine.variants.riichi.family:FAMILY",
     "uzje": "engine.variants.uzje.family:FAMILY",
 }
 

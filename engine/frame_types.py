@@ -3,8 +3,9 @@
 A *frame* is the state of one round after some of its events have been applied: step 0 is the
 deal, step ``k`` the table after event ``k - 1``. These types are the contract between the frames
 API and the viewer page (``docs/replay.md``, "Frames"). Every game family's framer builds them
-(riichi's in :mod:`engine.frames`, each family's own, found through :mod:`engine.families`);
-a family adds members by subclassing them. They live here, below every framer.
+(riichi's in :mod:`engine.variants.riichi.frames`, each family's own, found through
+:mod:`engine.families`); a family adds members by subclassing them. They live here, below every
+framer.
 
 :class:`FrameDriver` is the framer loop itself, written once against the table protocol
 (:class:`engine.table.Table`): a family's framer subclasses it and supplies how its table is

@@ -1,10 +1,11 @@
 """What a replay reports, the bookkeeping every family's replayer shares, and the replay loop.
 
 The report types (:class:`ReplayReport`, :class:`Discrepancy`, :class:`RoundSummary`,
-:class:`RoundFact`, ...) and :class:`ReplayLedger` are the contract between the replayers (riichi
-in :mod:`engine.replay`, each game family's own, found through :mod:`engine.families`) and their
-readers (the service's verification, the statistics, the viewer). They live here, below every
-replayer, so that a family's replayer never imports another family's.
+:class:`RoundFact`, ...) and :class:`ReplayLedger` are the contract between the replayers
+(riichi's in :mod:`engine.variants.riichi.replay`, each game family's own, found through
+:mod:`engine.families`) and their readers (the service's verification, the statistics, the
+viewer). They live here, below every replayer, so that a family's replayer never imports another
+family's.
 
 :class:`ReplayDriver` is the replay loop itself, hand after hand, written once against the
 table protocol (:class:`engine.table.Table`); a family's replayer subclasses it and supplies
@@ -240,10 +241,10 @@ def round_json(summary: RoundSummary) -> dict[str, Any]:
 
 
 class ReplayLedger:
-    """The bookkeeping every replayer shares (riichi's in :mod:`engine.replay`, Ùzje's in
-    :mod:`engine.variants.uzje.replay`): the discrepancies and where they are, when to stop, the
-    checks at each hand's start and at the game's end, and the report. :class:`ReplayDriver`
-    adds the replay loop.
+    """The bookkeeping every replayer shares (riichi's in :mod:`engine.variants.riichi.replay`,
+    Ùzje's in :mod:`engine.variants.uzje.replay`): the discrepancies and where they are, when to
+    stop, the checks at each hand's start and at the game's end, and the report.
+    :class:`ReplayDriver` adds the replay loop.
 
     ``HAND`` and ``GAME`` name the units in messages (Ùzje calls a hand a game and a game a
     match); :meth:`position_words` says where a hand stands.

@@ -50,7 +50,7 @@ from engine.hand.acceptance import Acceptance, acceptance, discard_loss
 from engine.hand.melds import CHI, Meld, called_honour_runs
 from engine.hand.shanten import shanten_chiitoitsu
 from engine.hand.shapes import shapes_for
-from engine.replay import ruleset_of
+from engine.rules.presets import ruleset_of
 from engine.rules.ruleset import Ruleset, Scoring
 from engine.rules.yaku import DRAGON_YAKU, ROUND_WIND_YAKU, SEAT_WIND_YAKU
 from engine.state import GameState

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.errors import UnknownRulesetError
+from engine.events import Game
 from engine.rules.ruleset import (
     DOUBLE_YAKUMAN_FORMS,
     KanDoraTiming,
@@ -319,6 +320,14 @@ def with_overrides(name: str, overrides: Mapping[str, object]) -> Ruleset:
     :raises UnknownRulesetError: an unknown preset or option, or a value the option cannot take.
     """
     return apply_overrides(get_ruleset(name), overrides)
+
+
+def ruleset_of(game: Game) -> Ruleset:
+    """A riichi game's rule set: the preset its header names, with the header's overrides.
+
+    :raises UnknownRulesetError: an unknown preset or option, or a value the option cannot take.
+    """
+    return with_overrides(game.header.ruleset, game.header.rule_overrides)
 
 
 def apply_overrides(ruleset: Ruleset, overrides: Mapping[str, object]) -> Ruleset:

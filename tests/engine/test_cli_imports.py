@@ -46,6 +46,7 @@ def test_verifying_tenhou_logs_loads_no_other_format_family_or_viewer_module() -
 
     assert "engine.formats.mjlog" in modules
     assert "engine.replay" in modules
+    assert "engine.variants.riichi.replay" in modules
     unwanted = {
         "engine.formats.tenhou6",
         "engine.formats.tenhou6.reader",
@@ -54,6 +55,7 @@ def test_verifying_tenhou_logs_loads_no_other_format_family_or_viewer_module() -
         "engine.variants.uzje.rules",
         "engine.frame_types",
         "engine.frames",
+        "engine.variants.riichi.frames",
         "engine.study",
     }
     assert not modules & unwanted
@@ -65,9 +67,10 @@ def test_scoring_one_hand_loads_no_replayer_and_no_other_family() -> None:
     )
 
     # Scored by the riichi family, which the command line imports only to score.
-    assert "engine.variants.riichi" in modules
+    assert "engine.variants.riichi.family" in modules
     unwanted = {
         "engine.replay",
+        "engine.variants.riichi.replay",
         "engine.state",
         "engine.formats.canonical",
         "engine.formats.mjlog",

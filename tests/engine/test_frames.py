@@ -41,7 +41,8 @@ from engine.frames import (
     round_list,
     round_list_after_replay,
 )
-from engine.replay import ReplayReport, Verdict, replay, ruleset_of
+from engine.replay import ReplayReport, Verdict, replay
+from engine.rules.presets import ruleset_of
 from engine.rules.ruleset import Ruleset
 from engine.sim.selfplay import simulate
 from engine.sim.wall import dead_wall_replacements, tile_set

@@ -20,7 +20,8 @@ from engine.events import (
     Win,
 )
 from engine.formats import read_games
-from engine.replay import Verdict, replay, ruleset_of
+from engine.replay import Verdict, replay
+from engine.rules.presets import ruleset_of
 from engine.state import GameState
 from engine.tiles import Tile
 from tests.engine.corpus import corpus_dir, manifest

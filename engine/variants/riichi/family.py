@@ -1,11 +1,12 @@
-"""Riichi mahjong as a game family (:mod:`engine.families`): the engine's core, gathered into one
-family object.
+"""Riichi mahjong as a game family (:mod:`engine.families`): the family object the registry names.
 
 Every rule set of :mod:`engine.rules` is riichi: Tenhou and Mahjong Soul, the associations and
 leagues, and the variants that are options of riichi (space mahjong's shapes, small mahjong's
-table and scoring, rule modifiers). The core modules do the work (:mod:`engine.replay`,
-:mod:`engine.frames`, :mod:`engine.sim.selfplay`, :mod:`engine.scoring.request`); this module
-only answers the registry's questions with them, importing each part when it is first asked for
+table and scoring, rule modifiers). The family's replayer and framer are this package's
+(:mod:`~engine.variants.riichi.replay`, :mod:`~engine.variants.riichi.frames`); its state
+machine, scoring, rules, self-play and study aids are the engine's core (:mod:`engine.state`,
+:mod:`engine.scoring`, :mod:`engine.rules`, :mod:`engine.sim`, :mod:`engine.study`). This module
+answers the registry's questions with them, importing each part when it is first asked for
 (finding a game's family, or listing the presets, loads no replayer). The riichi-only formats
 hold riichi games, except those whose rule set :attr:`~engine.rules.ruleset.Ruleset.variant`
 names (shapes, values or modifiers those formats cannot say).
@@ -59,24 +60,24 @@ class RiichiFamily(GameFamily):
         return ruleset.variant
 
     def replay(self, game: Game, *, stop_at_first: bool = False) -> ReplayReport:
-        from engine.replay import replay_riichi
+        from engine.variants.riichi.replay import replay
 
-        return replay_riichi(game, stop_at_first=stop_at_first)
+        return replay(game, stop_at_first=stop_at_first)
 
     def round_frames(self, game: Game, round_index: int, first_dealer: int | None) -> RoundFrames:
-        from engine.frames import riichi_round_frames
+        from engine.variants.riichi.frames import round_frames
 
-        return riichi_round_frames(game, round_index, first_dealer=first_dealer)
+        return round_frames(game, round_index, first_dealer=first_dealer)
 
     def round_list(self, game: Game) -> list[RoundInfo]:
-        from engine.frames import riichi_round_list
+        from engine.variants.riichi.frames import round_list
 
-        return riichi_round_list(game)
+        return round_list(game)
 
     def round_list_after_replay(self, game: Game, report: ReplayReport) -> list[RoundInfo]:
-        from engine.frames import riichi_round_list_after_replay
+        from engine.variants.riichi.frames import round_list_after_replay
 
-        return riichi_round_list_after_replay(game, report)
+        return round_list_after_replay(game, report)
 
     def study(self, game: Game) -> list[StudyTally] | None:
         from engine.study import riichi_study
