@@ -51,7 +51,8 @@ EXCLUDED: dict[str, str] = {
     "engine/cli_games.py": "the command line's game commands: argparse, run once per process",
     "engine/jobs.py": "the commands' --jobs option: read once per process",
     "engine/errors.py": "EngineError.code is a plain class attribute, which a compiled class "
-    "turns into an instance attribute never set; errors are not hot",
+    "turns into an instance attribute never set, and SimulationError subclasses RuntimeError, "
+    "which mypyc cannot compile; errors are not hot",
     "engine/formats/canonical.py": "it reads Ùzje's records too, whose halves of points are floats "
     "typed as int (see engine/variants/uzje/ below)",
     "engine/game_flow.py": "shared with Ùzje, whose scores hold halves (floats typed as int); "
@@ -71,8 +72,8 @@ EXCLUDED: dict[str, str] = {
     "bare classes (tuple, type)",
     "engine/hand/shanten_table_build.py": "the builder of the shipped shanten table: run offline",
     "engine/compile.py": "this build script",
-    "engine/sim/selfplay.py": "SimulationError subclasses RuntimeError, which mypyc cannot "
-    "compile; self-play is not on the replay or scoring path",
+    "engine/sim/selfplay.py": "self-play is not on the replay or scoring path, and its tests "
+    "(tests/engine/sim) are not among TESTED: compiled, it would go untested",
 }
 #: Why every package ``__init__.py`` is left interpreted.
 INIT_REASON = (

@@ -2,7 +2,8 @@
 
 Every error the engine raises on bad input is an :class:`EngineError` (a ``ValueError``), so a
 caller can catch one type; the subclasses say what kind of problem it was. Messages name the
-offending value and what was expected, so they can be shown to a user as they are.
+offending value and what was expected, so they can be shown to a user as they are. The one error
+that is never the input's fault, :class:`SimulationError`, is a bug of self-play.
 """
 
 from __future__ import annotations
@@ -95,3 +96,10 @@ class IllegalActionError(EngineError):
     """An event the rules do not allow in the current state of the game."""
 
     code = "illegal_action"
+
+
+class SimulationError(RuntimeError):
+    """A self-play loop cannot go on (any family's: riichi's :mod:`engine.sim.selfplay`, Ùzje's
+    :mod:`engine.variants.uzje.selfplay`): the state offers nothing legal, a bot chose something
+    it was not offered, or a cap was reached. Always a bug, never a property of the game, so not
+    an :class:`EngineError`."""

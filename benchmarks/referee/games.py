@@ -19,7 +19,7 @@ import random
 
 from engine.events import Game
 from engine.rules.presets import get_ruleset
-from engine.sim.bots import Bot, GreedyBot, RandomBot
+from engine.sim.bots import GreedyBot, RandomBot, RiichiBot
 from engine.sim.scenarios import scenario_game, scenarios_for
 from engine.sim.selfplay import play_game
 
@@ -56,7 +56,7 @@ def make_game(ruleset: str, seed: int) -> Game:
             hands=ARRANGED_HANDS,
             game_id=game_id(ruleset, seed),
         )
-    bots: list[Bot]
+    bots: list[RiichiBot]
     if kind == "mixed":
         randoms = set(rng.sample(range(rules.players), 1 + rng.randrange(2)))
         bots = [

@@ -1,20 +1,22 @@
-"""Bots for self-play: a protocol, a random player and a shanten-greedy player.
+"""Riichi's bots for self-play: a random player and a shanten-greedy player.
 
-A bot is asked only when it has a choice. On its own turn (``ACT`` and ``RIICHI`` phases) it gets
-every legal event of that turn (discards, tsumo, riichi, kans, kita, nine terminals) and must pick
-one. On a claim (someone's discard, added kan or north) it gets its legal rons, or, once nobody
-has ronned, its legal calls; it may pass with ``None``. The self-play loop
-(:mod:`engine.sim.selfplay`) resolves competing claims. Bots may read the whole
-:class:`~engine.state.GameState` but play fair: they look only at their own tiles and at what is
-public (melds, rivers, indicators).
+A bot is asked only when it has a choice (the protocol every family's bots follow,
+:class:`engine.bots.Bot`: here over a :class:`~engine.state.GameState` and riichi's events). On its
+own turn (``ACT`` and ``RIICHI`` phases) it gets every legal event of that turn (discards, tsumo,
+riichi, kans, kita, nine terminals) and must pick one. On a claim (someone's discard, added kan or
+north) it gets its legal rons, or, once nobody has ronned, its legal calls; it may pass with
+``None``. The self-play loop (:mod:`engine.sim.selfplay`) resolves competing claims. Bots may read
+the whole :class:`~engine.state.GameState` but play fair: they look only at their own tiles and at
+what is public (melds, rivers, indicators).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import TypeAlias
 
+from engine.bots import Bot
 from engine.events import (
     AbortiveDraw,
     AddedKan,
@@ -39,15 +41,8 @@ from engine.tiles import DRAGONS, EAST, YAOCHUU, dora_from_indicator
 _YAOCHUU = frozenset(YAOCHUU)
 
 
-class Bot(Protocol):
-    """A player of self-play games."""
-
-    def choose(self, state: GameState, seat: int, options: list[Event]) -> Event | None:
-        """One of ``options`` (the legal events for ``seat`` now), or ``None`` to pass a claim.
-
-        On the seat's own turn the options always include a discard and ``None`` is not allowed.
-        """
-        ...
+#: Riichi's bots: the engine's bot protocol over riichi's table and events.
+RiichiBot: TypeAlias = Bot[GameState, Event]
 
 
 def is_claim(options: Sequence[Event]) -> bool:

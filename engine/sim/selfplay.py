@@ -24,6 +24,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Iterator, Sequence
 
+from engine.errors import SimulationError
 from engine.events import (
     AbortiveDraw,
     AbortKind,
@@ -49,7 +50,7 @@ from engine.events import (
 from engine.game_flow import RoundPosition, final_scores, first_position
 from engine.rules.presets import PRESETS, as_preset, get_ruleset
 from engine.rules.ruleset import Ruleset
-from engine.sim.bots import Bot, GreedyBot
+from engine.sim.bots import GreedyBot, RiichiBot
 from engine.sim.wall import deal
 from engine.state import GameState, HandResult, Phase
 from engine.tiles import Tile
@@ -60,7 +61,7 @@ MAX_EVENTS_PER_ROUND = 2000
 MAX_ROUNDS = 200
 
 #: A function giving the bots of one game, seat by seat, from the game's random generator.
-BotFactory = Callable[[random.Random], Sequence[Bot]]
+BotFactory = Callable[[random.Random], Sequence[RiichiBot]]
 #: A function dealing one hand (as :func:`engine.sim.wall.deal` does) for the hand's position:
 #: the seats' tiles, the opening indicator and the wall. Scenarios use it to arrange walls.
 Dealer = Callable[
@@ -68,14 +69,9 @@ Dealer = Callable[
 ]
 
 
-class SimulationError(RuntimeError):
-    """The self-play loop cannot go on: the state offers nothing legal, a bot chose something
-    it was not offered, or a cap was reached. Always a bug, never a property of the game."""
-
-
 def play_game(
     ruleset: Ruleset,
-    bots: Sequence[Bot],
+    bots: Sequence[RiichiBot],
     rng: random.Random,
     *,
     players: Sequence[str] | None = None,
@@ -185,7 +181,7 @@ def _overrides(ruleset: Ruleset) -> dict[str, object]:
 def _play_round(
     state: GameState,
     position: RoundPosition,
-    bots: Sequence[Bot],
+    bots: Sequence[RiichiBot],
     rng: random.Random,
     dealer: Dealer | None = None,
 ) -> tuple[Round, RoundPosition | None]:
@@ -227,7 +223,7 @@ def _play_round(
 class _Hand:
     """The play of one hand: the event loop and the events applied."""
 
-    def __init__(self, state: GameState, bots: Sequence[Bot]) -> None:
+    def __init__(self, state: GameState, bots: Sequence[RiichiBot]) -> None:
         self.state = state
         self.bots = bots
         self.events: list[Event] = []

@@ -1,38 +1,31 @@
 """Ùzje bots for self-play: simple players that make games full of the rules' corners.
 
-A bot answers three questions: what to do on its turn (a flower, a win, a quad or a discard, from
-the legal actions), whether to take a win it is offered, and which claim (if any) to make on a
-discard. :class:`GreedyBot` plays for the closed hand (a closed hand always reaches the 2.5 f
-minimum): it discards the tile that keeps it closest to a winning shape and claims only trips of
-valuable honours. :class:`ClaimingBot` claims whatever brings it closer, ariths of every
-difference included, so open hands, quads and failed open hands appear too.
+A bot follows the protocol every family's bots follow (:class:`engine.bots.Bot`: here over an
+:class:`~engine.variants.uzje.state.UzjeState` and Ùzje's events), whose one question,
+:meth:`~GreedyBot.choose`, comes in three kinds here: what to do on its turn (a flower, a win, a
+quad or a discard, from the legal actions), whether to take a win it is offered (the options are
+that win), and which claim (if any) to make on a discard. :class:`GreedyBot` plays for the closed
+hand (a closed hand always reaches the 2.5 f minimum): it discards the tile that keeps it closest
+to a winning shape and claims only trips of valuable honours. :class:`ClaimingBot` claims
+whatever brings it closer, ariths of every difference included, so open hands, quads and failed
+open hands appear too.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TypeAlias
 
+from engine.bots import Bot
 from engine.events import AddedKan, ClosedKan, Discard, OpenKan, Pon, Win
 from engine.variants.uzje.events import Chow, FlowerExposed, UzjeEvent
 from engine.variants.uzje.shapes import discard_distances, distance, standard_distance
-from engine.variants.uzje.state import UzjeState
+from engine.variants.uzje.state import UzjePhase, UzjeState
 from engine.variants.uzje.tiles import ARROWS, FULL_WINDS, ZERO, kind_of
 
-
-class Bot(Protocol):
-    def turn(self, state: UzjeState, actions: Sequence[UzjeEvent]) -> UzjeEvent:
-        """Choose one of the turn's legal actions."""
-        ...
-
-    def take_win(self, state: UzjeState, win: Win) -> bool:
-        """Whether to take a win on a discard, a quad or a flower."""
-        ...
-
-    def claim(self, state: UzjeState, options: Sequence[UzjeEvent]) -> UzjeEvent | None:
-        """One of the claims offered on a discard, or ``None``."""
-        ...
+#: Ùzje's bots: the engine's bot protocol over Ùzje's table and events.
+UzjeBot: TypeAlias = Bot[UzjeState, UzjeEvent]
 
 
 def _distance(state: UzjeState, seat: int, counts: list[int]) -> int:
@@ -60,7 +53,19 @@ class GreedyBot:
         self.rng = rng or random.Random(0)
         self.quads = quads
 
+    def choose(self, state: UzjeState, seat: int, options: list[UzjeEvent]) -> UzjeEvent | None:
+        """On the seat's turn one of the turn's actions (:meth:`turn`); offered a win, that win
+        or ``None`` (:meth:`take_win`); offered claims on a discard, one of them or ``None``
+        (:meth:`claim`)."""
+        if state.phase is UzjePhase.ACT:
+            return self.turn(state, options)
+        offered = options[0]
+        if isinstance(offered, Win):
+            return offered if self.take_win(state, offered) else None
+        return self.claim(state, options)
+
     def turn(self, state: UzjeState, actions: Sequence[UzjeEvent]) -> UzjeEvent:
+        """One of the turn's legal actions."""
         for action in actions:
             if isinstance(action, FlowerExposed | Win):
                 return action
@@ -91,9 +96,11 @@ class GreedyBot:
         return self.rng.choice(best)
 
     def take_win(self, state: UzjeState, win: Win) -> bool:
+        """Whether to take a win on a discard, a quad or a flower."""
         return True
 
     def claim(self, state: UzjeState, options: Sequence[UzjeEvent]) -> UzjeEvent | None:
+        """One of the claims offered on a discard, or ``None``."""
         for option in options:
             if isinstance(option, Pon | OpenKan) and state.seats[option.seat].melds == []:
                 kind = kind_of(option.tile)

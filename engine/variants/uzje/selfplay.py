@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import cast
 
+from engine.errors import SimulationError
 from engine.events import (
     Draw,
     Event,
@@ -34,7 +35,7 @@ from engine.events import (
     Win,
 )
 from engine.game_flow import RoundPosition
-from engine.variants.uzje.bots import Bot, ClaimingBot, GreedyBot
+from engine.variants.uzje.bots import ClaimingBot, GreedyBot, UzjeBot
 from engine.variants.uzje.events import BonusRevealed, Chow, UzjeEvent
 from engine.variants.uzje.flow import first_position
 from engine.variants.uzje.rules import UzjeRules, as_preset, get_rules
@@ -48,11 +49,7 @@ MAX_EVENTS_PER_GAME = 3000
 MAX_GAMES = 400
 
 #: A function giving the bots of one match, seat by seat, from the match's random generator.
-BotFactory = Callable[[random.Random], Sequence[Bot]]
-
-
-class SimulationError(RuntimeError):
-    """The self-play loop cannot go on: always a bug, never a property of the game."""
+BotFactory = Callable[[random.Random], Sequence[UzjeBot]]
 
 
 def deal(
@@ -105,7 +102,7 @@ def recorded_win(win: UzjeWin, state: UzjeState) -> RecordedWin:
 
 
 def play_round(
-    state: UzjeState, round_: Round, bots: Sequence[Bot], rng: random.Random
+    state: UzjeState, round_: Round, bots: Sequence[UzjeBot], rng: random.Random
 ) -> tuple[Round, UzjeHandResult]:
     """Play one dealt game; the round with its events, and its result."""
     state.start_round(round_)
@@ -123,13 +120,13 @@ def play_round(
             raise SimulationError(f"nothing is legal in phase {state.phase}")
         phase = state.phase
         if phase is UzjePhase.ACT:
-            choice = bots[state.turn].turn(state, actions)
-            if choice not in actions:
+            choice = bots[state.turn].choose(state, state.turn, actions)
+            if choice is None or choice not in actions:
                 raise SimulationError(f"seat {state.turn}'s bot chose {choice}, not offered")
             do(choice)
             continue
         wins = [action for action in actions if isinstance(action, Win)]
-        taken = [win for win in wins if bots[win.seat].take_win(state, win)]
+        taken = [win for win in wins if bots[win.seat].choose(state, win.seat, [win]) is win]
         if taken:
             for win in taken:
                 do(win)
@@ -170,7 +167,7 @@ def play_round(
 
 
 def _claim(
-    state: UzjeState, claims: Sequence[Pon | OpenKan | Chow], bots: Sequence[Bot]
+    state: UzjeState, claims: Sequence[Pon | OpenKan | Chow], bots: Sequence[UzjeBot]
 ) -> UzjeEvent | None:
     """Trips and quads first, in turn order from the discarder; then the next player's arith."""
     assert state.discard is not None
@@ -187,13 +184,13 @@ def _claim(
             claim for claim in claims if claim.seat == seat and isinstance(claim, Pon | OpenKan)
         ]
         if mine:
-            choice = bots[seat].claim(state, mine)
+            choice = bots[seat].choose(state, seat, list(mine))
             if choice is not None:
                 return choice
     nxt = (discarder + 1) % state.players
     chows = [claim for claim in claims if isinstance(claim, Chow) and claim.seat == nxt]
     if chows:
-        return bots[nxt].claim(state, chows)
+        return bots[nxt].choose(state, nxt, list(chows))
     return None
 
 
@@ -203,7 +200,7 @@ def _first(claims: Sequence[Pon | OpenKan | Chow], seat: int) -> Pon | OpenKan |
 
 def play_game(
     rules: UzjeRules,
-    bots: Sequence[Bot],
+    bots: Sequence[UzjeBot],
     rng: random.Random,
     *,
     game_id: str | None = None,
@@ -234,7 +231,7 @@ def play_game(
 def mixed_bots(players: int) -> BotFactory:
     """Greedy bots with none, one or two claiming bots among them (at random seats)."""
 
-    def make(rng: random.Random) -> Sequence[Bot]:
+    def make(rng: random.Random) -> Sequence[UzjeBot]:
         claimers = set(rng.sample(range(players), rng.randrange(3)))
         return [
             ClaimingBot(rng, rate=rng.choice((0.3, 0.7, 1.0)))

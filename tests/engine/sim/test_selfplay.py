@@ -10,6 +10,8 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
+from engine.bots import Bot
+from engine.errors import SimulationError
 from engine.events import (
     AbortiveDraw,
     AddedKan,
@@ -36,8 +38,8 @@ from engine.replay import Verdict, replay
 from engine.rules.presets import PRESETS, get_ruleset
 from engine.rules.ruleset import Ruleset
 from engine.sim import selfplay
-from engine.sim.bots import Bot, GreedyBot, RandomBot
-from engine.sim.selfplay import SimulationError, play_game, simulate
+from engine.sim.bots import GreedyBot, RandomBot
+from engine.sim.selfplay import play_game, simulate
 from engine.sim.wall import INDICATORS, dead_wall_replacements, deal, live_tiles, tile_set
 from engine.state import GameState, Phase
 from engine.tiles import EAST, KINDS, SANMA_MISSING, Tile, parse_tile

@@ -18,6 +18,7 @@ from importlib import resources
 import pytest
 from jsonschema import Draft202012Validator
 
+from engine.bots import Bot
 from engine.events import (
     AddedKan,
     Chi,
@@ -37,7 +38,7 @@ from engine.frames import round_frames
 from engine.replay import Verdict, replay
 from engine.rules import get_ruleset
 from engine.sim import selfplay
-from engine.sim.bots import Bot, GreedyBot, RandomBot
+from engine.sim.bots import GreedyBot, RandomBot
 from engine.sim.selfplay import play_game, simulate
 
 SEED = 20260404
