@@ -54,17 +54,18 @@ EXCLUDED: dict[str, str] = {
     "turns into an instance attribute never set, and SimulationError subclasses RuntimeError, "
     "which mypyc cannot compile; errors are not hot",
     "engine/formats/canonical.py": "it reads Ùzje's records too, whose halves of points are floats "
-    "typed as int (see engine/variants/uzje/ below)",
-    "engine/game_flow.py": "shared with Ùzje, whose scores hold halves (floats typed as int); "
-    "per hand, not per event",
+    "where the record says int (engine.dialect.PointsOrHalf; see engine/variants/uzje/ below)",
+    "engine/game_flow.py": "shared with Ùzje, whose scores hold halves (floats where the record "
+    "says int: engine.dialect.PointsOrHalf); per hand, not per event",
     "engine/events.py": 'dataclasses with a ClassVar default (type = "draw"): mypyc hands the '
     "ClassVar to @dataclass as a field, which breaks the constructors",
     "engine/families.py": "a plug-in point: a game family subclasses GameFamily, and compiled "
     "classes refuse interpreted subclasses (a family of a test, or of a user)",
     "engine/report.py": "a plug-in point: a family's replay subclasses ReplayDriver",
     "engine/frame_types.py": "a plug-in point: a family's framer subclasses FrameDriver",
-    "engine/variants/uzje/": "the whole Ùzje family: its halves of points are floats typed as "
-    "int (cast), which compiled code refuses at run time; and it is not the riichi hot path",
+    "engine/variants/uzje/": "the whole Ùzje family: its halves of points are floats where the "
+    "shared types say int (engine.dialect.PointsOrHalf), which compiled code refuses at run time; "
+    "and it is not the riichi hot path",
     "engine/rules/modifiers.py": "the plug-in point: user code subclasses RuleModifier, and the "
     "@register class decorator makes non-native classes",
     "engine/rules/ruleset.py": "its dataclass's annotations are the types engine/rules/options.py "

@@ -5,17 +5,27 @@ with its own tiles (Ùzje mahjong's 16 ranks, zero and flowers) writes them in i
 and adds events of its own. Each family names its dialect (:attr:`engine.families.GameFamily.
 dialect`), and the canonical reader and writer take the dialect of the header's ``ruleset``.
 The type lives here, below the canonical format and every family, so that neither imports the
-other.
+other, and so does :data:`PointsOrHalf`, the points of a dialect whose points may be halves.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NewType
 
 from engine.events import EVENT_TYPES
 from engine.tiles import Tile, parse_tile
+
+#: An amount of points (a score, a score change, a win's points) held where the shared record,
+#: report and frame types say ``int``, in a dialect whose points may be halves
+#: (:attr:`Dialect.half_points`, Ùzje's exact self-draw payments): a whole amount is the ``int``
+#: it says, and a half is the ``float`` it is (``2.5``), never a count of halves. Those types say
+#: ``int`` because every riichi figure is whole, rather than be widened for one family; this
+#: type names the one kind of value in them that may not be, where it is made: by the canonical
+#: reader, reading a half, and by Ùzje's ``scoring.as_recorded``. Compiled code refuses such a
+#: float where it declares ``int``, so what handles one stays interpreted (``engine.compile``).
+PointsOrHalf = NewType("PointsOrHalf", int)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
@@ -32,7 +42,8 @@ class Dialect:
     event_types: Mapping[str, type[Any]]
     #: Scores, score changes and points may be halves (``2.5``; Ùzje's exact self-draw
     #: payments): the reader takes a number with a fraction of one half where these are
-    #: written, which every other dialect refuses (whole points are integers everywhere).
+    #: written (a :data:`PointsOrHalf`), which every other dialect refuses (whole points are
+    #: integers everywhere).
     half_points: bool = False
 
 

@@ -19,7 +19,7 @@ from contextvars import ContextVar
 from enum import Enum
 from typing import Any, TypeVar, cast
 
-from engine.dialect import RIICHI, Dialect
+from engine.dialect import RIICHI, Dialect, PointsOrHalf
 from engine.errors import EngineError, MalformedLogError
 from engine.events import (
     FORMAT_VERSION,
@@ -319,11 +319,10 @@ def _list(item: Callable[[Any, str], T]) -> Callable[[Any, str], tuple[T, ...]]:
 def _point(value: Any, path: str) -> int:
     """A score, score change or points: an integer, or in a dialect whose points may be halves
     (:attr:`Dialect.half_points`, Ùzje) a number with a fraction of one half (``2.5``), kept as
-    that float. The type says ``int`` as the record's does (see
-    :func:`engine.variants.uzje.scoring.as_recorded`)."""
+    that float (a :data:`~engine.dialect.PointsOrHalf`: the record's fields say ``int``)."""
     if type(value) is float and _DIALECT.get().half_points:
         if math.isfinite(value) and (value * 2).is_integer() and not value.is_integer():
-            return cast(int, value)
+            return cast(PointsOrHalf, value)
         raise MalformedLogError(
             f"expected an integer or a half (2.5), got {value!r}"
             if math.isfinite(value)
@@ -519,7 +518,7 @@ def _fast_half_point(value: object) -> int:
     if type(value) is int:
         return value
     if type(value) is float and (value * 2).is_integer() and not value.is_integer():
-        return cast(int, value)  # (infinity is no integer: refused above)
+        return cast(PointsOrHalf, value)  # (infinity is no integer: refused above)
     raise _Slow
 
 

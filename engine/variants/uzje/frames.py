@@ -77,7 +77,7 @@ from engine.variants.uzje.events import BonusRevealed, Chow, FlowerExposed, Uzje
 from engine.variants.uzje.flow import seat_wind
 from engine.variants.uzje.replay import rules_of
 from engine.variants.uzje.rules import UzjeRules
-from engine.variants.uzje.scoring import as_recorded, as_recorded_all, bonus_kind, normal
+from engine.variants.uzje.scoring import Points, as_recorded, as_recorded_all, bonus_kind, normal
 from engine.variants.uzje.shapes import Meld, is_complete, waits
 from engine.variants.uzje.state import UzjeHandResult, UzjePhase, UzjeState, UzjeWin
 from engine.variants.uzje.tiles import (
@@ -253,7 +253,7 @@ class _Framer(FrameDriver[UzjeState, UzjeHandResult]):
         self.rivers: list[list[RiverTile]] = [[] for _ in range(players)]
         #: Each seat's melds as made, in the order of the state's ``melds``.
         self.sources: list[list[_MeldSource]] = [[] for _ in range(players)]
-        self.scores: list[float] = [
+        self.scores: list[Points] = [
             self.round.scores[seat] if seat < len(self.round.scores) else 0
             for seat in range(players)
         ]
@@ -352,7 +352,7 @@ class _Framer(FrameDriver[UzjeState, UzjeHandResult]):
             ),
         )
 
-    def _pending(self, state: UzjeState) -> list[float]:
+    def _pending(self, state: UzjeState) -> list[Points]:
         """Score changes not yet in the scores: the wins so far and recorded score changes."""
         deltas = list(state.score_changes)
         for win in state.wins:
@@ -365,7 +365,7 @@ class _Framer(FrameDriver[UzjeState, UzjeHandResult]):
         if final:
             return state.result
         if state.phase is UzjePhase.WON:
-            deltas: list[float] = [0] * state.players
+            deltas: list[Points] = [0] * state.players
             for win in state.wins:
                 for seat, delta in enumerate(win.deltas):
                     deltas[seat] = normal(deltas[seat] + delta)
@@ -402,7 +402,7 @@ class _Framer(FrameDriver[UzjeState, UzjeHandResult]):
         return kind if held else None
 
     def _seat(
-        self, state: UzjeState, seat: int, score: float, delta: float, seen: list[int]
+        self, state: UzjeState, seat: int, score: Points, delta: Points, seen: list[int]
     ) -> UzjeSeatFrame:
         data = state.seats[seat]
         drawn = self._drawn(state, seat)
@@ -465,7 +465,7 @@ class _Framer(FrameDriver[UzjeState, UzjeHandResult]):
 
     # -- the end of the game ------------------------------------------------------------------
 
-    def _result(self, state: UzjeState, result: UzjeHandResult, scores: list[float]) -> Result:
+    def _result(self, state: UzjeState, result: UzjeHandResult, scores: list[Points]) -> Result:
         after = as_recorded_all(scores)
         deltas = as_recorded_all(result.deltas)
         if result.kind == "win":

@@ -15,13 +15,15 @@ separately if several win on it). On a self-draw, every other player pays half t
 exactly, or rounded to whole points, as :attr:`UzjeRules.self_draw_rounding` says.
 
 **Amounts in halves.** Paid exactly, half of an odd amount is a half point (2.5 of a 5-point
-hand), and so scores may be too. An amount of points (a payment, a score change, a score) is an
-``int`` when whole and a ``float`` only when it is a half: :func:`normal` keeps it so (``5``,
-never ``5.0``, as a record writes whole points). Floats hold every half of a whole number exactly,
-and sums and differences of them too, far beyond any score a match can reach, so nothing is ever
-rounded. The shared record, report and frame types say ``int`` (every riichi figure is whole):
-:func:`as_recorded` hands them an amount, halves included; ``engine.game_flow.whole_points``
-rounds one for the statistics' rows, which count whole points (docs/variants/uzje.md, "Payments").
+hand), and so scores may be too. An amount of points (a payment, a score change, a score) is a
+:data:`Points`: an ``int`` when whole and a ``float`` only when it is a half, which :func:`normal`
+keeps so (``5``, never ``5.0``, as a record writes whole points). Floats hold every half of a
+whole number exactly, and sums and differences of them too, far beyond any score a match can
+reach, so nothing is ever rounded. A hand's value (:attr:`HandValue.points`) is always whole.
+The shared record, report and frame types say ``int`` (every riichi figure is whole):
+:func:`as_recorded` hands them an amount as a :data:`~engine.dialect.PointsOrHalf`, halves
+included; ``engine.game_flow.whole_points`` rounds one for the statistics' rows, which count
+whole points (docs/variants/uzje.md, "Payments").
 """
 
 from __future__ import annotations
@@ -29,8 +31,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final, cast
+from typing import Final, TypeAlias, cast
 
+from engine.dialect import PointsOrHalf
 from engine.variants.uzje.rules import Rounding, UzjeRules
 from engine.variants.uzje.shapes import Decomposition, Form, Meld, Shape, decompositions
 from engine.variants.uzje.tiles import (
@@ -199,27 +202,34 @@ def points_for(fan: int, limits: int, rules: UzjeRules) -> int:
 # -- amounts of points (see "Amounts in halves" above) ------------------------------------------
 
 
-def normal(amount: float) -> float:
+#: An amount of points: a payment, a score change, a score. Whole points are an ``int``; a half
+#: (only under :attr:`~engine.variants.uzje.rules.Rounding.EXACT`) is a ``float`` (``2.5``), in
+#: the form :func:`normal` gives. (The rules' fan are floats too; amounts of points are these.)
+Points: TypeAlias = float
+
+
+def normal(amount: Points) -> Points:
     """An amount of points in its normal form: an ``int`` when whole (``5.0`` is ``5``), else the
     half as it is (``2.5``)."""
     whole = int(amount)
     return whole if whole == amount else amount
 
 
-def as_recorded(amount: float) -> int:
+def as_recorded(amount: Points) -> PointsOrHalf:
     """An amount as the shared record, report and frame types hold it (``Round.scores``,
     ``RecordedWin.deltas``, ``RoundSummary.deltas``, ``SeatFrame.score``, ...): they say ``int``,
     as every riichi figure is, and an Ùzje half is the one value that is not: it stays ``2.5``
-    (a float; JSON writes it so), which this cast lets through. Whole amounts are ints."""
-    return cast(int, normal(amount))
+    (a float; JSON writes it so), a :data:`~engine.dialect.PointsOrHalf`. Whole amounts are
+    ints."""
+    return cast(PointsOrHalf, normal(amount))
 
 
-def as_recorded_all(amounts: Iterable[float]) -> tuple[int, ...]:
+def as_recorded_all(amounts: Iterable[Points]) -> tuple[PointsOrHalf, ...]:
     """:func:`as_recorded` of every amount."""
     return tuple(as_recorded(amount) for amount in amounts)
 
 
-def half(amount: int, rounding: Rounding) -> float:
+def half(amount: int, rounding: Rounding) -> Points:
     """Half of an amount: exactly (``2.5`` of 5), or rounded up or down to whole points."""
     if rounding is Rounding.EXACT:
         return normal(amount / 2)
@@ -228,10 +238,10 @@ def half(amount: int, rounding: Rounding) -> float:
 
 def payments(
     points: int, winner: int, payer: int | None, players: int, rules: UzjeRules
-) -> list[float]:
+) -> list[Points]:
     """Score changes of one win: ``payer`` pays ``points``, or on a self-draw (``payer`` is
     ``None``) everyone else pays half (a half point only under ``exact``)."""
-    deltas: list[float] = [0] * players
+    deltas: list[Points] = [0] * players
     if payer is None:
         share = half(points, rules.self_draw_rounding)
         for seat in range(players):

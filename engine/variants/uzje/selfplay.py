@@ -39,7 +39,7 @@ from engine.variants.uzje.bots import ClaimingBot, GreedyBot, UzjeBot
 from engine.variants.uzje.events import BonusRevealed, Chow, UzjeEvent
 from engine.variants.uzje.flow import first_position
 from engine.variants.uzje.rules import UzjeRules, as_preset, get_rules
-from engine.variants.uzje.scoring import as_recorded_all
+from engine.variants.uzje.scoring import Points, as_recorded_all
 from engine.variants.uzje.state import UzjeHandResult, UzjePhase, UzjeState, UzjeWin
 from engine.variants.uzje.tiles import sort_key, tile
 
@@ -53,7 +53,7 @@ BotFactory = Callable[[random.Random], Sequence[UzjeBot]]
 
 
 def deal(
-    rules: UzjeRules, position: RoundPosition, scores: Sequence[float], rng: random.Random
+    rules: UzjeRules, position: RoundPosition, scores: Sequence[Points], rng: random.Random
 ) -> Round:
     """A shuffled wall dealt for a game at ``position``: the dealer 14 tiles, the others 13."""
     tiles = [tile(kind) for kind in rules.tiles()]

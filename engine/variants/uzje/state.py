@@ -58,6 +58,7 @@ from engine.variants.uzje.flow import next_position, seat_wind
 from engine.variants.uzje.rules import UzjeRules
 from engine.variants.uzje.scoring import (
     HandValue,
+    Points,
     SpecialWin,
     WinConditions,
     best_value,
@@ -154,8 +155,8 @@ class UzjeWin:
     from_seat: int
     tile: int
     value: HandValue
-    #: Score change of every seat, in points (a half under ``exact``: see ``scoring.normal``).
-    deltas: tuple[float, ...]
+    #: Score change of every seat (a half under ``exact``: see ``scoring.Points``).
+    deltas: tuple[Points, ...]
     special: SpecialWin | None = None
 
 
@@ -166,7 +167,7 @@ class UzjeHandResult:
 
     kind: str
     wins: tuple[UzjeWin, ...]
-    deltas: tuple[float, ...]
+    deltas: tuple[Points, ...]
 
 
 class UzjeState:
@@ -177,8 +178,8 @@ class UzjeState:
         self.rules = rules
         self.players = rules.players
         self.first_dealer = first_dealer
-        #: Every seat's score, in points (halves under ``exact``: see ``scoring.normal``).
-        self.scores: list[float] = [rules.starting_points] * rules.players
+        #: Every seat's score (halves under ``exact``: see ``scoring.Points``).
+        self.scores: list[Points] = [rules.starting_points] * rules.players
         self.games_played = 0
         self._in_play = frozenset(rules.kinds)
         self.phase = UzjePhase.OVER
@@ -270,7 +271,7 @@ class UzjeState:
         self.win_source: tuple[int, int, UzjePhase] | None = None
         self.wins: list[UzjeWin] = []
         self.result = None
-        self.score_changes: list[float] = [0] * self.players
+        self.score_changes: list[Points] = [0] * self.players
 
     def _kinds(self, tiles: Sequence[Tile], what: str) -> list[int]:
         try:
@@ -886,7 +887,7 @@ class UzjeState:
         """The game's result (once it is finished)."""
         if not self.finished:
             raise IllegalActionError(f"the game has not ended ({self._phase_words()})")
-        deltas: list[float] = [0] * self.players
+        deltas: list[Points] = [0] * self.players
         for win in self.wins:
             for seat, delta in enumerate(win.deltas):
                 deltas[seat] = normal(deltas[seat] + delta)
