@@ -1,15 +1,17 @@
-"""Between Ùzje games: who deals next, when a set and the match end, and the placements
+"""Between Ùzje hands: who deals next, when a set and the match end, and the placements
 (seeds/002 "End of game and game structure", lines 98-108).
 
-A *game* is one deal; the prevailing wind rotates (the deal passes to the next player) whenever
-someone other than the dealer goes out; the dealer keeps the deal on their own win and, by our
-choice, on an exhaustive draw (the document's "goulashes ... then there will be more games",
-line 102). A *set* ends when the deal comes back to the first dealer; the match is four sets
-(East, South, West, North), or two for a half-match, or a fixed number of games.
+A *hand* is one deal (the document's *game*, line 101; the engine calls a deal a hand in every
+family, and a whole record a game, which in Ùzje is a *match*). The prevailing wind rotates (the
+deal passes to the next player) whenever someone other than the dealer goes out; the dealer keeps
+the deal on their own win and, by our choice, on an exhaustive draw (the document's "goulashes
+... then there will be more games", line 102). A *set* ends when the deal comes back to the first
+dealer; the match is four sets (East, South, West, North), or two for a half-match, or a fixed
+number of hands (the option ``fixed_games``, in the document's word).
 
 Positions reuse :class:`engine.game_flow.RoundPosition`: ``wind`` is the set (its orientation
 is the round wind for scoring), ``number`` the dealer's place from the first dealer (1 ..
-players), ``honba`` how many games in a row this dealer has dealt before, and ``sticks`` is
+players), ``honba`` how many hands in a row this dealer has dealt before, and ``sticks`` is
 always 0 (Ùzje has no riichi sticks).
 """
 
@@ -28,11 +30,11 @@ def next_position(
     rules: UzjeRules,
     *,
     dealer_keeps: bool,
-    games_played: int,
+    hands_played: int,
     first_dealer: int,
 ) -> RoundPosition | None:
-    """The next game's position, or ``None`` when the match is over."""
-    if rules.fixed_games and games_played >= rules.fixed_games:
+    """The next hand's position, or ``None`` when the match is over."""
+    if rules.fixed_games and hands_played >= rules.fixed_games:
         return None
     if dealer_keeps:
         return RoundPosition(position.wind, position.number, position.dealer, position.honba + 1, 0)

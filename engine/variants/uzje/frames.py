@@ -21,7 +21,7 @@ subclasses whose JSON is the standard JSON plus a few members:
   half is written as one (``2.5``; see :mod:`engine.variants.uzje.scoring`).
 
 Riichi members keep their place with Ùzje values: ``north`` is 0, ``riichi`` false,
-``riichi_sticks`` 0, ``ura_indicators`` empty, ``honba`` the games the dealer has dealt in a row.
+``riichi_sticks`` 0, ``ura_indicators`` empty, ``honba`` the hands the dealer has dealt in a row.
 
 **Analysis.** Only what is exact is shown: ``shanten`` is ``-1`` for a complete hand (14 tiles,
 :func:`~engine.variants.uzje.shapes.is_complete`), ``0`` for a 13-tile hand one tile from
@@ -323,7 +323,7 @@ class _Framer(FrameDriver[UzjeState, UzjeHandResult]):
         result = self._current_result(state, final)
         scores = list(state.scores)
         if not final:
-            # A finished game is settled into the scores only at its last event.
+            # A finished hand is settled into the scores only at its last event.
             for seat, delta in enumerate(self._pending(state)):
                 scores[seat] = normal(scores[seat] + delta)
         deltas = [normal(now - before) for now, before in zip(scores, self.scores, strict=True)]
@@ -463,7 +463,7 @@ class _Framer(FrameDriver[UzjeState, UzjeHandResult]):
             for meld, source in zip(melds, self.sources[seat], strict=True)
         )
 
-    # -- the end of the game ------------------------------------------------------------------
+    # -- the end of the hand ------------------------------------------------------------------
 
     def _result(self, state: UzjeState, result: UzjeHandResult, scores: list[Points]) -> Result:
         after = as_recorded_all(scores)

@@ -4,11 +4,11 @@ give, in the same report as the riichi replayer (:class:`engine.report.ReplayRep
 The replay is the loop every family shares (:class:`engine.report.ReplayDriver`) driving an
 :class:`~engine.variants.uzje.state.UzjeState` (Ùzje's :class:`~engine.table.Table`): every
 event goes through :meth:`UzjeState.apply`; the first one the rules refuse stops the replay with
-``illegal_action``, naming the game, the event (its tiles in UJMJ notation) and the reason.
-Recorded figures (each win's fan, patterns, limit, points, score changes and hand; an exhaustive
-draw's payments, which are none; each game's starting position and scores; the final scores) are
-compared with the engine's; a difference is a ``score_mismatch`` and the replay goes on from the
-record's scores.
+``illegal_action``, naming the hand (a *game* in the messages, the document's word), the event
+(its tiles in UJMJ notation) and the reason. Recorded figures (each win's fan, patterns, limit,
+points, score changes and hand; an exhaustive draw's payments, which are none; each hand's
+starting position and scores; the final scores) are compared with the engine's; a difference is
+a ``score_mismatch`` and the replay goes on from the record's scores.
 
 In the report a win's ``han`` is its fan in tenths, ``yaku`` its patterns (tenths, or limits
 for limit-hand patterns), ``limit`` ``"<n>l"``, and ``fu`` is 0. The per-player facts fill what
@@ -142,7 +142,7 @@ class _Replay(ReplayDriver[UzjeState, UzjeHandResult]):
 
 
 def _facts(index: int, round_: Round, state: UzjeState, result: UzjeHandResult) -> list[RoundFact]:
-    """Each player's facts of a game that ended (``state`` after ``end_round``), in whole
+    """Each player's facts of a hand that ended (``state`` after ``end_round``), in whole
     points."""
     facts = [
         RoundFact(round=index, round_name=round_.name, seat=seat, dealer=seat == round_.dealer)

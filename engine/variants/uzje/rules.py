@@ -98,7 +98,7 @@ class UzjeRules:
     # -- match (seeds/002 "End of game and game structure") -----------------------------------
     #: Sets in a match: 4 (a match), 2 (a half-match), 1 (a single set) (line 105).
     sets: int = 4
-    #: A fixed number of games instead of sets (line 108); 0 plays sets.
+    #: A fixed number of hands (the document's "games", line 108) instead of sets; 0 plays sets.
     fixed_games: int = 0
     #: Everyone starts with 0 points (line 110).
     starting_points: int = 0

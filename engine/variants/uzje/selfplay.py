@@ -1,6 +1,6 @@
 """Ùzje self-play: bots play whole matches through the state machine, recorded as games.
 
-Each game is dealt from a shuffled wall (:func:`deal`): the dealer's 14 and everyone's 13 tiles
+Each hand is dealt from a shuffled wall (:func:`deal`): the dealer's 14 and everyone's 13 tiles
 from the front, then the 16-tile dead wall (its first tile shown as the bonus tile), the rest
 the live wall, drawn from the front and, for replacements, from the back. The loop asks
 :meth:`UzjeState.legal_actions`, lets the bots choose and applies the choice with the *checked*
@@ -43,10 +43,10 @@ from engine.variants.uzje.scoring import Points, as_recorded_all
 from engine.variants.uzje.state import UzjeHandResult, UzjePhase, UzjeState, UzjeWin
 from engine.variants.uzje.tiles import sort_key, tile
 
-#: Events one game may take before the loop gives up (a game has a few hundred at most).
-MAX_EVENTS_PER_GAME = 3000
-#: Games one match may take (the dealer keeps the deal on draws, so matches can be long).
-MAX_GAMES = 400
+#: Events one hand may take before the loop gives up (a hand has a few hundred at most).
+MAX_EVENTS_PER_HAND = 3000
+#: Hands one match may take (the dealer keeps the deal on draws, so matches can be long).
+MAX_HANDS = 400
 
 #: A function giving the bots of one match, seat by seat, from the match's random generator.
 BotFactory = Callable[[random.Random], Sequence[UzjeBot]]
@@ -55,7 +55,7 @@ BotFactory = Callable[[random.Random], Sequence[UzjeBot]]
 def deal(
     rules: UzjeRules, position: RoundPosition, scores: Sequence[Points], rng: random.Random
 ) -> Round:
-    """A shuffled wall dealt for a game at ``position``: the dealer 14 tiles, the others 13."""
+    """A shuffled wall dealt for a hand at ``position``: the dealer 14 tiles, the others 13."""
     tiles = [tile(kind) for kind in rules.tiles()]
     rng.shuffle(tiles)
     players = rules.players
@@ -104,7 +104,7 @@ def recorded_win(win: UzjeWin, state: UzjeState) -> RecordedWin:
 def play_round(
     state: UzjeState, round_: Round, bots: Sequence[UzjeBot], rng: random.Random
 ) -> tuple[Round, UzjeHandResult]:
-    """Play one dealt game; the round with its events, and its result."""
+    """Play one dealt hand; the round with its events, and its result."""
     state.start_round(round_)
     events: list[UzjeEvent] = []
 
@@ -113,8 +113,8 @@ def play_round(
         events.append(event)
 
     while not state.finished:
-        if len(events) > MAX_EVENTS_PER_GAME:
-            raise SimulationError(f"a game went past {MAX_EVENTS_PER_GAME} events")
+        if len(events) > MAX_EVENTS_PER_HAND:
+            raise SimulationError(f"a hand went past {MAX_EVENTS_PER_HAND} events")
         actions = state.legal_actions()
         if not actions:
             raise SimulationError(f"nothing is legal in phase {state.phase}")
@@ -211,8 +211,8 @@ def play_game(
     position: RoundPosition | None = first_position(0)
     rounds: list[Round] = []
     while position is not None:
-        if len(rounds) >= MAX_GAMES:
-            raise SimulationError(f"a match went past {MAX_GAMES} games")
+        if len(rounds) >= MAX_HANDS:
+            raise SimulationError(f"a match went past {MAX_HANDS} hands")
         round_ = deal(rules, position, state.scores, rng)
         recorded, _ = play_round(state, round_, bots, rng)
         rounds.append(recorded)

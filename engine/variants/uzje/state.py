@@ -1,10 +1,12 @@
-"""The Ùzje state machine: one game (deal) from the deal to its end, event by event
-(seeds/002 "Game start" and "Main game", lines 48-97).
+"""The Ùzje state machine: one hand (a deal, the document's *game*) from the deal to its end,
+event by event (seeds/002 "Game start" and "Main game", lines 48-97), and the scores across the
+match.
 
 :meth:`UzjeState.apply` checks an event against the rules and applies it, raising
 :class:`~engine.errors.IllegalActionError` with a message that names what is wrong;
-:meth:`UzjeState.legal_actions` lists what may happen next (for bots). Between games
-:meth:`UzjeState.end_round` settles the scores and says who deals next.
+:meth:`UzjeState.legal_actions` lists what may happen next (for bots). Between hands
+:meth:`UzjeState.end_round` settles the scores and says who deals next. The messages keep the
+document's words: a hand is a *game* there, as in the replay's (:mod:`~.replay`).
 
 **A turn** (line 66): the player to play holds 14 tiles (a declared meld counts as three). They
 must first expose every flower, one at a time, each followed by a replacement draw from the back
@@ -19,8 +21,8 @@ else).
 recorded in turn order from the discarder), claimed for a trip or a quad by any other player, or
 for an arith by the next player only; wins come before trips and quads, which come before
 ariths. Otherwise the next player draws from the front. The last discard (the wall is empty) may
-only be won on; if nobody does, the game is an exhaustive draw. A flower exposed on an empty wall
-has no replacement: the game is an exhaustive draw too.
+only be won on; if nobody does, the hand is an exhaustive draw. A flower exposed on an empty wall
+has no replacement: the hand is an exhaustive draw too.
 
 **Choices** (docs/variants/uzje.md): no furiten (it is riichi's); gems and powers are not claimed
 unless ``claim_gems_powers``; standard quad robbing takes only a tile added to a claimed trip,
@@ -88,7 +90,7 @@ from engine.variants.uzje.tiles import (
 
 
 class UzjePhase(StrEnum):
-    """Where an Ùzje game (a hand) is between two events (riichi's are
+    """Where an Ùzje hand is between two events (riichi's are
     :class:`engine.state.Phase`)."""
 
     #: ``turn`` holds 14 tiles: expose a flower, win, declare a quad, or discard.
@@ -162,7 +164,7 @@ class UzjeWin:
 
 @dataclass(frozen=True, slots=True)
 class UzjeHandResult:
-    """How a game ended: ``win`` or ``exhaustive_draw``, the wins, the score changes (riichi's
+    """How a hand ended: ``win`` or ``exhaustive_draw``, the wins, the score changes (riichi's
     is :class:`engine.state.HandResult`)."""
 
     kind: str
@@ -171,7 +173,7 @@ class UzjeHandResult:
 
 
 class UzjeState:
-    """The table during one game, and the scores across games: Ùzje's
+    """The table during one hand, and the scores across the match: Ùzje's
     :class:`engine.table.Table`, which the shared replay and framer loops drive."""
 
     def __init__(self, rules: UzjeRules, first_dealer: int = 0) -> None:
@@ -180,7 +182,8 @@ class UzjeState:
         self.first_dealer = first_dealer
         #: Every seat's score (halves under ``exact``: see ``scoring.Points``).
         self.scores: list[Points] = [rules.starting_points] * rules.players
-        self.games_played = 0
+        #: Hands played to their end so far (for ``fixed_games``).
+        self.hands_played = 0
         self._in_play = frozenset(rules.kinds)
         self.phase = UzjePhase.OVER
         self.position = RoundPosition(0, 1, first_dealer, 0, 0)
@@ -190,7 +193,7 @@ class UzjeState:
     # -- the deal ---------------------------------------------------------------------------
 
     def start_round(self, round_: Round) -> None:
-        """Deal a game as the record gives it: the scores, the dealer 14 tiles, the others 13,
+        """Deal a hand as the record gives it: the scores, the dealer 14 tiles, the others 13,
         and the first bonus tile. A known wall (``round_.wall``: ``live`` the live wall from
         front to back, ``dora_indicators`` the dead wall in reveal order) is checked draw by
         draw."""
@@ -880,11 +883,11 @@ class UzjeState:
 
     @property
     def finished(self) -> bool:
-        """The game has ended (a win or an exhaustive draw)."""
+        """The hand has ended (a win or an exhaustive draw)."""
         return self.phase in (UzjePhase.WON, UzjePhase.OVER)
 
     def settle(self) -> UzjeHandResult:
-        """The game's result (once it is finished)."""
+        """The hand's result (once it is finished)."""
         if not self.finished:
             raise IllegalActionError(f"the game has not ended ({self._phase_words()})")
         deltas: list[Points] = [0] * self.players
@@ -896,13 +899,13 @@ class UzjeState:
         return self.result
 
     def end_round(self) -> RoundPosition | None:
-        """Settle the finished game into the scores and return the next game's position
+        """Settle the finished hand into the scores and return the next hand's position
         (``None``: the match is over)."""
         result = self.result if self.result is not None else self.settle()
         for seat in range(self.players):
             change = result.deltas[seat] + self.score_changes[seat]
             self.scores[seat] = normal(self.scores[seat] + change)
-        self.games_played += 1
+        self.hands_played += 1
         dealer_won = any(win.seat == self.dealer for win in result.wins)
         keeps = dealer_won or (not result.wins and self.rules.draw_keeps_dealer)
         self.phase = UzjePhase.OVER
@@ -910,7 +913,7 @@ class UzjeState:
             self.position,
             self.rules,
             dealer_keeps=keeps,
-            games_played=self.games_played,
+            hands_played=self.hands_played,
             first_dealer=self.first_dealer,
         )
 

@@ -23,7 +23,7 @@ from engine.variants.uzje.rules import (
 def after(
     position: RoundPosition, keeps: bool, played: int = 1, rules: UzjeRules = UZJE_4P
 ) -> RoundPosition | None:
-    return next_position(position, rules, dealer_keeps=keeps, games_played=played, first_dealer=0)
+    return next_position(position, rules, dealer_keeps=keeps, hands_played=played, first_dealer=0)
 
 
 def test_dealer_keeps_the_deal_on_own_win_or_a_draw() -> None:
