@@ -97,11 +97,11 @@ def timeline(paths: list[str], jobs: int) -> int:
     call_command("migrate", verbosity=0)
     migrated = since_start()
 
-    import mjlogs.management.commands.import_logs  # noqa: F401  (loaded as the command loads it)
+    import mjlogs.importing as services
     import mjlogs.reading as reading
-    import mjlogs.services as services
     import replay.services as replay_services
     import stats.catch_up as catch_up
+    import stats.management.commands.import_logs  # noqa: F401  (loaded as the command loads it)
 
     marks: list[tuple[float, str]] = [(migrated, "Django set up, tables made (not in an import)")]
     loaded = since_start()

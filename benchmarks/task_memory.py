@@ -77,7 +77,7 @@ def _store(games: int, seed: int) -> int:
     from engine.formats import canonical
     from engine.sim.selfplay import simulate
     from mjlogs.archives import UploadedFile
-    from mjlogs.services import import_files
+    from mjlogs.importing import import_files
 
     played = simulate("tenhou-4p", games, seed)
     files = (UploadedFile(f"{i}.json", canonical.write([game])) for i, game in enumerate(played))

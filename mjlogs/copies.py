@@ -3,7 +3,7 @@
 Records of one play (``Game.play_hash``, :mod:`engine.identity`) are copies of one game: a Tenhou
 game as an mjlog and as its tenhou.net/6 export with the names hidden, a copy someone altered.
 A record that says nothing its stored copy does not (the same record, or one with less) is a
-duplicate and is not stored (``mjlogs.services``); one that says more or otherwise is stored, and
+duplicate and is not stored (``mjlogs.storing``); one that says more or otherwise is stored, and
 of the copies one **counts**: the game lists show it and the statistics count it, once. The
 others name it (``Game.copy_of``) and stay reachable from it.
 
@@ -43,12 +43,11 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count
 
+from mjlogs import pipeline
 from mjlogs.identity import claims_stated, compare_records, ordered_labels
 from mjlogs.models import Game, GameSeat, LinkImportStatus, PlayerKind, Visibility
+from mjlogs.verdicts import AGREEING
 
-#: The verdicts that mean the rules engine agrees with the record (``replay.models.AGREEING``;
-#: read here without importing the replay app, which imports this one).
-AGREEING = frozenset({"verified", "verified_fragment"})
 #: Link imports whose game is the record Tenhou's log server sent.
 FETCHED = (LinkImportStatus.IMPORTED, LinkImportStatus.DUPLICATE)
 
@@ -144,10 +143,8 @@ def copies_regroup(plays: Iterable[str], *, leaving: int | None = None) -> set[i
             if play:
                 changed |= _regroup(play, leaving)
         if changed:
-            from stats.tasks import game_stats_queue_update  # stats depends on this app
-
-            for game in Game.objects.filter(pk__in=changed).only("started_at", "uploaded_at"):
-                game_stats_queue_update(game)
+            games = Game.objects.filter(pk__in=changed).only("started_at", "uploaded_at")
+            pipeline.statistics().games_changed(games)
     return changed
 
 

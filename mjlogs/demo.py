@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs.archives import UploadedFile
-from mjlogs.services import ImportSummary, import_files
+from mjlogs.importing import ImportSummary, import_files
 
 #: One 4-player and one sanma game per preset, East-only where it exists to keep the start quick.
 DEMO_PRESETS = ("tenhou-4p-east", "tenhou-3p-east", "majsoul-4p-east", "ema-2016")

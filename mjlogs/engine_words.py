@@ -665,7 +665,7 @@ CATALOGUE: Final[tuple[Entry, ...]] = (
         ),
     ),
     E("a member name {text}", _("a member name %(text)s")),
-    # -- Storing a game (mjlogs/reading.py, mjlogs/storable.py, mjlogs/services.py).
+    # -- Storing a game (mjlogs/reading.py, mjlogs/storable.py, mjlogs/importing.py).
     E("the file holds no game", _("the file holds no game")),
     E(
         "the file is {count} bytes, {count2} times its games' record ({count3} bytes): mostly "

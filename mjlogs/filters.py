@@ -22,7 +22,7 @@ from engine.formats import formats
 from engine.rules.majsoul import ROOM_NAMES as MAJSOUL_ROOMS
 from engine.rules.tenhou import CUSTOM_LOBBY, ROOMS
 from mjlogs.models import Game
-from replay.models import Verdict
+from mjlogs.verdicts import Verdict
 
 
 def _choices(names: Iterable[str]) -> list[tuple[str, str]]:

@@ -20,6 +20,7 @@ from mjlogs.discrepancy_words import DiscrepancyWords, discrepancy_words
 from mjlogs.engine_words import Said, say
 from mjlogs.game_end import BY_RECORD, record_end, shown_points
 from mjlogs.models import Game, GameSeat
+from mjlogs.verdicts import Verdict
 
 #: Round winds by index, as in round names (``E1``, ``S3``).
 _WIND_LETTERS = "ESWN"
@@ -188,8 +189,6 @@ class VerdictInfo:
 def game_verdict(game: Game) -> VerdictInfo:
     """The game's verdict (``pending`` before its first verification) with its first
     discrepancy, from its :class:`~replay.models.Verification`."""
-    from replay.models import Verdict  # the replay app depends on this one, not the reverse
-
     verification = getattr(game, "verification", None)
     if verification is None:
         return VerdictInfo(Verdict.PENDING.value, Verdict.PENDING.label)

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import DatabaseError, connections
 
 from config.env import url_scheme
+from mjlogs import pipeline
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +50,6 @@ def database_health(alias: str = "default") -> DatabaseHealth:
 
 def celery_health() -> CeleryHealth:
     """Report the configured Celery mode; the broker itself is not contacted."""
-    if settings.CELERY_TASK_ALWAYS_EAGER:
+    if pipeline.tasks_run_here():
         return CeleryHealth(mode="eager", broker=None)
     return CeleryHealth(mode="broker", broker=url_scheme(settings.CELERY_BROKER_URL))

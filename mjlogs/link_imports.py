@@ -5,7 +5,7 @@ and the API need (kept beside them: they decide together who sees a link import)
 :class:`~mjlogs.models.LinkImport` and queues the Celery task ``import_tenhou_link`` once the row
 is committed. The task calls :func:`link_import_run`: one request to Tenhou's log server
 (``mjlogs.log_fetch``), then the answer is imported exactly like an upload of a file named
-``<log id>.mjlog`` (:func:`mjlogs.services.upload_import`), by the requester, with the visibility
+``<log id>.mjlog`` (:func:`mjlogs.importing.upload_import`), by the requester, with the visibility
 they chose. A transient failure (no answer, a 5xx, a 429) with tries left puts the row back in
 the queue and raises :class:`TryAgainLater`, which the task turns into a retry; the row counts
 the tries (``MJLOGS_FETCH_ATTEMPTS`` in all).
@@ -39,9 +39,9 @@ from config.middleware import DATABASE_ERRORS
 from mjlogs import selectors
 from mjlogs.archives import UploadedFile
 from mjlogs.copies import copies_regroup
+from mjlogs.importing import ImportSummary, Status, upload_import
 from mjlogs.log_fetch import FetchError, fetch_tenhou_log, retry_delay
 from mjlogs.models import Game, LinkImport, LinkImportStatus, Visibility
-from mjlogs.services import ImportSummary, Status, upload_import
 from mjlogs.tenhou_links import log_id_from_link
 
 logger = logging.getLogger(__name__)
@@ -274,7 +274,7 @@ def _finish(
 def _fetched_before(log_id: str, user: AbstractBaseUser | None) -> Game | None:
     """The game of this log id that an earlier link import brought in from Tenhou and that an
     upload of it by ``user`` would be a duplicate of: the public one, else their own private
-    one (as ``mjlogs.services.game_store`` finds duplicates)."""
+    one (as ``mjlogs.storing.game_store`` finds duplicates)."""
     games = Game.objects.filter(
         source_id=log_id,
         link_imports__log_id=log_id,

@@ -34,11 +34,8 @@ from engine.game_flow import whole_points
 from mjlogs.game_end import game_end, record_end
 from mjlogs.identity import identities
 from mjlogs.provenance import platform_of, room_of
+from mjlogs.replayed import ReplayAhead, Replayed
 from mjlogs.storable import NotStorable, check_storable, start_time
-
-#: A game's replay for its verification, made where the game is read: a picklable function of
-#: the game's canonical document and its engine record (``replay.services.replayed``).
-ReplayAhead = Callable[[dict[str, Any], EngineGame, str], object]
 
 
 class StoredDigests:
@@ -94,7 +91,7 @@ class PreparedGame:
     #: replays it instead of decoding the document again); ``None`` from a worker process.
     record: EngineGame | None = None
     #: Its verification's replay, made ahead by the worker that read it; ``None`` if not made.
-    replayed: object | None = None
+    replayed: Replayed | None = None
 
 
 @dataclass(frozen=True, slots=True)

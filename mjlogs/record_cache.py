@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.events import Game as EngineGame
+from mjlogs.replayed import Replayed
 
 #: Records kept at most: an import verifies in batches much smaller than this.
 CAPACITY = 256
@@ -37,10 +38,9 @@ class StoredRecord:
     #: there: ``replayed``).
     record: EngineGame | None
     document: dict[str, Any]
-    #: The verification's replay, made ahead where the game was read
-    #: (``replay.services.Replayed``; this app does not import the replay app's types), or
-    #: ``None`` to replay ``record`` (or ``document``) when verifying.
-    replayed: object | None = None
+    #: The verification's replay, made ahead where the game was read, or ``None`` to replay
+    #: ``record`` (or ``document``) when verifying.
+    replayed: Replayed | None = None
 
 
 _records: OrderedDict[int, StoredRecord] = OrderedDict()

@@ -3,27 +3,12 @@
 from __future__ import annotations
 
 from django.db import models
-from django.utils.translation import gettext_lazy as _
 
 from config.json_columns import JSONColumn
 from mjlogs.models import Game
+from mjlogs.verdicts import AGREEING, Verdict
 
-#: The verdicts of games the rules engine agrees with, as far as their records go.
-AGREEING = ("verified", "verified_fragment")
-
-
-class Verdict(models.TextChoices):
-    """The replayer's verdicts (``engine.replay.Verdict``), and ``pending`` before the first."""
-
-    PENDING = "pending", _("Not verified yet")
-    VERIFIED = "verified", _("Verified")
-    #: The record holds part of a game (it starts after the first hand or stops before the
-    #: end): all of it agrees, but the whole game was not checked.
-    VERIFIED_FRAGMENT = "verified_fragment", _("Verified (part of a game)")
-    SCORE_MISMATCH = "score_mismatch", _("Score mismatch")
-    ILLEGAL_ACTION = "illegal_action", _("Illegal action")
-    UNSUPPORTED = "unsupported", _("Unsupported")
-    MALFORMED = "malformed", _("Malformed")
+__all__ = ["AGREEING", "Verdict", "Verification"]
 
 
 class Verification(models.Model):

@@ -25,13 +25,13 @@ from engine.formats import canonical
 from engine.replay import ReplayReport, replay
 from engine.replay import RoundFact as EngineFact
 from engine.replay import Verdict as EngineVerdict
-from mjlogs import record_cache
+from mjlogs import pipeline, record_cache
 from mjlogs.copies import copies_regroup, plays_with_copies
 from mjlogs.game_end import RecordEnd, game_end, record_end
 from mjlogs.models import Game, GameSeat
+from mjlogs.replayed import Replayed
 from replay import selectors
 from replay.models import Verdict, Verification
-from stats.services import games_facts_replace
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def games_verify(game_ids: Sequence[int]) -> dict[int, Verification]:
     for game_id in ids:
         if game_id in remembered:
             stored = remembered[game_id]
-            made = stored.replayed if isinstance(stored.replayed, Replayed) else None
+            made = stored.replayed
             outcomes.append(_outcome(game_id, stored.document, stored.record, made))
         elif game_id in documents:
             outcomes.append(_outcome(game_id, documents[game_id], None))
@@ -94,18 +94,6 @@ class _Outcome:
     facts: Sequence[EngineFact] | None
     #: What the record states of the game's end (with the verdict, the game's end to store).
     record: RecordEnd
-
-
-@dataclass(frozen=True, slots=True)
-class Replayed:
-    """What a game's verification stores, made by the engine alone (no database): an import
-    whose verifications run in its own process replays its games ahead, in the worker
-    processes that read them (:func:`mjlogs.services.import_files`), and sends this over."""
-
-    #: The verification's values but its time (``verified_at``, set when it is stored).
-    values: dict[str, Any]
-    #: The per-player facts of a game the rules agree with; ``None`` otherwise.
-    facts: Sequence[EngineFact] | None
 
 
 def _outcome(
@@ -215,10 +203,6 @@ def _unverifiable(message: str) -> dict[str, Any]:
 def _save(outcomes: Sequence[_Outcome]) -> dict[int, Verification]:
     """Store these replays' verdicts, seat points and facts, and mark the statistics behind,
     in one transaction; games deleted meanwhile are skipped."""
-    # Celery's tasks imported here, not with this module: the import's workers, forked after
-    # importing it to replay ahead (``replayed``), never queue a task (config/__init__.py).
-    from stats.tasks import games_stats_queue_update
-
     with transaction.atomic():
         ids = [o.game_id for o in outcomes]
         # Every copy of these games locked first, in one order, before a row naming one is
@@ -250,12 +234,13 @@ def _save(outcomes: Sequence[_Outcome]) -> dict[int, Verification]:
         for verification in Verification.objects.bulk_create(new):
             saved[verification.game_id] = verification
         _game_ends_replace(outcomes)
-        games_facts_replace({outcome.game_id: outcome.facts for outcome in outcomes})
+        statistics = pipeline.statistics()
+        statistics.facts_replace({outcome.game_id: outcome.facts for outcome in outcomes})
         # A verdict may change which copy of a game counts (the one the rules agree with).
         plays = Game.objects.filter(pk__in=present).values_list("play_hash", flat=True)
         copies_regroup(plays_with_copies(plays))
         changed = Game.objects.filter(pk__in=present).only("started_at", "uploaded_at")
-        games_stats_queue_update(list(changed))
+        statistics.games_changed(changed, verified=True)
     return {outcome.game_id: saved[outcome.game_id] for outcome in outcomes}
 
 

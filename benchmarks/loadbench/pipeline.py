@@ -2,7 +2,7 @@
 every player's statistics up to date; time each part.
 
 This module runs inside a Django process set up for the benchmark's database (see
-:func:`setup_django`). The import goes through ``mjlogs.services.import_files``, the service
+:func:`setup_django`). The import goes through ``mjlogs.importing.import_files``, the service
 ``manage.py import_logs`` calls, with one uploaded file per game (a file of many games would
 store the whole file beside each of its games). The workers are stopped while importing, so
 the import is timed alone and the verification tasks wait in the broker; then the K workers
@@ -68,7 +68,7 @@ def import_games(
     """Import one game per line through the import service; every game must go in. ``check``
     runs between batches (that the workers verifying meanwhile are alive)."""
     from mjlogs.archives import UploadedFile
-    from mjlogs.services import Status, import_files
+    from mjlogs.importing import Status, import_files
 
     statuses: Counter[str] = Counter({status.value: 0 for status in Status})
     games = 0

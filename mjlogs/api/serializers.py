@@ -18,7 +18,7 @@ from mjlogs import selectors
 from mjlogs.game_end import record_end
 from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibility
 from mjlogs.provenance import platform_label
-from replay.models import Verdict
+from mjlogs.verdicts import Verdict
 
 EXPORT_FORMATS = ("canonical", "tenhou6", "mjai")
 

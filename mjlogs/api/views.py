@@ -24,7 +24,7 @@ from config.middleware import DATABASE_ERRORS, DATABASE_RETRY_AFTER
 from config.openapi import ERROR_COMPONENT
 from engine.errors import EngineError
 from engine.formats import get_format
-from mjlogs import selectors, services
+from mjlogs import game_changes, importing, selectors
 from mjlogs.api.serializers import (
     EXPORT_FORMATS,
     ExportFormatSerializer,
@@ -47,8 +47,8 @@ from mjlogs.uploads import (
     file_name_from_headers,
     files_from_form,
 )
+from mjlogs.verdicts import Verdict
 from mjlogs.views.uploads import DATABASE_UNAVAILABLE
-from replay.models import Verdict
 
 logger = logging.getLogger(__name__)
 
@@ -131,7 +131,7 @@ class GameViewSet(
             raise Http404("no such game") from None
 
     def perform_destroy(self, instance: Game) -> None:
-        services.game_delete(user=self.request.user, game=instance)
+        game_changes.game_delete(user=self.request.user, game=instance)
 
     @extend_schema(
         request=VisibilitySerializer,
@@ -154,8 +154,10 @@ class GameViewSet(
         # game is checked all the same).
         visibility = options.validated_data.get("visibility", game.visibility)
         try:
-            game = services.game_visibility_set(user=request.user, game=game, visibility=visibility)
-        except services.VisibilityConflict as conflict:
+            game = game_changes.game_visibility_set(
+                user=request.user, game=game, visibility=visibility
+            )
+        except game_changes.VisibilityConflict as conflict:
             return Response({"detail": str(conflict)}, status=status.HTTP_409_CONFLICT)
         return Response(GameDetailSerializer(game, context=self.get_serializer_context()).data)
 
@@ -336,7 +338,7 @@ class UploadView(APIView):
         files = self._files(request)
         if not files:
             raise ValidationError({"files": ["no file was sent"]})
-        summary = services.upload_import(
+        summary = importing.upload_import(
             files,
             uploader=request.user,
             visibility=options.validated_data["visibility"],

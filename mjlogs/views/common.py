@@ -13,7 +13,7 @@ from django.urls import reverse
 from mjlogs import selectors
 from mjlogs.models import Game
 from mjlogs.pagination import CappedPaginator
-from replay.models import Verdict
+from mjlogs.verdicts import Verdict
 
 #: Rows per page of every list.
 PAGE_SIZE = 50

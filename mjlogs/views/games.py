@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from mjlogs import game_summary, selectors, services
+from mjlogs import game_changes, game_summary, selectors
 from mjlogs.forms import VisibilityForm
 from mjlogs.models import Game
 from mjlogs.terms import platform_name
@@ -70,7 +70,7 @@ def game_visibility(request: HttpRequest, game_id: int) -> HttpResponse:
     but not manage it (``PermissionDenied`` from the service)."""
     game = _visible_game(request, game_id)
     try:
-        services.game_visibility_set(
+        game_changes.game_visibility_set(
             user=request.user, game=game, visibility=request.POST.get("visibility", "")
         )
     except ValueError as error:
@@ -91,7 +91,7 @@ def game_delete(request: HttpRequest, game_id: int) -> HttpResponse:
     see but not manage it."""
     game = _visible_game(request, game_id)
     name = str(game)
-    services.game_delete(user=request.user, game=game)
+    game_changes.game_delete(user=request.user, game=game)
     messages.success(request, gettext("Deleted %(name)s.") % {"name": name})
     return redirect("mjlogs:game_list")
 

@@ -18,7 +18,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from config.middleware import DATABASE_ERRORS, DATABASE_RETRY_AFTER
-from mjlogs import services
+from mjlogs import importing
 from mjlogs.engine_words import say
 from mjlogs.forms import UploadForm
 from mjlogs.throttling import upload_wait
@@ -36,7 +36,7 @@ REFUSALS = {
 logger = logging.getLogger(__name__)
 
 #: When the database cannot be used (``config.middleware.DATABASE_ERRORS``), an upload is
-#: answered 503 with this, and nothing of it was stored (``services.upload_import`` is one
+#: answered 503 with this, and nothing of it was stored (``importing.upload_import`` is one
 #: transaction). The REST API answers the same.
 DATABASE_UNAVAILABLE = (
     "The database is not available right now, so nothing of this upload was stored. "
@@ -108,7 +108,7 @@ def upload(request: HttpRequest) -> HttpResponse:
             errors = [error for field in form.errors.values() for error in field]
             return JsonResponse({"error": " ".join(errors), "errors": form.errors}, status=400)
         return render(request, TEMPLATE, {"form": form}, status=400)
-    summary = services.upload_import(
+    summary = importing.upload_import(
         files_from_form(form.cleaned_data["files"]),
         uploader=request.user,
         visibility=form.cleaned_data["visibility"],

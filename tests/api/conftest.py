@@ -14,8 +14,8 @@ from rest_framework.test import APIClient
 
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game, Visibility
-from mjlogs.services import Status, import_file
 from tests.people import played_by
 
 

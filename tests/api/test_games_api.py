@@ -384,7 +384,7 @@ def test_a_record_the_rules_disagree_with_gives_no_points(store_game: StoreGame)
 def test_the_points_of_every_real_tenhou_game_are_its_owari() -> None:
     """Every corpus mjlog that reaches its end: the API's points per seat are the record's
     ``owari`` figures, as the verification computed them by the rules of its lobby and date."""
-    from mjlogs.services import import_file
+    from mjlogs.importing import import_file
     from replay.services import game_verify
     from tests.engine.corpus import corpus_dir
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from mjlogs.importing import import_file
 from mjlogs.models import Game, LinkImport, LinkImportStatus
-from mjlogs.services import import_file
 from tests.browser.conftest import screenshot
 from tests.browser.test_translations import new_page
 from tests.browser.test_upload_page import logged_in

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game
-from mjlogs.services import Status, import_file
 from tests.browser.conftest import ARTIFACTS
 from tests.mjlogs.pages import engine_game
 from tests.mjlogs.test_messages_on_pages import NAMES, TILES, with_illegal_discard

@@ -11,8 +11,8 @@ import pytest
 from django.db.models import F
 
 from engine.formats.mjlog import read_mjlog
+from mjlogs.importing import import_file
 from mjlogs.models import Game, GameSeat, Player
-from mjlogs.services import import_file
 from stats.selectors import leaderboard
 from tests.browser.conftest import screenshot
 from tests.browser.test_stats_page import PAINTED

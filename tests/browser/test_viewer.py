@@ -15,8 +15,8 @@ import pytest
 
 from engine.formats import canonical, read_games
 from engine.frames import round_frames
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game
-from mjlogs.services import Status, import_file
 from replay.models import Verdict, Verification
 from tests.browser.conftest import screenshot
 from tests.engine.corpus import corpus_dir

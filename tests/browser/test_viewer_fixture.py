@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game
-from mjlogs.services import Status, import_file
 from tests.browser.conftest import screenshot
 from tests.engine.corpus import corpus_dir
 

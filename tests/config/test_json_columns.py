@@ -14,8 +14,8 @@ from django.db import models
 from config.json_columns import ColumnDecoder, ColumnEncoder, JSONColumn
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
+from mjlogs.importing import import_file
 from mjlogs.models import Game
-from mjlogs.services import import_file
 
 
 def written(value: Any) -> str:

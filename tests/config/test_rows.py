@@ -11,8 +11,8 @@ from django.forms.models import model_to_dict
 from config.rows import insert_rows, update_column
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
+from mjlogs.importing import import_file
 from mjlogs.models import Game, GameSeat
-from mjlogs.services import import_file
 from stats.models import RoundFact
 from tests.people import played_by
 

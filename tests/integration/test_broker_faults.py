@@ -18,8 +18,8 @@ from django.core.management import CommandError, call_command
 from rest_framework.authtoken.models import Token
 
 from engine.formats import canonical
+from mjlogs.importing import import_file
 from mjlogs.models import Game
-from mjlogs.services import import_file
 from replay.models import Verdict, Verification
 from stats.models import PlayerSummary, RatingChange
 from tests.integration.counting import (

@@ -57,7 +57,7 @@ def held_at_first_insert(uploads: int) -> Iterator[None]:
             barrier.wait()
 
     def holding_bulk_create(self: QuerySet[Any], *args: Any, **kwargs: Any) -> Any:
-        if self.model is Game:  # an import's batch of games (mjlogs.services.games_store)
+        if self.model is Game:  # an import's batch of games (mjlogs.importing.games_store)
             hold()
         return bulk_create(self, *args, **kwargs)
 
@@ -119,7 +119,7 @@ def test_the_same_game_uploaded_at_once_in_two_formats_is_stored_once(live_serve
 def test_two_uploads_of_two_games_in_opposite_orders_are_both_answered(
     live_server: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="mjlogs.services")
+    caplog.set_level(logging.INFO, logger="mjlogs.importing")
     first = named_game(71, ["Zen", "Aki", "Ben", "Cho"])
     second = named_game(72, ["Dan", "Emi", "Fay", "Gin"])
     files = [("xy.jsonl", canonical.write([first, second]))]

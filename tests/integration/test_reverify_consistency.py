@@ -34,8 +34,8 @@ from django.db import connection
 import engine
 from engine.formats import canonical
 from engine.replay import replay
+from mjlogs.importing import import_file
 from mjlogs.models import Player
-from mjlogs.services import import_file
 from replay.models import Verdict, Verification
 from replay.services import game_verify
 from stats import services as stats_services

@@ -13,8 +13,8 @@ from pytest_django.fixtures import Settings
 
 from engine.events import Game as EngineGame
 from engine.formats import get_format
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game, Visibility
-from mjlogs.services import Status, import_file
 
 
 @pytest.fixture(autouse=True)

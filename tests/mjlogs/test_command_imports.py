@@ -17,7 +17,7 @@ LIST_IMPORTS = """
 import json, sys
 import django
 django.setup()
-import mjlogs.management.commands.import_logs
+import stats.management.commands.import_logs
 print(json.dumps(sorted(sys.modules)))
 """
 
@@ -35,7 +35,7 @@ def test_the_import_command_loads_no_filter_family_or_engine_command_line() -> N
     assert done.returncode == 0, done.stderr
     modules = set(json.loads(done.stdout.splitlines()[-1]))
 
-    assert "mjlogs.services" in modules
+    assert "mjlogs.importing" in modules
     unwanted = {
         "mjlogs.filters",
         "stats.filters",

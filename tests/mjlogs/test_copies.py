@@ -21,8 +21,9 @@ from engine.formats import canonical, get_format
 from mjlogs import selectors
 from mjlogs.archives import UploadedFile
 from mjlogs.copies import copies_regroup
+from mjlogs.game_changes import game_delete, game_visibility_set
+from mjlogs.importing import Status, import_file, import_files
 from mjlogs.models import Game, LinkImport, LinkImportStatus, Player, PlayerKind, Visibility
-from mjlogs.services import Status, game_delete, game_visibility_set, import_file, import_files
 from stats.catch_up import player_summaries_update
 from stats.models import RoundFact
 from stats.selectors import counted_games, leaderboard, player_stats

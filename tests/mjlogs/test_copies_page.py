@@ -16,8 +16,8 @@ from django.test import Client
 
 from mjlogs import terms
 from mjlogs.identity import CLAIM_LABELS
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game
-from mjlogs.services import Status, import_file
 from tests.engine.corpus import corpus_dir
 from tests.mjlogs.conftest import Users
 from tests.mjlogs.pages import EAST_4P, engine_game, plain, text

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.db import OperationalError
 
-from mjlogs import services
+from mjlogs import importing, verification_queue
 from mjlogs.models import Game
 from replay import tasks as replay_tasks
 from tests.api.conftest import self_played_document
@@ -36,15 +36,15 @@ def refusing(times: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def upload_one() -> Game:
     data = json.dumps(self_played_document(1)).encode()
-    (outcome,) = services.import_file("game.json", data)
-    assert outcome.status is services.Status.IMPORTED, outcome
+    (outcome,) = importing.import_file("game.json", data)
+    assert outcome.status is importing.Status.IMPORTED, outcome
     return Game.objects.get(pk=outcome.game_id)
 
 
 def test_a_refused_verification_is_tried_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = refusing(services.EAGER_VERIFY_TRIES - 1, monkeypatch)
+    calls = refusing(verification_queue.EAGER_VERIFY_TRIES - 1, monkeypatch)
     game = upload_one()
-    assert len(calls) == services.EAGER_VERIFY_TRIES
+    assert len(calls) == verification_queue.EAGER_VERIFY_TRIES
     assert game.verification.verdict == "verified"
 
 
@@ -53,6 +53,6 @@ def test_one_refused_every_time_leaves_the_game_pending(
 ) -> None:
     calls = refusing(100, monkeypatch)
     game = upload_one()
-    assert len(calls) == services.EAGER_VERIFY_TRIES
+    assert len(calls) == verification_queue.EAGER_VERIFY_TRIES
     assert not hasattr(game, "verification") or game.verification is None
     assert "stay pending" in caplog.text

@@ -23,8 +23,9 @@ from engine.formats import canonical, read_games
 from engine.sim.selfplay import simulate
 from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand
 from mjlogs.identity import play_hash
+from mjlogs.importing import Outcome, Status, import_file, import_files
 from mjlogs.models import Game, GameSeat, Player, PlayerName, Visibility
-from mjlogs.services import Outcome, Status, content_hash, import_file, import_files
+from mjlogs.storing import content_hash
 from replay.models import Verdict, Verification
 from replay.services import game_verify
 from tests.engine.corpus import CORPUS, corpus_dir

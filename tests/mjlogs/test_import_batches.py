@@ -12,15 +12,16 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-import mjlogs.services
+import mjlogs.importing
+import mjlogs.verification_queue
 import replay.services
 from engine.events import Game as EngineGame
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs import record_cache
 from mjlogs.archives import UploadedFile
+from mjlogs.importing import import_files, upload_import
 from mjlogs.models import Game, GameSeat
-from mjlogs.services import import_files, upload_import
 from replay.models import Verdict, Verification
 from stats.models import PlayerSummary, RoundFact
 from tests.engine.corpus import corpus_dir
@@ -40,7 +41,7 @@ def batches(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
         seen.append(list(game_ids))
         return real(game_ids)
 
-    monkeypatch.setattr(mjlogs.services, "VERIFY_BATCH", 3)
+    monkeypatch.setattr(mjlogs.verification_queue, "VERIFY_BATCH", 3)
     monkeypatch.setattr(replay.services, "games_verify", spy)
     monkeypatch.setattr("replay.tasks.games_verify", spy)
     return seen

@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-import mjlogs.management.commands.import_logs as import_logs
+import stats.management.commands.import_logs as import_logs
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs.archives import Limits

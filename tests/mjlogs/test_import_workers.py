@@ -22,16 +22,18 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
+import mjlogs.importing
 import mjlogs.reading
-import mjlogs.services
+import mjlogs.verification_queue
 import replay.services
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs import record_cache
 from mjlogs.archives import Limits, UploadedFile
+from mjlogs.importing import import_files
 from mjlogs.models import Game, GameSeat, Player
 from mjlogs.reading import StoredDigests, can_fork
-from mjlogs.services import VerificationQueue, import_files
+from mjlogs.verification_queue import VerificationQueue
 from replay.models import Verification
 from replay.services import Replayed
 from stats.models import PlayerSummary, RatingChange, RoundFact
@@ -97,7 +99,7 @@ def stored() -> dict[str, Any]:
     }
 
 
-def outcomes_of(summary: mjlogs.services.ImportSummary) -> list[tuple[Any, ...]]:
+def outcomes_of(summary: mjlogs.importing.ImportSummary) -> list[tuple[Any, ...]]:
     ids = dict(Game.objects.values_list("pk", "content_hash"))
     return [
         (o.file, o.status, o.index, ids.get(o.game_id), o.source_format, o.error)
@@ -179,13 +181,13 @@ def test_the_command_starts_no_more_workers_than_files(
 ) -> None:
     """As many as asked for an archive's members, which are read one a worker like files."""
     started: list[int] = []
-    real = mjlogs.services.PooledFileReader
+    real = mjlogs.importing.PooledFileReader
 
-    def spy(jobs: int, *args: Any, **kwargs: Any) -> mjlogs.services.PooledFileReader:
+    def spy(jobs: int, *args: Any, **kwargs: Any) -> mjlogs.importing.PooledFileReader:
         started.append(jobs)
         return real(jobs, *args, **kwargs)
 
-    monkeypatch.setattr(mjlogs.services, "PooledFileReader", spy)
+    monkeypatch.setattr(mjlogs.importing, "PooledFileReader", spy)
     paths = sorted((REAL / "mjlog_xml" / "Apricot-S__mahjax").iterdir())[:files]
     if archive:
         with zipfile.ZipFile(tmp_path / "games.zip", "w") as bundle:
@@ -301,7 +303,9 @@ def test_a_game_taken_for_stored_that_is_new_is_still_verified(
     digests = list(Game.objects.values_list("content_hash", flat=True))
     forget_everything()
     # The workers are told every game is stored already (as a hash collision would): none is.
-    monkeypatch.setattr(mjlogs.services, "_stored_digests", lambda uploader: StoredDigests(digests))
+    monkeypatch.setattr(
+        mjlogs.importing, "_stored_digests", lambda uploader: StoredDigests(digests)
+    )
     counted = replays(monkeypatch, tmp_path)
 
     again = import_files(files, jobs=2, study_after=False)
@@ -315,7 +319,7 @@ def test_beyond_the_limit_the_workers_replay_every_game(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     first = import_files(uploads()[:4], jobs=2, study_after=False)
-    monkeypatch.setattr(mjlogs.services, "STORED_DIGESTS_LIMIT", 3)  # fewer than are stored
+    monkeypatch.setattr(mjlogs.importing, "STORED_DIGESTS_LIMIT", 3)  # fewer than are stored
     counted = replays(monkeypatch, tmp_path)
     again = import_files(uploads()[:4], jobs=2, study_after=False)
     assert {o.status for o in again.outcomes} == {"duplicate"}
@@ -330,8 +334,8 @@ def test_batches_and_limits_end_alike_with_workers(
 ) -> None:
     """Batches that end inside a file, a file, or an archive, and a limit on files reached
     among the files read ahead: the same outcomes and rows in one process and with workers."""
-    monkeypatch.setattr(mjlogs.services, "STORE_BATCH", store_batch)
-    monkeypatch.setattr(mjlogs.services, "VERIFY_BATCH", verify_batch)
+    monkeypatch.setattr(mjlogs.importing, "STORE_BATCH", store_batch)
+    monkeypatch.setattr(mjlogs.verification_queue, "VERIFY_BATCH", verify_batch)
     limits = Limits(max_files=max_files)
     files = uploads()
     alone = import_files(files, jobs=1, study_after=False, limits=limits)
@@ -352,14 +356,14 @@ def test_a_worker_that_dies_while_the_importer_stores_fails_its_file_alone(
     """The pool breaks while this process stores a batch: the next file handed over finds it
     broken (the pool refuses it), and goes to a new one."""
     monkeypatch.setattr(mjlogs.reading, "read_file", _dies_on_poison_later)
-    monkeypatch.setattr(mjlogs.services, "STORE_BATCH", 1)
-    store = mjlogs.services.games_store
+    monkeypatch.setattr(mjlogs.importing, "STORE_BATCH", 1)
+    store = mjlogs.importing.games_store
 
     def slow_store(*args: Any, **kwargs: Any) -> Any:
         time.sleep(0.3)
         return store(*args, **kwargs)
 
-    monkeypatch.setattr(mjlogs.services, "games_store", slow_store)
+    monkeypatch.setattr(mjlogs.importing, "games_store", slow_store)
     paths = sorted((REAL / "mjlog_xml" / "Apricot-S__mahjax").iterdir())[:7]
     files = [UploadedFile(path.name, path.read_bytes()) for path in paths]
     poisoned = [*files[:4], UploadedFile("poison.mjlog", files[0].data), *files[4:]]
@@ -553,7 +557,7 @@ def test_an_import_hands_over_no_more_files_than_its_reader_takes(
         def full(self, waiting: int) -> bool:
             return waiting > 3
 
-    monkeypatch.setattr(mjlogs.services, "FileReader", TakesThree)
+    monkeypatch.setattr(mjlogs.importing, "FileReader", TakesThree)
     files = [UploadedFile(f"{index}.json", canonical.write([g])) for index, g in enumerate(played)]
 
     assert import_files(files).counts["imported"] == 5

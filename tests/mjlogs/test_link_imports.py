@@ -22,6 +22,7 @@ from pytest_django.fixtures import Settings
 
 from engine.formats import NOT_A_RECORD
 from mjlogs import link_imports
+from mjlogs.importing import import_file
 from mjlogs.link_imports import (
     BROKER_DOWN,
     UNEXPECTED,
@@ -31,7 +32,6 @@ from mjlogs.link_imports import (
 )
 from mjlogs.log_fetch import RETRY_AFTER_CAP, USER_AGENT, FetchError, fetch_tenhou_log
 from mjlogs.models import Game, LinkImport, LinkImportStatus, Visibility
-from mjlogs.services import import_file
 from mjlogs.tasks import TASK_FAILED, import_tenhou_link
 from mjlogs.tenhou_links import LinkRef, deobfuscate, log_id_from_link
 from replay.models import Verdict

@@ -1,4 +1,4 @@
-"""A bulk import stores its games in batches (``mjlogs.services.games_store``, issue 21): one
+"""A bulk import stores its games in batches (``mjlogs.importing.games_store``, issue 21): one
 look-up of the stored copies and of the players, the games, seats and new players inserted
 together. The rows must be what storing one game at a time gives, the outcomes keep the files'
 order, and a batch that meets a unique constraint (another import was quicker) is stored game
@@ -13,12 +13,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-import mjlogs.services
+import mjlogs.importing
+import mjlogs.storing
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs.archives import UploadedFile
+from mjlogs.importing import Status, import_file, import_files
 from mjlogs.models import Game, GameSeat, Player, PlayerName
-from mjlogs.services import Status, import_file, import_files
 from tests.people import played_by
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +42,7 @@ def upload(name: str, document: dict[str, Any]) -> UploadedFile:
 
 @pytest.fixture
 def batch_of_three(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(mjlogs.services, "STORE_BATCH", 3)
+    monkeypatch.setattr(mjlogs.importing, "STORE_BATCH", 3)
 
 
 def stored_rows() -> list[tuple[Any, ...]]:
@@ -127,7 +128,7 @@ def test_a_batch_meeting_a_unique_constraint_is_stored_game_by_game(
     stored on its own, finding the other import's game and players."""
     docs = documents()[:3]
     (first,) = import_file("earlier.json", json.dumps(docs[1]).encode())
-    monkeypatch.setattr(mjlogs.services, "_stored_ids", lambda *args: {})  # looked too early
+    monkeypatch.setattr(mjlogs.storing, "_stored_ids", lambda *args: {})  # looked too early
     summary = import_files(upload(f"{n}.json", doc) for n, doc in enumerate(docs))
     statuses = [(o.status, o.game_id == first.game_id) for o in summary.outcomes]
     assert statuses == [

@@ -24,8 +24,8 @@ from engine.sim.selfplay import play_game, simulate
 from engine.variants.uzje.selfplay import simulate as uzje_simulate
 from engine.variants.uzje.tiles import format_tiles, parse_tile
 from mjlogs.archives import UploadedFile
+from mjlogs.importing import Status, import_files
 from mjlogs.models import Game, GameSeat
-from mjlogs.services import Status, import_files
 from mjlogs.templatetags.mjlogs_pages import MINUS
 from replay.models import Verdict, Verification
 from replay.services import game_verify

@@ -25,8 +25,8 @@ from django.test import Client
 
 from engine.formats import canonical, get_format
 from mjlogs.game_end import GameEnd, RecordEnd, game_end, record_end
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game, GameSeat
-from mjlogs.services import Status, import_file
 from replay.services import game_verify
 from tests.mjlogs.pages import engine_game, plain, text, with_wrong_points
 

@@ -10,7 +10,7 @@ from django.core.management import call_command
 import engine
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
-from mjlogs.services import import_file
+from mjlogs.importing import import_file
 from replay.models import Verdict, Verification
 
 pytestmark = pytest.mark.django_db(transaction=True)

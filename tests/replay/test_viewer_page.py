@@ -15,8 +15,8 @@ from django.urls import reverse
 from engine.formats import canonical
 from engine.replay import replay
 from mjlogs import game_summary
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game, Visibility
-from mjlogs.services import Status, import_file
 from replay.models import Verdict, Verification
 from tests.mjlogs.pages import EAST_3P, engine_game, with_wrong_points
 

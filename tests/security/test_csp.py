@@ -16,8 +16,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from engine.formats import canonical
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game
-from mjlogs.services import Status, import_file
 from tests.mjlogs.pages import engine_game
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -26,8 +26,8 @@ from django.test import Client
 
 from mjlogs.archives import UploadedFile
 from mjlogs.downloads import attachment_header
+from mjlogs.importing import Status, import_file, import_files
 from mjlogs.models import Game, Player
-from mjlogs.services import Status, import_file, import_files
 from tests.api.conftest import self_played_document
 
 pytestmark = pytest.mark.django_db

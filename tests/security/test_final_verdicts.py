@@ -14,8 +14,8 @@ from django.db import connection
 import replay.services
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
+from mjlogs.importing import import_file
 from mjlogs.models import Game
-from mjlogs.services import import_file
 from replay.models import Verdict, Verification
 from replay.services import game_verify
 from stats.models import RoundFact

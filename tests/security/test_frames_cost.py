@@ -25,8 +25,8 @@ from engine.events import Round
 from engine.formats import canonical, read_games
 from engine.frames import round_frames, round_list
 from engine.state import GameState
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game
-from mjlogs.services import Status, import_file
 from replay.models import Verification
 from tests.api.conftest import self_played_document
 from tests.engine.corpus import corpus_dir

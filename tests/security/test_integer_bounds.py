@@ -20,8 +20,8 @@ import pytest
 from django.test import Client
 
 from config.limits import DB_INT_MAX, DB_INT_MIN, IdConverter, parse_int
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game, Player
-from mjlogs.services import Status, import_file
 from tests.api.conftest import self_played_document
 
 pytestmark = pytest.mark.django_db

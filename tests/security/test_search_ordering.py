@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from mjlogs.importing import import_file
 from mjlogs.models import Visibility
-from mjlogs.services import import_file
 from tests.api.conftest import client_for, self_played_document
 
 pytestmark = pytest.mark.django_db

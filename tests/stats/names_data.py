@@ -23,8 +23,8 @@ from django.contrib.auth.models import User
 
 from engine.formats import get_format
 from engine.sim.selfplay import simulate
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game, Player, PlayerKind, Visibility
-from mjlogs.services import Status, import_file
 from tests.stats.stats_data import World, build_world
 
 

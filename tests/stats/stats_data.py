@@ -35,8 +35,8 @@ from django.contrib.auth.models import User
 
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game, GameSeat, Player, Visibility
-from mjlogs.services import Status, import_file
 from replay.models import Verdict, Verification
 from stats.catch_up import summaries_mark_stale
 from stats.models import RoundFact

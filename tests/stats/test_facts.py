@@ -10,8 +10,8 @@ import pytest
 from engine.formats import canonical
 from engine.replay import replay
 from engine.sim.selfplay import simulate
+from mjlogs.importing import import_file
 from mjlogs.models import Game, GameSeat
-from mjlogs.services import import_file
 from replay.services import game_verify
 from stats.models import RoundFact
 

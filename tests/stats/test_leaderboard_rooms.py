@@ -11,8 +11,8 @@ from django.test import Client
 
 from engine.formats import canonical, get_format, read_games
 from engine.sim.selfplay import simulate
+from mjlogs.importing import import_file
 from mjlogs.models import Game, Player
-from mjlogs.services import import_file
 from tests.people import played_by
 
 pytestmark = pytest.mark.django_db

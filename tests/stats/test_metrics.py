@@ -12,8 +12,8 @@ from django.contrib.auth.models import AnonymousUser, User
 
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game, GameSeat, Player
-from mjlogs.services import Status, import_file
 from replay.models import Verdict, Verification
 from stats.selectors import StatsFilterError, player_stats
 from tests.people import played_by

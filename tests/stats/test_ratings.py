@@ -11,8 +11,9 @@ from django.contrib.auth.models import User
 
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
+from mjlogs.game_changes import game_delete, game_visibility_set
+from mjlogs.importing import import_file
 from mjlogs.models import Game
-from mjlogs.services import game_delete, game_visibility_set, import_file
 from stats.models import RatingChange
 from stats.ratings import RatedGame, Standing, rate
 from stats.services import ratings_recompute

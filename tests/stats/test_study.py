@@ -18,8 +18,8 @@ from django.test import Client
 
 from engine.formats import canonical
 from engine.study import riichi_study
+from mjlogs.importing import Status, import_file
 from mjlogs.models import Game, GameSeat, Player
-from mjlogs.services import Status, import_file
 from replay.services import game_verify
 from stats import catch_up
 from stats.models import PlayerSummary, RoundFact, SummaryBacklog

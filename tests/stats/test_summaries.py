@@ -13,8 +13,9 @@ from django.core.management import call_command
 
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
+from mjlogs.game_changes import game_delete, game_visibility_set
+from mjlogs.importing import import_file
 from mjlogs.models import Game, Player
-from mjlogs.services import game_delete, game_visibility_set, import_file
 from stats.models import PlayerSummary, RatingChange
 from stats.selectors import player_stats
 from tests.people import played_by

@@ -13,15 +13,14 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
 import engine
 from config.bulk import queries_unlogged
+from mjlogs import pipeline
 from replay.selectors import game_ids_to_verify, verdict_counts
 from replay.tasks import verify_game
-from stats.catch_up import catch_up_once_after
 
 
 class Command(BaseCommand):
@@ -46,9 +45,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         ids = game_ids_to_verify(outdated_only=options["outdated"], pending_only=options["pending"])
-        eager = settings.CELERY_TASK_ALWAYS_EAGER
+        eager = pipeline.tasks_run_here()
         # In-process, the statistics catch up once at the end rather than after every game.
-        with queries_unlogged(), catch_up_once_after():
+        with queries_unlogged(), pipeline.statistics().once_after():
             for game_id in tqdm(
                 ids,
                 unit="game",

@@ -12,10 +12,10 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from tqdm import tqdm
 
+from mjlogs import pipeline
 from stats.catch_up import ratings_mark_stale
 from stats.selectors import player_ids_with_facts_or_summary
 from stats.tasks import update_player_stats, update_ratings
@@ -35,7 +35,7 @@ class Command(BaseCommand):
             self.stderr.write("--chunk must be at least 1")
             sys.exit(2)
         ids = player_ids_with_facts_or_summary()
-        eager = settings.CELERY_TASK_ALWAYS_EAGER
+        eager = pipeline.tasks_run_here()
         size = options["chunk"]
         chunks = [ids[start : start + size] for start in range(0, len(ids), size)]
         with tqdm(

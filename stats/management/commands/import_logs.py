@@ -17,6 +17,9 @@ process, the workers replay the games for their verification too.
 Where tasks run in this process (the default setup), the study aids' counts of the games (tile
 acceptance, about 40 ms a game) are left to ``manage.py study_games``, which the summary names;
 ``--study`` runs it at the end. A worker counts them by itself.
+
+The command runs the whole path of a game, stored, verified and counted, so it lives in the
+app at the top of the three (docs/development.md, "The apps' layers").
 """
 
 from __future__ import annotations
@@ -35,9 +38,10 @@ from tqdm import tqdm
 
 from config.bulk import queries_unlogged
 from engine.jobs import all_cores, job_count
+from mjlogs import pipeline
 from mjlogs.archives import UploadedFile, is_archive
+from mjlogs.importing import DEFAULT_LIMITS, Outcome, Status, import_files, local_file
 from mjlogs.models import Visibility
-from mjlogs.services import DEFAULT_LIMITS, Outcome, Status, import_files, local_file
 from replay.selectors import verdict_counts
 from stats.selectors import study_pending_count
 
@@ -162,7 +166,7 @@ class Command(BaseCommand):
         if verdicts:
             words = ", ".join(f"{count} {verdict}" for verdict, count in sorted(verdicts.items()))
             self.stdout.write(f"verdicts of these games: {words}")
-        waiting = study_pending_count() if settings.CELERY_TASK_ALWAYS_EAGER else 0
+        waiting = study_pending_count() if pipeline.tasks_run_here() else 0
         if waiting and options["study"]:
             call_command("study_games", quiet=options["quiet"], stdout=self.stdout)
         elif waiting:

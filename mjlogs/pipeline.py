@@ -1,0 +1,121 @@
+"""What becomes of a game once this app has stored it, as the apps above this one say.
+
+The three apps are layers (docs/development.md, "The apps' layers"; ``lint-imports`` holds
+it): the records (this app) at the bottom, their verification (``replay``) above, the
+statistics (``stats``) at the top. An app never imports one above it, at module level or in a
+function. Yet storing a game sets work going above: its verification, then, whenever games
+change, their statistics. Each app above says here what that work is when Django starts (its
+``AppConfig.ready``), and the apps below call it through here without knowing who does it:
+
+- **verification** (:class:`Verification`, the replay app's): a game's verification, now in
+  this process or queued for a worker, and the replay an import's reader may make ahead;
+- **statistics** (:class:`Statistics`, the stats app's): what a changed game changes in the
+  statistics, the facts a verification found, and one catch-up after a bulk change instead of
+  one a game.
+
+Whether tasks run in this process (Celery eager, the default setup) or on workers is decided
+in one place, :func:`tasks_run_here`, read from the setting the Celery app reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from mjlogs.models import Game
+from mjlogs.replayed import ReplayAhead
+
+
+def tasks_run_here() -> bool:
+    """Whether Celery's tasks run in this process (eager: no broker configured), not on a
+    worker. Read from the setting, without importing Celery (config/__init__.py)."""
+    return bool(settings.CELERY_TASK_ALWAYS_EAGER)
+
+
+class Verification(Protocol):
+    """A game's verification, as the replay app does it."""
+
+    def replay_ahead(self) -> ReplayAhead:
+        """The replay an import's reader makes ahead of storing, where verifications run in
+        this process (picklable: a worker process of the reader calls it)."""
+
+    def verify_now(self, game_ids: Sequence[int]) -> None:
+        """Verify these games in this process, now.
+
+        :raises TryAgain: the database refused the verdicts' transaction (a deadlock, a lost
+            connection); nothing of it was written.
+        """
+
+    def verify_later(self, game_id: int) -> None:
+        """Queue this game's verification for a worker.
+
+        :raises BrokerUnreachable: the task broker cannot be reached.
+        """
+
+    def load(self) -> None:
+        """Import what verifying needs (Celery, the tasks) now, ahead of the first game: an
+        import does it while its reader processes, forked before, read their first files."""
+
+
+class Statistics(Protocol):
+    """What the stats app does when games change."""
+
+    def games_changed(self, games: Iterable[Game], *, verified: bool = False) -> None:
+        """Mark what a change to these games (verified, deleted, made public or private, made
+        or unmade the copy that counts) changes, inside the transaction that changes them, and
+        bring it up to date after it commits; ``verified``: their verdicts were just written
+        (their study aids' counts too)."""
+
+    def facts_replace(self, facts: Mapping[int, Sequence[Any] | None]) -> None:
+        """Store the facts of each game's hands its verification found (``engine`` round
+        facts), replacing those it had."""
+
+    def once_after(
+        self, *, study: bool = True, leave: Collection[str] = ()
+    ) -> AbstractContextManager[None]:
+        """A block after which the statistics catch up once, instead of after each game;
+        without ``study``, the study aids' counts wait for ``manage.py study_games``. Catch-ups
+        whose task name is in ``leave`` are not run at its end (their marks stay)."""
+
+    def load(self) -> None:
+        """Import what counting needs (Celery, the tasks) now, ahead of the first game."""
+
+
+class TryAgain(Exception):
+    """The database refused a verification's transaction; trying again is safe."""
+
+
+class BrokerUnreachable(Exception):
+    """The task broker cannot be reached: the task was not queued."""
+
+
+_verification: Verification | None = None
+_statistics: Statistics | None = None
+
+
+def register(
+    *, verification: Verification | None = None, statistics: Statistics | None = None
+) -> None:
+    """Say what the verification or the statistics of stored games is (``AppConfig.ready``
+    of the app that does it)."""
+    global _verification, _statistics
+    if verification is not None:
+        _verification = verification
+    if statistics is not None:
+        _statistics = statistics
+
+
+def verification() -> Verification:
+    if _verification is None:
+        raise ImproperlyConfigured("no app verifies stored games: is `replay` installed?")
+    return _verification
+
+
+def statistics() -> Statistics:
+    if _statistics is None:
+        raise ImproperlyConfigured("no app counts stored games: is `stats` installed?")
+    return _statistics
