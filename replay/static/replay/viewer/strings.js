@@ -114,7 +114,7 @@ const ENGLISH = {
   studyLost: "The discard played lowers the acceptance by {n} (the best accepts {best}).",
   studyRaised: "The discard played raises the shanten: {made}, where the best discards leave {best}.",
   studyNone: "No tile acceptance for \u00dczje (the engine counts no shanten for it).",
-  studyNoDecision: "No discard chosen here by this seat: , and . jump to its decisions.",
+  studyNoDecision: "No discard chosen here by this seat. The keys “,” and “.” jump to its decisions.",
   studyHand: "This hand: the most acceptance kept in {kept} of {decisions} discards ({share}).",
   studyGame: "This game: {kept} of {decisions} ({share}).",
   studyGameSoFar: "This game, {hands} of {total} hands counted so far: {kept} of {decisions} ({share}).",
