@@ -87,6 +87,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A page's refusal (mjlogs.errors.ServiceError) that its view lets through: its message
+    # on the error page, with its status.
+    "mjlogs.errors.ServiceErrorMiddleware",
     # Last, so its process_exception sees a view's database error first.
     "config.middleware.DatabaseUnavailableMiddleware",
 ]
@@ -301,6 +304,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "mjlogs.pagination.CappedPageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Every service's refusal (mjlogs.errors.ServiceError) answered with its status and body.
+    "EXCEPTION_HANDLER": "mjlogs.errors.api_exception_handler",
     # How many proxies of ours stand in front of the site, each adding the address it got the
     # request from to X-Forwarded-For: the client's address, which the throttles count by, is
     # the one the outermost of them saw. 0 (no proxy): REMOTE_ADDR, and X-Forwarded-For, which

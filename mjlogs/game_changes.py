@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 
 from mjlogs import pipeline
 from mjlogs.copies import copies_regroup
+from mjlogs.errors import Conflict
 from mjlogs.models import Game, Visibility
 from mjlogs.selectors import user_can_manage_game
 
@@ -27,7 +28,7 @@ def game_delete(*, user: AbstractBaseUser | AnonymousUser, game: Game) -> None:
         game.delete()
 
 
-class VisibilityConflict(ValueError):
+class VisibilityConflict(Conflict):
     """The game cannot take that visibility: another copy of it already has it."""
 
 

@@ -39,6 +39,7 @@ from config.middleware import DATABASE_ERRORS
 from mjlogs import selectors
 from mjlogs.archives import UploadedFile
 from mjlogs.copies import copies_regroup
+from mjlogs.errors import TooMany
 from mjlogs.importing import ImportSummary, Status, upload_import
 from mjlogs.log_fetch import FetchError, fetch_tenhou_log, retry_delay
 from mjlogs.models import Game, LinkImport, LinkImportStatus, Visibility
@@ -66,7 +67,7 @@ _WAITING = (LinkImportStatus.QUEUED, LinkImportStatus.FETCHING)
 _FETCHED = (LinkImportStatus.IMPORTED, LinkImportStatus.DUPLICATE)
 
 
-class TooManyWaiting(Exception):
+class TooManyWaiting(TooMany):
     """Refused: the requester already has ``limit`` link imports waiting
     (``MJLOGS_FETCH_PENDING_PER_USER``); they may ask again once one of them ends."""
 

@@ -24,6 +24,7 @@ from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from engine.errors import MalformedLogError
 from engine.formats import canonical, get_format
+from mjlogs.errors import InvalidRequest
 from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibility
 from mjlogs.provenance import PLATFORM_LABELS, platform_label
 
@@ -316,7 +317,7 @@ def player_choice(player: Player, ref: str) -> str:
     return f"{ref} ({', '.join(details)})"
 
 
-class PlayerLookupError(ValueError):
+class PlayerLookupError(InvalidRequest):
     """A typed name that is no player this user may see (``candidates`` are then close
     matches: names holding the text), or several (``ambiguous``; ``candidates`` are they).
     ``refs`` tells what to type to reach each candidate (:func:`player_refs`)."""

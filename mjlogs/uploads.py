@@ -15,9 +15,10 @@ from django.core.files.uploadedfile import UploadedFile as DjangoUploadedFile
 from django.http import HttpRequest
 
 from mjlogs.archives import UploadedFile
+from mjlogs.errors import ServiceError
 
 
-class UploadRefused(ValueError):
+class UploadRefused(ServiceError):
     """An upload refused on its headers, before its body is read; ``status`` is the HTTP
     answer."""
 

@@ -19,7 +19,6 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
 from rest_framework.generics import GenericAPIView
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -341,12 +340,6 @@ def _chosen(request: Request, value: int | Player) -> Player:
     return value if isinstance(value, Player) else _player(request, value)
 
 
-def _refused(error: selectors.StatsFilterError) -> ValidationError:
-    return ValidationError(
-        {name: [str(m) for m in messages] for name, messages in error.errors.items()}
-    )
-
-
 _NOT_FOUND = OpenApiResponse(
     description="No such player, or one seen only in games hidden from you."
 )
@@ -367,10 +360,7 @@ class PlayerStatsView(APIView):
         """Counts, every metric with its label and denominator (n), yaku and han frequencies,
         the longest dealer streak and the stable dan; the filters echoed as understood."""
         player = _player(request, player_id)
-        try:
-            stats = selectors.player_stats(request.user, player, request.query_params)
-        except selectors.StatsFilterError as error:
-            raise _refused(error) from None
+        stats = selectors.player_stats(request.user, player, request.query_params)
         query = request.META.get("QUERY_STRING", "")
         suffix = f"?{query}" if query else ""
 
@@ -400,10 +390,7 @@ class PlayerSeriesView(APIView):
         query.is_valid(raise_exception=True)
         player = _player(request, player_id)
         window = query.validated_data["window"]
-        try:
-            series = selectors.player_series(request.user, player, request.query_params, window)
-        except selectors.StatsFilterError as error:
-            raise _refused(error) from None
+        series = selectors.player_series(request.user, player, request.query_params, window)
         data = {
             "player": series.player,
             "filters": series.filters,
@@ -460,10 +447,7 @@ class PlayerFactsCSVView(APIView):
         """One row a hand of the chosen games, game by game in the order played: the game's
         id, date and rule set, then the hand's facts (see docs/stats.md), as a download."""
         player = _player(request, player_id)
-        try:
-            rows = selectors.player_fact_rows(request.user, player, request.query_params)
-        except selectors.StatsFilterError as error:
-            raise _refused(error) from None
+        rows = selectors.player_fact_rows(request.user, player, request.query_params)
         response = StreamingHttpResponse(
             csv_lines(selectors.FACT_COLUMNS, rows), content_type="text/csv; charset=utf-8"
         )
@@ -496,10 +480,7 @@ class HeadToHeadView(APIView):
         query.is_valid(raise_exception=True)
         a = _chosen(request, query.validated_data["a"])
         b = _chosen(request, query.validated_data["b"])
-        try:
-            record = selectors.head_to_head(request.user, a, b, request.query_params)
-        except selectors.StatsFilterError as error:
-            raise _refused(error) from None
+        record = selectors.head_to_head(request.user, a, b, request.query_params)
         data = {
             "a": a,
             "b": b,
@@ -569,12 +550,9 @@ class LeaderboardView(GenericAPIView):  # type: ignore[type-arg]
         query = LeaderboardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         metric, min_games = query.validated_data["metric"], query.validated_data["min_games"]
-        try:
-            rows = selectors.leaderboard(
-                metric, min_games, request.query_params, bots=query.validated_data["bots"]
-            )
-        except selectors.StatsFilterError as error:
-            raise _refused(error) from None
+        rows = selectors.leaderboard(
+            metric, min_games, request.query_params, bots=query.validated_data["bots"]
+        )
         paginator = self.paginator
         assert isinstance(paginator, LeaderboardPagination)
         page = paginator.paginate_queryset(rows, request, view=self) or []

@@ -19,6 +19,7 @@ from django.db.models import Count, Exists, F, FloatField, OuterRef, QuerySet, S
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
+from mjlogs.errors import InvalidRequest
 from mjlogs.models import Game, GameSeat, Player, PlayerKind, Visibility
 from mjlogs.selectors import User, games_visible_to
 from replay.models import AGREEING
@@ -49,12 +50,15 @@ def _stats_filter(params: Mapping[str, Any], games: QuerySet[Game]) -> StatsFilt
     return StatsFilter(params, queryset=games)
 
 
-class StatsFilterError(ValueError):
+class StatsFilterError(InvalidRequest):
     """A filter parameter with a bad value; ``errors`` maps each to its messages."""
 
     def __init__(self, errors: Mapping[str, Any]) -> None:
-        super().__init__("; ".join(f"{name}: {' '.join(msgs)}" for name, msgs in errors.items()))
-        self.errors = dict(errors)
+        super().__init__(fields=errors)
+
+    @property
+    def errors(self) -> dict[str, list[str]]:
+        return self.fields
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.exceptions import Throttled, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
@@ -23,7 +23,6 @@ from rest_framework.throttling import BaseThrottle
 from config.limits import DB_INT_MAX, parse_int
 from config.openapi import ERROR_COMPONENT
 from mjlogs.link_imports import (
-    TooManyWaiting,
     link_import_get,
     link_import_request,
     link_imports_visible_to,
@@ -150,8 +149,6 @@ class LinkImportViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # 
             )
         except ValueError as error:
             raise ValidationError({"link": [str(error)]}) from None
-        except TooManyWaiting as error:
-            raise Throttled(detail=str(error)) from None
         row = link_import_get(request.user, row.pk)
         body = LinkImportSerializer(row, context=self.get_serializer_context()).data
         # Its url is DRF's Hyperlink, a subclass of str: a WSGI server may take header values

@@ -42,7 +42,6 @@ from mjlogs.filters import GameFilter
 from mjlogs.models import Game, Player
 from mjlogs.throttling import UploadRateThrottle
 from mjlogs.uploads import (
-    UploadRefused,
     check_upload_size,
     file_name_from_headers,
     files_from_form,
@@ -153,12 +152,8 @@ class GameViewSet(
         # A PATCH changes what it sends: without ``visibility``, nothing (who may manage the
         # game is checked all the same).
         visibility = options.validated_data.get("visibility", game.visibility)
-        try:
-            game = game_changes.game_visibility_set(
-                user=request.user, game=game, visibility=visibility
-            )
-        except game_changes.VisibilityConflict as conflict:
-            return Response({"detail": str(conflict)}, status=status.HTTP_409_CONFLICT)
+        # A conflict (the same game already public) is a 409: mjlogs.errors.
+        game = game_changes.game_visibility_set(user=request.user, game=game, visibility=visibility)
         return Response(GameDetailSerializer(game, context=self.get_serializer_context()).data)
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
@@ -286,10 +281,7 @@ class UploadView(APIView):
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # Before anything reads the body (CSRF checks on session auth read a form's fields).
-        try:
-            check_upload_size(request._request)
-        except UploadRefused as error:
-            raise _UploadRefused(error) from None
+        check_upload_size(request._request)  # a refusal: mjlogs.errors.api_exception_handler
         super().initial(request, *args, **kwargs)
 
     def handle_exception(self, exc: Exception) -> Response:
@@ -362,16 +354,6 @@ class UploadView(APIView):
             name = file_name_from_headers(request._request)
             return [UploadedFile(name, request.data)]
         return files_from_form(request.FILES.getlist("files"))
-
-
-class _UploadRefused(APIException):
-    """An upload refused on its headers (413 too large, 411 no length, 400 a bad length)."""
-
-    default_code = "upload_refused"
-
-    def __init__(self, error: UploadRefused) -> None:
-        super().__init__(str(error))
-        self.status_code = error.status
 
 
 class _DatabaseUnavailable(APIException):

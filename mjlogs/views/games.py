@@ -73,7 +73,7 @@ def game_visibility(request: HttpRequest, game_id: int) -> HttpResponse:
         game_changes.game_visibility_set(
             user=request.user, game=game, visibility=request.POST.get("visibility", "")
         )
-    except ValueError as error:
+    except (ValueError, game_changes.VisibilityConflict) as error:
         messages.error(request, gettext("Visibility not changed: %(error)s.") % {"error": error})
     else:
         messages.success(
