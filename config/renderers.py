@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from csp.constants import UNSAFE_INLINE
@@ -17,7 +18,7 @@ class PolicyBrowsableAPIRenderer(BrowsableAPIRenderer):
         self,
         data: Any,
         accepted_media_type: str | None = None,
-        renderer_context: dict[str, Any] | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
     ) -> Any:
         response = (renderer_context or {}).get("response")
         if response is not None:

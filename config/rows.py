@@ -39,6 +39,14 @@ def _preparer(field: Field[Any, Any]) -> Callable[[Any], Any] | None:
     return lambda value: field.get_db_prep_save(value, connection)
 
 
+def _column(field: Field[Any, Any]) -> str:
+    """The column of a concrete field (``Field.column`` is ``None`` only for a field with no
+    column of its own)."""
+    if field.column is None:
+        raise TypeError(f"{field} is not a column")
+    return field.column
+
+
 def insert_rows(model: type[Model], rows: Iterable[Mapping[str, Any]]) -> int:
     """Insert these rows of ``model``, each a mapping of its fields' attribute names
     (``game_id`` for a foreign key) to values, a field left out taking its default; primary
@@ -46,7 +54,7 @@ def insert_rows(model: type[Model], rows: Iterable[Mapping[str, Any]]) -> int:
     an error."""
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
+    columns = ", ".join(quote(_column(field)) for field in fields)
     marks = ", ".join(["%s"] * len(fields))
     sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
     names = [field.attname for field in fields]
@@ -82,8 +90,8 @@ def update_column(model: type[Model], name: str, values: Iterable[tuple[Any, Any
     key = model._meta.pk
     assert key is not None
     sql = (
-        f"UPDATE {quote(model._meta.db_table)} SET {quote(field.column)} = %s "
-        f"WHERE {quote(key.column)} = %s"
+        f"UPDATE {quote(model._meta.db_table)} SET {quote(_column(field))} = %s "
+        f"WHERE {quote(_column(key))} = %s"
     )
     prepare = _preparer(field)
     rows = [(value if prepare is None else prepare(value), pk) for pk, value in values]
