@@ -20,13 +20,15 @@ from replay import selectors
 from replay.models import Verdict, Verification
 
 
-class VerificationSerializer(serializers.ModelSerializer):
-    game = serializers.HyperlinkedRelatedField(view_name="api:game-detail", read_only=True)
+class VerificationSerializer(serializers.ModelSerializer[Verification]):
+    game: serializers.HyperlinkedRelatedField[Game] = serializers.HyperlinkedRelatedField(
+        view_name="api:game-detail", read_only=True
+    )
     game_id = serializers.IntegerField(read_only=True)
 
     class Meta:
         model = Verification
-        fields = (
+        fields: tuple[str, ...] = (
             "game_id", "game", "verdict", "message", "discrepancy", "complete", "events",
             "engine_version", "duration_ms", "verified_at",
         )  # fmt: skip

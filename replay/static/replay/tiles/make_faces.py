@@ -140,8 +140,8 @@ def borrow(
             _prune(child, keep_fill and keep_fill.lower(), only)
     ids = {element.get("id") for element in group.iter() if element.get("id")}
     for element in group.iter():
-        if element.get("id"):
-            element.set("id", prefix + element.get("id"))
+        if own_id := element.get("id"):
+            element.set("id", prefix + own_id)
         for attribute, value in list(element.attrib.items()):
             new = re.sub(
                 r"url\(#([^)]+)\)",
