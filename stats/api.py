@@ -40,9 +40,11 @@ from stats.percentiles import player_percentiles
 # --- Presenting ----------------------------------------------------------------------------
 
 
-class MetricSerializer(serializers.Serializer):
+class MetricSerializer(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField()
-    label = serializers.CharField()
+    # A declared field, which DRF's metaclass takes off the class; the stubs see it replace
+    # the serializer's own label (Field.label), as for every field named "label".
+    label = serializers.CharField()  # type: ignore[assignment]
     group = serializers.CharField(help_text="Placements, Hands, Wins, Riichi, Calls or Deal-ins.")
     value = serializers.FloatField(
         allow_null=True,
@@ -55,23 +57,23 @@ class MetricSerializer(serializers.Serializer):
     n = serializers.IntegerField(help_text="The denominator's value.")
 
 
-class YakuCountSerializer(serializers.Serializer):
+class YakuCountSerializer(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField()
     wins = serializers.IntegerField(help_text="Wins with this yaku.")
 
 
-class HanCountSerializer(serializers.Serializer):
+class HanCountSerializer(serializers.Serializer[dict[str, Any]]):
     han = serializers.IntegerField()
     wins = serializers.IntegerField()
 
 
-class RatingSerializer(serializers.Serializer):
+class RatingSerializer(serializers.Serializer[dict[str, Any]]):
     players_count = serializers.IntegerField()
     rating = serializers.FloatField()
     games = serializers.IntegerField(help_text="Rated games in this mode.")
 
 
-class PlayerStatsSerializer(serializers.Serializer):
+class PlayerStatsSerializer(serializers.Serializer[dict[str, Any]]):
     player = PlayerRefSerializer()
     filters = serializers.DictField(help_text="The filters applied, as understood.")
     counts = serializers.DictField(
@@ -139,7 +141,7 @@ def stats_data(stats: selectors.PlayerStats) -> dict[str, Any]:
     }
 
 
-class GamePointSerializer(serializers.Serializer):
+class GamePointSerializer(serializers.Serializer[dict[str, Any]]):
     game_id = serializers.IntegerField()
     date = serializers.DateTimeField(help_text="When played (uploaded, for an undated record).")
     ruleset = serializers.CharField()
@@ -174,14 +176,14 @@ class GamePointSerializer(serializers.Serializer):
     )
 
 
-class PlayerSeriesSerializer(serializers.Serializer):
+class PlayerSeriesSerializer(serializers.Serializer[dict[str, Any]]):
     player = PlayerRefSerializer()
     filters = serializers.DictField()
     window = serializers.IntegerField()
     games = GamePointSerializer(many=True, help_text="Oldest first.")
 
 
-class SharedGameSerializer(serializers.Serializer):
+class SharedGameSerializer(serializers.Serializer[dict[str, Any]]):
     game_id = serializers.IntegerField()
     date = serializers.DateTimeField()
     ruleset = serializers.CharField()
@@ -195,7 +197,7 @@ class SharedGameSerializer(serializers.Serializer):
 HEAD_TO_HEAD_GAMES = 50
 
 
-class HeadToHeadSerializer(serializers.Serializer):
+class HeadToHeadSerializer(serializers.Serializer[dict[str, Any]]):
     a = PlayerRefSerializer()
     b = PlayerRefSerializer()
     filters = serializers.DictField()
@@ -210,7 +212,7 @@ class HeadToHeadSerializer(serializers.Serializer):
     )
 
 
-class LeaderboardRowSerializer(serializers.Serializer):
+class LeaderboardRowSerializer(serializers.Serializer[dict[str, Any]]):
     rank = serializers.IntegerField()
     player = PlayerRefSerializer()
     value = serializers.FloatField()
@@ -218,9 +220,9 @@ class LeaderboardRowSerializer(serializers.Serializer):
     hands = serializers.IntegerField()
 
 
-class MetricInfoSerializer(serializers.Serializer):
+class MetricInfoSerializer(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # (as in MetricSerializer)
     group = serializers.CharField()
     percent = serializers.BooleanField()
     lower_is_better = serializers.BooleanField()
@@ -532,7 +534,7 @@ class LeaderboardPagination(CappedPageNumberPagination):
         return paginated
 
 
-class LeaderboardView(GenericAPIView):  # type: ignore[type-arg]
+class LeaderboardView(GenericAPIView[Any]):  # (no queryset: rows of summaries or facts)
     """Players ranked by a metric over their public games (the stored summaries), best first."""
 
     pagination_class = LeaderboardPagination
@@ -555,8 +557,10 @@ class LeaderboardView(GenericAPIView):  # type: ignore[type-arg]
         )
         paginator = self.paginator
         assert isinstance(paginator, LeaderboardPagination)
-        page = paginator.paginate_queryset(rows, request, view=self) or []
-        first = paginator.page.start_index() if page else 1
+        page: list[selectors.RankedSummary | selectors.LeaderRow] = (
+            paginator.paginate_queryset(rows, request, view=self) or []
+        )
+        first = paginator.page.start_index() if page and paginator.page is not None else 1
         data = [
             {
                 "rank": first + index,
@@ -572,4 +576,6 @@ class LeaderboardView(GenericAPIView):  # type: ignore[type-arg]
             "min_games": min_games,
             "bots": query.validated_data["bots"],
         }
-        return paginator.get_paginated_response(LeaderboardRowSerializer(data, many=True).data)
+        # (DRF's stubs type a Serializer's instance as one item, even with many=True.)
+        rows_out = LeaderboardRowSerializer(data, many=True)  # type: ignore[arg-type]
+        return paginator.get_paginated_response(rows_out.data)

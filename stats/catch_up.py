@@ -81,7 +81,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -100,6 +100,9 @@ from stats.services import (
 
 if TYPE_CHECKING:
     from celery import Task  # (the tasks are handed in: Celery is imported by stats.tasks)
+
+    #: A catch-up task of ``stats.tasks``: no arguments, returns how much it did.
+    CatchUpTask: TypeAlias = Task[[], int]
 
 logger = logging.getLogger(__name__)
 
@@ -397,11 +400,15 @@ def _aware(value: datetime | str | None) -> datetime | None:
 
 #: The catch-ups held back by :func:`catch_up_once_after` in this context, in the order first
 #: asked for (``None``: none held back, each runs when asked).
-_held_catch_ups: ContextVar[list[Task] | None] = ContextVar("held_catch_ups", default=None)
+_held_catch_ups: ContextVar[list[CatchUpTask] | None] = ContextVar("held_catch_ups", default=None)
 
 
 def game_stats_mark(
-    game: Game, *, summaries: Task, ratings: Task, study: Task | None = None
+    game: Game,
+    *,
+    summaries: CatchUpTask,
+    ratings: CatchUpTask,
+    study: CatchUpTask | None = None,
 ) -> None:
     """Mark what a change to this game (verified, deleted, made public or private) changes,
     and after the current transaction commits, queue the catch-up tasks that bring it up to
@@ -414,7 +421,11 @@ def game_stats_mark(
 
 
 def games_stats_mark(
-    games: Sequence[Game], *, summaries: Task, ratings: Task, study: Task | None = None
+    games: Sequence[Game],
+    *,
+    summaries: CatchUpTask,
+    ratings: CatchUpTask,
+    study: CatchUpTask | None = None,
 ) -> None:
     """:func:`game_stats_mark` for several games changed in one transaction (a batch of
     verifications): one mark of all their players, and the ratings from the earliest."""
@@ -459,7 +470,7 @@ def catch_up_once_after(*, leave: Collection[str] = ()) -> Iterator[None]:
     if _held_catch_ups.get() is not None:  # nested: the outermost block runs them
         yield
         return
-    held: list[Task] = []
+    held: list[CatchUpTask] = []
     token = _held_catch_ups.set(held)
     try:
         yield
@@ -479,7 +490,7 @@ def catch_up_once_after(*, leave: Collection[str] = ()) -> Iterator[None]:
             _held_catch_ups.reset(token)
 
 
-def queue_catch_up(task: Task) -> None:
+def queue_catch_up(task: CatchUpTask) -> None:
     """Queue this catch-up task (``stats.tasks``) unless one is already waiting, to start no
     sooner than the catch-up interval after the last one started (:func:`claim`); when the
     broker cannot be reached, run it here at once. Inside :func:`catch_up_once_after`, a
@@ -492,7 +503,7 @@ def queue_catch_up(task: Task) -> None:
     _queue_now(task)
 
 
-def _queue_now(task: Task) -> None:
+def _queue_now(task: CatchUpTask) -> None:
     """:func:`queue_catch_up` without holding it back."""
     delay = claim(task.name)
     if delay is None:
@@ -509,7 +520,7 @@ def _queue_now(task: Task) -> None:
         task()
 
 
-def player_summaries_pass(task: Task) -> int:
+def player_summaries_pass(task: CatchUpTask) -> int:
     """What the summaries' catch-up ``task`` does when it runs: unless it puts itself off
     (:func:`postpone`), release its claim, recompute the summaries of the players marked
     (:func:`player_summaries_catch_up`) and record the pass. Returns how many."""
@@ -522,7 +533,7 @@ def player_summaries_pass(task: Task) -> int:
         finish(task.name)
 
 
-def ratings_pass(task: Task) -> int:
+def ratings_pass(task: CatchUpTask) -> int:
     """What the ratings' catch-up ``task`` does when it runs: unless it puts itself off
     (:func:`postpone`), release its claim and bring the ratings up to date
     (:func:`ratings_catch_up`); when another worker is doing it already, queue ``task`` again
@@ -541,7 +552,7 @@ def ratings_pass(task: Task) -> int:
     return stored
 
 
-def _postponed(task: Task) -> bool:
+def _postponed(task: CatchUpTask) -> bool:
     """Whether this catch-up put itself off: not yet due while changes keep coming, or the last
     one still running (queued again to look at most 30 s later, :func:`postpone`). Eager tasks
     run one after another, and never are."""
@@ -606,7 +617,7 @@ def _summaries_behind_of(game_id: int) -> None:
     summaries_mark_stale(players_of_games([game_id]))
 
 
-def study_pass(task: Task, summaries: Task) -> int:
+def study_pass(task: CatchUpTask, summaries: CatchUpTask) -> int:
     """What the study aids' catch-up ``task`` does when it runs: unless it puts itself off
     (:func:`postpone`), release its claim, count the games waiting (:func:`study_catch_up`,
     for :data:`STUDY_SECONDS` on a worker, :data:`EAGER_STUDY_SECONDS` in-process), then

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django import forms
 from django.http import QueryDict
@@ -24,6 +24,15 @@ from stats.selectors import DEFAULT_MIN_GAMES, LEADERBOARD_FILTERS
 #: Characters a typed player may have: a name (200) and ``@platform``.
 PLAYER_TEXT_MAX = 240
 _PLAYER_HELP = gettext_lazy("A name (name@platform when it is on two platforms) or an id.")
+
+
+class ChoiceLink(TypedDict):
+    """A player an error of :class:`CompareForm` offers, with the query that picks them."""
+
+    query: str
+    player: Player
+    ref: str
+    label: str
 
 
 def find_player(user: User, text: str) -> int | Player:
@@ -91,9 +100,9 @@ class CompareForm(forms.Form):
             self.add_error("b", gettext("Choose two different players."))
         return cleaned
 
-    def choice_links(self, params: QueryDict) -> dict[str, list[dict[str, str]]]:
+    def choice_links(self, params: QueryDict) -> dict[str, list[ChoiceLink]]:
         """Per field, the players its error offers, each with the query that picks it."""
-        links: dict[str, list[dict[str, str]]] = {}
+        links: dict[str, list[ChoiceLink]] = {}
         for name, choices in self.choices.items():
             for player, ref in choices:
                 picked = params.copy()

@@ -12,7 +12,7 @@ from collections import Counter, deque
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Exists, F, FloatField, OuterRef, QuerySet, Subquery
@@ -38,6 +38,8 @@ from stats.models import PlayerSummary, RatingChange, RoundFact, SummaryBacklog
 from stats.ratings import Standing
 
 if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
     from stats.filters import StatsFilter
 
 
@@ -47,7 +49,9 @@ def _stats_filter(params: Mapping[str, Any], games: QuerySet[Game]) -> StatsFilt
     family and format reader, and an import of games (``import_logs``) reads no statistics."""
     from stats.filters import StatsFilter
 
-    return StatsFilter(params, queryset=games)
+    # A filter set binds any mapping (its form's data); django-filter's stubs ask for a
+    # QueryDict or a dict.
+    return StatsFilter(params, queryset=games)  # type: ignore[arg-type]
 
 
 class StatsFilterError(InvalidRequest):
@@ -402,12 +406,17 @@ def player_series(
     if window < 1:
         raise ValueError("the window must be at least 1 game")
     chosen, filters = _chosen_games(user, player, params)
+    # (Cast: the type checker's Django plugin knows the values() names of a row, not the
+    # counts annotated after them by name.)
     per_game = {
         row.pop("game_id"): row
-        for row in RoundFact.objects.filter(player=player, game__in=chosen)
-        .order_by()
-        .values("game_id")
-        .annotate(**{name: HAND_COUNTS[name] for name in _SERIES_HAND_COUNTS})
+        for row in cast(
+            "Iterable[dict[str, Any]]",
+            RoundFact.objects.filter(player=player, game__in=chosen)
+            .order_by()
+            .values("game_id")
+            .annotate(**{name: HAND_COUNTS[name] for name in _SERIES_HAND_COUNTS}),
+        )
     }
     seats = (
         GameSeat.objects.filter(player=player, game__in=chosen)
@@ -560,7 +569,7 @@ def head_to_head(
     """
     if a.pk == b.pk:
         raise StatsFilterError({"b": ["Choose two different players."]})
-    base = {name: params[name] for name in params or {} if name != "opponent"}
+    base = {name: value for name, value in (params or {}).items() if name != "opponent"}
     a_stats = player_stats(user, a, base | {"opponent": str(b.pk)})
     b_stats = player_stats(user, b, base | {"opponent": str(a.pk)})
     seats = (
@@ -609,6 +618,14 @@ DEFAULT_MIN_GAMES = 10
 #: The filters a leaderboard takes (the others choose among one player's games).
 LEADERBOARD_FILTERS = ("players", "length", "ruleset", "room", "since", "until")
 
+if TYPE_CHECKING:
+
+    class _Valued(TypedDict):
+        value: float
+
+    #: A kept summary annotated with the value of the metric it is ranked by (:func:`_leaderboard`).
+    RankedSummary = WithAnnotations[PlayerSummary, _Valued]
+
 
 @dataclass(frozen=True)
 class LeaderRow:
@@ -632,7 +649,7 @@ def leaderboard(
     params: Mapping[str, Any] | None = None,
     *,
     bots: bool = False,
-) -> QuerySet[PlayerSummary] | list[LeaderRow]:
+) -> QuerySet[RankedSummary] | list[LeaderRow]:
     """Players ranked by a metric over their public verified games, as :func:`_leaderboard`
     orders them: from the kept summaries without filters, else computed from the rows of
     the games the filters (:data:`LEADERBOARD_FILTERS`) choose, one grouped query each for
@@ -712,7 +729,7 @@ def _ranked(metric: str, rows: list[LeaderRow]) -> list[LeaderRow]:
     return sorted(rows, key=lambda r: (sign * r.value, -r.games, r.player.name, r.player.pk))
 
 
-def _leaderboard(metric: str, min_games: int = DEFAULT_MIN_GAMES) -> QuerySet[PlayerSummary]:
+def _leaderboard(metric: str, min_games: int = DEFAULT_MIN_GAMES) -> QuerySet[RankedSummary]:
     """The player summaries (public games only, so the same for everyone) with at least
     ``min_games`` complete games and a value of the metric, best first: ascending for a
     metric where lower is better (:attr:`~stats.metrics.Metric.lower_is_better`), else
@@ -821,7 +838,16 @@ def players_of_games(game_ids: Sequence[int]) -> list[int]:
     return sorted(set(seats))
 
 
-def rated_games() -> QuerySet[Game]:
+if TYPE_CHECKING:
+
+    class _Played(TypedDict):
+        played_at: datetime.datetime
+
+    #: A game annotated with when it was played (:func:`rated_games`).
+    DatedGame = WithAnnotations[Game, _Played]
+
+
+def rated_games() -> QuerySet[DatedGame]:
     """The games ratings count: verified, public and complete, with their place in time."""
     public = Game.objects.filter(visibility=Visibility.PUBLIC, complete=True)
     return counted_games(public).annotate(played_at=Coalesce("started_at", "uploaded_at"))
@@ -838,6 +864,7 @@ def rating_placements(
     for game_id, player_id, placement, kind in rows.order_by("game_id", "seat").values_list(
         "game_id", "player_id", "placement", "player__kind"
     ):
+        assert placement is not None  # (placement__isnull=False)
         seats.setdefault(game_id, []).append((player_id, placement))
         if kind == PlayerKind.ANONYMOUS:
             guests.add(player_id)

@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext, ngettext, pgettext
 from django.views.decorators.http import require_safe
+from django_filters.fields import ChoiceField
 
 from mjlogs import selectors as game_selectors
 from mjlogs.models import Game, Player
@@ -49,8 +50,12 @@ def _filter_form(user: User, player: Player, params: Any) -> StatsFilter:
     for name in ("since", "until"):
         fields[name].widget.input_type = "date"
     for name in ("players", "length", "ruleset"):
-        fields[name].empty_label = pgettext("any value", "Any")
-        fields[name].choices = list(fields[name].choices)[1:]  # re-wrapped with "Any" first
+        choice = fields[name]
+        assert isinstance(choice, ChoiceField)  # (the fields of ChoiceFilters)
+        choice.empty_label = pgettext("any value", "Any")
+        # Re-wrapped with "Any" first. (The getter gives the choices as set, an iterator of
+        # pairs here; django-stubs types it as whatever the setter takes, callables too.)
+        choice.choices = list(choice.choices)[1:]  # type: ignore[arg-type]
     choices = [("", gettext("Anyone"))] + [
         (
             str(o.player.pk),
