@@ -1,5 +1,6 @@
-"""Frames (engine/frames.py): the table after every event of a round, checked against the record,
-the replayer's report and an independent shanten and waits computation (the ``mahjong`` peer)."""
+"""Riichi's frames (engine/variants/riichi/frames.py, through engine.frames): the table after
+every event of a round, checked against the record, the replayer's report and an independent
+shanten and waits computation (the ``mahjong`` peer)."""
 
 from __future__ import annotations
 
