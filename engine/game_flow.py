@@ -13,6 +13,7 @@ place with the target stops after a win (``agari_yame``) or tenpai (``tenpai_yam
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.rules.ruleset import PointsRounding, Ruleset
@@ -53,9 +54,10 @@ def first_position(first_dealer: int = 0) -> RoundPosition:
     return RoundPosition(wind=0, number=1, dealer=first_dealer, honba=0, sticks=0)
 
 
-def placements(scores: tuple[int, ...] | list[int], first_dealer: int = 0) -> tuple[int, ...]:
+def placements(scores: Sequence[float], first_dealer: int = 0) -> tuple[int, ...]:
     """Each seat's place (1 = first). Equal scores are ranked by seat order from the first
-    dealer (Tenhou's rule: the seat nearer the first East ranks higher)."""
+    dealer (Tenhou's rule: the seat nearer the first East ranks higher). Any numbers: a record's
+    final scores may be read as floats (Ùzje's halves)."""
     players = len(scores)
     order = sorted(
         range(players), key=lambda seat: (-scores[seat], (seat - first_dealer) % players)
