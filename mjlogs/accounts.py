@@ -7,14 +7,14 @@ validate them and do the work; the sign-up page and the token endpoint call them
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 
-def user_create(*, username: str, password: str, email: str = "") -> AbstractBaseUser:
+def user_create(*, username: str, password: str, email: str = "") -> User:
     """Create an ordinary account (no staff rights). The email address is optional: without
     one, a forgotten password cannot be reset.
 
@@ -35,7 +35,7 @@ def user_create(*, username: str, password: str, email: str = "") -> AbstractBas
         )
 
 
-def token_obtain(*, user: AbstractBaseUser) -> Token:
+def token_obtain(*, user: User) -> Token:
     """The user's API token, made if they have none (one token per user: DRF's model)."""
     token, _ = Token.objects.get_or_create(user=user)
     return token

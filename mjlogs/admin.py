@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 
 from mjlogs.models import Game, GameSeat, Player, PlayerName
 
+if TYPE_CHECKING:
+    # The admin's classes are generic in django-stubs only: subscripting them at run time would
+    # take django_stubs_ext.monkeypatch(), which imports half of django.contrib into every process.
+    GameSeatInlineBase = admin.TabularInline[GameSeat, Game]
+    GameAdminBase = admin.ModelAdmin[Game]
+    PlayerNameInlineBase = admin.TabularInline[PlayerName, Player]
+    PlayerAdminBase = admin.ModelAdmin[Player]
+else:
+    GameSeatInlineBase = PlayerNameInlineBase = admin.TabularInline
+    GameAdminBase = PlayerAdminBase = admin.ModelAdmin
 
-class GameSeatInline(admin.TabularInline):
+
+class GameSeatInline(GameSeatInlineBase):
     model = GameSeat
     extra = 0
     raw_id_fields = ("player",)
@@ -15,7 +28,7 @@ class GameSeatInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(GameAdminBase):
     list_display = (
         "id", "source_id", "ruleset", "source_format", "started_at", "uploaded_at",
         "uploader", "visibility", "complete",
@@ -35,13 +48,13 @@ class GameAdmin(admin.ModelAdmin):
     inlines = (GameSeatInline,)
 
 
-class PlayerNameInline(admin.TabularInline):
+class PlayerNameInline(PlayerNameInlineBase):
     model = PlayerName
     extra = 0
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(PlayerAdminBase):
     list_display = ("id", "name", "created_at")
     search_fields = ("name", "names__name")
     inlines = (PlayerNameInline,)

@@ -215,8 +215,8 @@ def plays_with_copies(plays: Iterable[str]) -> list[str]:
         Game.objects.filter(play_hash__in=wanted)
         .order_by()  # (the default order would split the groups)
         .values("play_hash")
-        .annotate(copies=Count("pk"))
-        .filter(copies__gt=1)
+        .annotate(stored=Count("pk"))  # (not "copies", the name of a relation of Game)
+        .filter(stored__gt=1)
     )
     return [row["play_hash"] for row in shared]
 

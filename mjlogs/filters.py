@@ -42,7 +42,8 @@ class IntegerFilter(django_filters.NumberFilter):
     what the database holds unless told otherwise (``config.limits``): a larger number would
     fail the query (``bigint out of range``) instead of being refused as a bad value."""
 
-    field_class = forms.IntegerField
+    # (django-filter's stubs tie NumberFilter to DecimalField; any form field may be chosen.)
+    field_class = forms.IntegerField  # type: ignore[assignment]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", DB_INT_MIN)

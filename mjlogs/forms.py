@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.rules.modifiers import MODIFIERS, registered_choices
 from mjlogs.models import Visibility
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class MultipleFileInput(forms.FileInput):
@@ -20,7 +23,7 @@ class MultipleFileField(forms.Field):
     the import, which names what is wrong with it, not refused here."""
 
     widget = MultipleFileInput
-    default_error_messages: ClassVar[dict[str, str]] = {
+    default_error_messages: ClassVar[dict[str, StrOrPromise]] = {
         "required": _("Choose at least one file to upload.")
     }
 
@@ -31,7 +34,9 @@ class MultipleFileField(forms.Field):
 
 
 class UploadForm(forms.Form):
-    files = MultipleFileField(
+    # A declared field, which the form's metaclass takes off the class: the stubs see it
+    # replace the form's own files (the uploaded files, BaseForm.files), which it does not.
+    files = MultipleFileField(  # type: ignore[assignment]
         label=_("Game records"),
         help_text=_(
             "Tenhou mjlog XML, tenhou.net/6 JSON, mjai JSON lines or canonical JSON; "

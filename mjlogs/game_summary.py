@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 
@@ -21,6 +21,9 @@ from mjlogs.engine_words import Said, say
 from mjlogs.game_end import BY_RECORD, record_end, shown_points
 from mjlogs.models import Game, GameSeat
 from mjlogs.verdicts import Verdict
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 #: Round winds by index, as in round names (``E1``, ``S3``).
 _WIND_LETTERS = "ESWN"
@@ -164,7 +167,8 @@ class VerdictInfo:
     """A game's verdict and where its first discrepancy is, in words."""
 
     verdict: str
-    label: str
+    #: The verdict in words (translated lazily for a pending game: its choice's label).
+    label: StrOrPromise
     message: str = ""
     #: ``E3``, the hand's number in the game (1 is the first) and the event's index in it.
     round_name: str | None = None

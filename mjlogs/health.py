@@ -52,4 +52,5 @@ def celery_health() -> CeleryHealth:
     """Report the configured Celery mode; the broker itself is not contacted."""
     if pipeline.tasks_run_here():
         return CeleryHealth(mode="eager", broker=None)
-    return CeleryHealth(mode="broker", broker=url_scheme(settings.CELERY_BROKER_URL))
+    # (A str: config/settings.py sets memory:// when none is configured.)
+    return CeleryHealth(mode="broker", broker=url_scheme(str(settings.CELERY_BROKER_URL)))

@@ -143,7 +143,8 @@ def stated_options(ruleset: str, overrides: Mapping[str, Any]) -> dict[str, Any]
     except EngineError:
         return options
     # Seat powers of which no seat chose one are none (``Ruleset.for_seat``).
-    if not any(changed.get("seat_powers", ())):
+    powers = changed.get("seat_powers", ())
+    if isinstance(powers, list | tuple) and not any(powers):
         changed.pop("seat_powers", None)
     return changed
 

@@ -24,7 +24,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import OperationalError, connections, transaction
 
 from engine.errors import EngineError
@@ -127,7 +127,7 @@ class ImportSummary:
 def import_files(
     files: Iterable[UploadedFile],
     *,
-    uploader: AbstractBaseUser | None = None,
+    uploader: User | None = None,
     visibility: str = Visibility.PUBLIC,
     limits: Limits = DEFAULT_LIMITS,
     progress: Callable[[Outcome], None] | None = None,
@@ -190,7 +190,7 @@ def import_files(
 STORED_DIGESTS_LIMIT = 200_000
 
 
-def _stored_digests(uploader: AbstractBaseUser | None) -> StoredDigests | None:
+def _stored_digests(uploader: User | None) -> StoredDigests | None:
     """The games an import by ``uploader`` would find as duplicates, for its workers to skip
     their replays (:class:`~mjlogs.reading.StoredDigests`); ``None`` beyond
     :data:`STORED_DIGESTS_LIMIT` of them."""
@@ -219,7 +219,7 @@ def _import_task_modules() -> None:
 def upload_import(
     files: Iterable[UploadedFile],
     *,
-    uploader: AbstractBaseUser | None = None,
+    uploader: User | None = None,
     visibility: str = Visibility.PUBLIC,
     limits: Limits = DEFAULT_LIMITS,
     modifiers: Sequence[str] = (),
@@ -244,7 +244,7 @@ def upload_import(
 
 def _upload_import(
     files: list[UploadedFile],
-    uploader: AbstractBaseUser | None,
+    uploader: User | None,
     visibility: str,
     limits: Limits,
     modifiers: tuple[str, ...] = (),
@@ -273,7 +273,7 @@ class ImportRequest:
     """How one import's files are taken in: whose they are, within which limits, who reads
     them and who verifies what is stored."""
 
-    uploader: AbstractBaseUser | None
+    uploader: User | None
     visibility: str
     limits: Limits
     verifications: VerificationQueue
@@ -306,7 +306,7 @@ def _import(files: Iterable[UploadedFile], request: ImportRequest) -> ImportSumm
 class _OriginOf:
     """Who uploads an import's files, and who may see them."""
 
-    uploader: AbstractBaseUser | None
+    uploader: User | None
     visibility: str
 
     def __call__(self, read: ReadFile) -> Origin:
@@ -504,7 +504,7 @@ def import_file(
     name: str,
     data: bytes,
     *,
-    uploader: AbstractBaseUser | None = None,
+    uploader: User | None = None,
     visibility: str = Visibility.PUBLIC,
     verifications: VerificationQueue | None = None,
     players: PlayerCache | None = None,

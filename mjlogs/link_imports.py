@@ -29,7 +29,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as Account
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
@@ -47,7 +48,7 @@ from mjlogs.tenhou_links import log_id_from_link
 
 logger = logging.getLogger(__name__)
 
-User = AbstractBaseUser | AnonymousUser
+User = Account | AnonymousUser
 
 #: What a row says when its task could not be queued.
 BROKER_DOWN = (
@@ -125,7 +126,7 @@ def link_import_request(*, user: User, link: str, visibility: str) -> LinkImport
     return row
 
 
-def _hold_place(requester: AbstractBaseUser | None) -> None:
+def _hold_place(requester: Account | None) -> None:
     """Refuse a request past the requester's limit of waiting link imports: each takes a place
     in the fetch queue, which one user must not fill (``MJLOGS_FETCH_PENDING_PER_USER``). A row
     waiting since long ago (:data:`ABANDONED_AFTER`) holds no place. The user's row is locked
@@ -252,6 +253,7 @@ def _finish_import(link_import_id: int, summary: ImportSummary) -> LinkImport:
     new = [outcome for outcome in stored if outcome.status is Status.IMPORTED]
     status = LinkImportStatus.IMPORTED if new else LinkImportStatus.DUPLICATE
     game_id = (new or stored)[0].game_id
+    assert game_id is not None  # (a stored outcome)
     return _finish(link_import_id, status, game=Game.objects.get(pk=game_id))
 
 
@@ -272,7 +274,7 @@ def _finish(
     return row
 
 
-def _fetched_before(log_id: str, user: AbstractBaseUser | None) -> Game | None:
+def _fetched_before(log_id: str, user: Account | None) -> Game | None:
     """The game of this log id that an earlier link import brought in from Tenhou and that an
     upload of it by ``user`` would be a duplicate of: the public one, else their own private
     one (as ``mjlogs.storing.game_store`` finds duplicates)."""

@@ -402,7 +402,8 @@ def retry_delay(attempt: int, error: FetchError) -> float:
     what the server asked for (``Retry-After``, capped), else 5 s doubled for each try."""
     if error.retry_after is not None:
         return error.retry_after
-    return min(BACKOFF_FIRST * 2 ** (attempt - 1), RETRY_AFTER_CAP)
+    backoff: float = BACKOFF_FIRST * 2 ** (attempt - 1)
+    return min(backoff, RETRY_AFTER_CAP)
 
 
 def wait_turn(host: str, interval: float) -> None:

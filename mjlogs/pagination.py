@@ -11,7 +11,7 @@ same.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
@@ -21,8 +21,15 @@ from rest_framework.response import Response
 #: Rows a list counts at most; past it, the count says "at least" and the pages stop there.
 COUNT_CAP = 10_000
 
+if TYPE_CHECKING:
+    # Generic in django-stubs only: subscripting it at run time would take
+    # django_stubs_ext.monkeypatch(), which imports half of django.contrib into every process.
+    PaginatorBase = Paginator[Any]
+else:
+    PaginatorBase = Paginator
 
-class CappedPaginator(Paginator):
+
+class CappedPaginator(PaginatorBase):
     """A :class:`~django.core.paginator.Paginator` whose ``count`` stops at ``cap``;
     ``count_is_exact`` says whether it stopped there."""
 

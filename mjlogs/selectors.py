@@ -99,7 +99,9 @@ def game_filter(user: User, params: Mapping[str, Any] | None = None) -> GameFilt
     # game family and format reader; the services (an import's start) need none of them.
     from mjlogs.filters import GameFilter
 
-    return GameFilter(params, queryset=games_listed(user))
+    # A filter set binds any mapping (its form's data); django-filter's stubs ask for a
+    # QueryDict or a dict.
+    return GameFilter(params, queryset=games_listed(user))  # type: ignore[arg-type]
 
 
 def game_list(user: User, params: Mapping[str, Any] | None = None) -> QuerySet[Game]:

@@ -54,7 +54,8 @@ class Column:
     @property
     def size(self) -> int:
         """Its size in characters, as the model says."""
-        size = self.model._meta.get_field(self.field).max_length
+        field = self.model._meta.get_field(self.field)
+        size = field.max_length if isinstance(field, models.Field) else None
         if not isinstance(size, int):
             raise TypeError(f"{self.model.__name__}.{self.field} has no max_length")
         return size

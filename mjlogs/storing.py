@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
@@ -50,7 +50,7 @@ class Origin:
     #: The file's size, uncompressed.
     raw_size: int
     source_format: str
-    uploader: AbstractBaseUser | None
+    uploader: User | None
     visibility: str
 
 
@@ -237,7 +237,7 @@ def _new_rows(
     return rows
 
 
-def _stored_ids(digests: Sequence[str], uploader: AbstractBaseUser | None) -> dict[str, int]:
+def _stored_ids(digests: Sequence[str], uploader: User | None) -> dict[str, int]:
     """By record identity, the id of the stored record an upload by ``uploader`` is a duplicate
     of, in one query."""
     same = Game.objects.filter(copies_seen_by(uploader), content_hash__in=digests)
@@ -250,8 +250,8 @@ def _stored_ids(digests: Sequence[str], uploader: AbstractBaseUser | None) -> di
 
 
 def _stored_copies(
-    plays: Iterable[str], uploader: AbstractBaseUser | None
-) -> dict[str, list[dict[str, Any]]]:
+    plays: Iterable[str], uploader: User | None
+) -> dict[str, list[Mapping[str, Any]]]:
     """By play identity, the stored copies of these games an upload by ``uploader`` may see
     (``pk``, ``visibility``, ``copy_of_id``, ``document``): the counted ones first, public
     first, then by id. One query; nothing read for a game stored nowhere."""
@@ -261,7 +261,7 @@ def _stored_copies(
     rows = Game.objects.filter(copies_seen_by(uploader), play_hash__in=wanted).values(
         "pk", "play_hash", "visibility", "copy_of_id", "document"
     )
-    found: dict[str, list[dict[str, Any]]] = {}
+    found: dict[str, list[Mapping[str, Any]]] = {}
     for row in sorted(
         rows,
         key=lambda row: (row["copy_of_id"] is not None, row["visibility"] != Visibility.PUBLIC,
@@ -271,7 +271,7 @@ def _stored_copies(
     return found
 
 
-def copies_seen_by(uploader: AbstractBaseUser | None) -> Q:
+def copies_seen_by(uploader: User | None) -> Q:
     """The stored games an upload by ``uploader`` may be a duplicate of: public ones, and the
     uploader's own private ones (an upload with no uploader: private ones without one)."""
     own = Q(visibility=Visibility.PRIVATE)

@@ -22,7 +22,7 @@ logger = logging.getLogger(__name__)
 TASK_FAILED = "the import stopped on an error before it could finish; please try again"
 
 
-class _LinkImportTask(Task):  # type: ignore[misc]
+class _LinkImportTask(Task[[int], str | None]):
     """Ends the task's link import as failed when the task fails for good (the database
     stayed away through every retry), so that no row waits for ever."""
 

@@ -130,6 +130,9 @@ class UploadRateThrottle(UserRateThrottle):
 
     scope = "uploads"
     seconds_left: float | None = None
+    #: The rate, as SimpleRateThrottle's __init__ sets it (DRF's stubs leave them out).
+    num_requests: int | None
+    duration: int | None
 
     def get_rate(self) -> str:
         # Read at each request, not once at import as DRF's THROTTLE_RATES is.

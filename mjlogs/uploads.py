@@ -71,7 +71,7 @@ def check_upload_size(request: HttpRequest) -> None:
         )
 
 
-def files_from_form(files: Iterable[DjangoUploadedFile]) -> list[UploadedFile]:
+def files_from_form(files: Iterable[DjangoUploadedFile[bytes]]) -> list[UploadedFile]:
     """The uploaded files of a multipart form, read."""
     return [UploadedFile(_base_name(upload.name or "upload"), upload.read()) for upload in files]
 

@@ -13,10 +13,8 @@ import logging
 from django.db import transaction
 
 from mjlogs import pipeline, record_cache
-from mjlogs.reading import (
-    ReplayAhead,
-)
 from mjlogs.record_cache import StoredRecord
+from mjlogs.replayed import ReplayAhead
 
 logger = logging.getLogger(__name__)
 

@@ -27,12 +27,12 @@ from mjlogs.link_imports import (
     link_import_request,
     link_imports_visible_to,
 )
-from mjlogs.models import LinkImport, Visibility
+from mjlogs.models import Game, LinkImport, Visibility
 from mjlogs.tenhou_links import EXAMPLE, MAX_LINK_LENGTH
 from mjlogs.throttling import UploadRateThrottle
 
 
-class NewLinkImportSerializer(serializers.Serializer):
+class NewLinkImportSerializer(serializers.Serializer[dict[str, Any]]):
     """What a client sends to bring a game in by its link."""
 
     link = serializers.CharField(
@@ -43,11 +43,11 @@ class NewLinkImportSerializer(serializers.Serializer):
     visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
 
 
-class LinkImportSerializer(serializers.ModelSerializer):
+class LinkImportSerializer(serializers.ModelSerializer[LinkImport]):
     """A link import: what was asked, where it stands, and the game once it is here."""
 
     url = serializers.HyperlinkedIdentityField(view_name="api:link-import-detail")
-    game = serializers.PrimaryKeyRelatedField(
+    game: serializers.PrimaryKeyRelatedField[Game] = serializers.PrimaryKeyRelatedField(
         read_only=True,
         help_text="The stored game (imported, or already here), once there is one you may see.",
     )
@@ -68,9 +68,8 @@ class LinkImportSerializer(serializers.ModelSerializer):
     def get_game_url(self, row: LinkImport) -> str | None:
         if row.game_id is None:
             return None
-        return self.context["request"].build_absolute_uri(
-            reverse("api:game-detail", args=(row.game_id,))
-        )
+        request: Request = self.context["request"]
+        return request.build_absolute_uri(reverse("api:game-detail", args=(row.game_id,)))
 
     @extend_schema_field(serializers.URLField(allow_null=True))
     def get_viewer_url(self, row: LinkImport) -> str | None:
@@ -79,13 +78,14 @@ class LinkImportSerializer(serializers.ModelSerializer):
         page = reverse("replay:viewer", args=(row.game_id,))
         if row.seat is not None:
             page += f"?seat={row.seat}"
-        return self.context["request"].build_absolute_uri(page)
+        request: Request = self.context["request"]
+        return request.build_absolute_uri(page)
 
 
 _ERROR_SCHEMA = {"$ref": f"#/components/schemas/{ERROR_COMPONENT}"}
 
 
-class LinkImportViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):  # type: ignore[type-arg]
+class LinkImportViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet[LinkImport]):
     """Bring a game in by its Tenhou replay link or log id: Tenhou's log server is asked for
     the record by a background task, which then imports it like an upload. A private one is
     seen by its requester and staff only (404 to anyone else)."""

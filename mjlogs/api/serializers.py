@@ -6,8 +6,9 @@ few inputs (visibility, upload options) before a service acts on them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from django.db.models import Model
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -20,16 +21,20 @@ from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibi
 from mjlogs.provenance import platform_label
 from mjlogs.verdicts import Verdict
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from rest_framework.request import Request
+
 EXPORT_FORMATS = ("canonical", "tenhou6", "mjai")
 
 
-class PlayerNameSerializer(serializers.ModelSerializer):
+class PlayerNameSerializer(serializers.ModelSerializer[PlayerName]):
     class Meta:
         model = PlayerName
         fields = ("platform", "name")
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(serializers.ModelSerializer[Player]):
     names = PlayerNameSerializer(many=True, read_only=True)
     url = serializers.HyperlinkedIdentityField(view_name="api:player-detail")
     games = serializers.SerializerMethodField(help_text="Their games: the game list, filtered.")
@@ -55,16 +60,17 @@ class PlayerSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.URLField())
     def get_games(self, player: Player) -> str:
         games = reverse("api:game-list") + f"?player_id={player.pk}"
-        return self.context["request"].build_absolute_uri(games)
+        request: Request = self.context["request"]
+        return request.build_absolute_uri(games)
 
 
-class PlayerRefSerializer(serializers.ModelSerializer):
+class PlayerRefSerializer(serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = ("id", "name")
 
 
-class SeatSerializer(serializers.ModelSerializer):
+class SeatSerializer(serializers.ModelSerializer[GameSeat]):
     player = PlayerRefSerializer(read_only=True)
 
     class Meta:
@@ -72,17 +78,19 @@ class SeatSerializer(serializers.ModelSerializer):
         fields = ("seat", "player", "start_score", "final_score", "placement", "points")
 
 
-class GameSerializer(serializers.ModelSerializer):
+class GameSerializer(serializers.ModelSerializer[Game]):
     """A game as lists show it."""
 
     seats = SeatSerializer(many=True, read_only=True)
-    uploader = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    uploader: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
     verdict = serializers.SerializerMethodField()
     url = serializers.HyperlinkedIdentityField(view_name="api:game-detail")
 
     class Meta:
         model = Game
-        fields = (
+        fields: tuple[str, ...] = (
             "id", "url", "ruleset", "rule_overrides", "players_count", "rounds_count",
             "complete", "source_format", "source_id", "room", "started_at", "uploaded_at",
             "uploader", "visibility", "seats", "verdict",
@@ -95,7 +103,8 @@ class GameSerializer(serializers.ModelSerializer):
         return verification.verdict if verification is not None else Verdict.PENDING
 
 
-class VerificationSummarySerializer(serializers.Serializer):
+# (Of a replay.models.Verification: the app above this one, which mjlogs does not import.)
+class VerificationSummarySerializer(serializers.Serializer[Model]):
     verdict = serializers.ChoiceField(choices=Verdict.choices)
     message = serializers.CharField()
     discrepancy = serializers.JSONField(allow_null=True)
@@ -115,7 +124,7 @@ class GameDetailSerializer(GameSerializer):
     )
     #: The original file's own name, without the folders of whoever imported it.
     raw_name = serializers.CharField(source="original_name", read_only=True)
-    copy_of = serializers.PrimaryKeyRelatedField(
+    copy_of: serializers.PrimaryKeyRelatedField[Game] = serializers.PrimaryKeyRelatedField(
         read_only=True,
         help_text="The copy of this game that counts, when this record is another copy of it "
         '(the same play in another record: docs/security.md, "Which game is which"); null '
@@ -157,7 +166,7 @@ class GameDetailSerializer(GameSerializer):
 
     @extend_schema_field(serializers.DictField(child=serializers.URLField()))
     def get_links(self, game: Game) -> dict[str, str]:
-        request = self.context["request"]
+        request: Request = self.context["request"]
 
         def absolute(name: str, query: str = "") -> str:
             return request.build_absolute_uri(reverse(name, args=(game.pk,)) + query)
@@ -174,15 +183,15 @@ class GameDetailSerializer(GameSerializer):
         return links
 
 
-class VisibilitySerializer(serializers.Serializer):
+class VisibilitySerializer(serializers.Serializer[dict[str, Any]]):
     visibility = serializers.ChoiceField(choices=Visibility.choices)
 
 
-class ExportFormatSerializer(serializers.Serializer):
+class ExportFormatSerializer(serializers.Serializer[dict[str, Any]]):
     format = serializers.ChoiceField(choices=EXPORT_FORMATS)
 
 
-class QueryParameters(serializers.Serializer):
+class QueryParameters(serializers.Serializer[dict[str, Any]]):
     """Query parameters: one sent empty counts as not sent, as for the filters (django-filter)
     and the page number; the schema says so (``allowEmptyValue``, config/openapi.py)."""
 
@@ -228,7 +237,7 @@ class UploadOptionsSerializer(QueryParameters):
         return names
 
 
-class OutcomeSerializer(serializers.Serializer):
+class OutcomeSerializer(serializers.Serializer[dict[str, Any]]):
     file = serializers.CharField()
     index = serializers.IntegerField(allow_null=True)
     status = serializers.ChoiceField(choices=("imported", "duplicate", "failed"))
@@ -237,6 +246,6 @@ class OutcomeSerializer(serializers.Serializer):
     format = serializers.CharField(allow_blank=True)
 
 
-class UploadResultSerializer(serializers.Serializer):
+class UploadResultSerializer(serializers.Serializer[dict[str, Any]]):
     outcomes = OutcomeSerializer(many=True)
     counts = serializers.DictField(child=serializers.IntegerField())

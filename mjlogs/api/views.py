@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import BaseParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -71,7 +72,7 @@ class GameViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.DestroyModelMixin,
-    viewsets.GenericViewSet,  # type: ignore[type-arg]
+    viewsets.GenericViewSet[Game],
 ):
     """Games: list (filtered, paginated), one game, its record, exports and verdict.
 
@@ -211,7 +212,7 @@ def _download(game: Game, content: bytes, content_type: str, file_name: str) -> 
     return attachment(content, content_type, file_name, fallback=f"game-{game.pk}")
 
 
-class PlayerViewSet(viewsets.ReadOnlyModelViewSet):  # type: ignore[type-arg]
+class PlayerViewSet(viewsets.ReadOnlyModelViewSet[Player]):
     """Players seen in the games you may see, and their games."""
 
     serializer_class = PlayerSerializer
@@ -224,7 +225,7 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):  # type: ignore[type-arg]
         query = PlayerListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         self.query = query.validated_data
-        if "page_size" in self.query and self.paginator is not None:
+        if "page_size" in self.query and isinstance(self.paginator, PageNumberPagination):
             self.paginator.page_size = self.query["page_size"]
         return super().list(request, *args, **kwargs)
 
@@ -330,13 +331,16 @@ class UploadView(APIView):
         files = self._files(request)
         if not files:
             raise ValidationError({"files": ["no file was sent"]})
+        user = request.user
+        assert user.is_authenticated  # (permission_classes)
         summary = importing.upload_import(
             files,
-            uploader=request.user,
+            uploader=user,
             visibility=options.validated_data["visibility"],
             modifiers=options.validated_data["modifiers"],
         )
         counts = summary.counts
+        answer: int
         if counts["imported"]:
             answer = status.HTTP_201_CREATED
         elif counts["duplicate"]:

@@ -14,9 +14,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    SetPasswordForm,
+)
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, ngettext
@@ -89,7 +94,7 @@ class LoginView(auth_views.LoginView):
 
     redirect_authenticated_user = True
 
-    def form_invalid(self, form: Form) -> HttpResponse:
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
         wait = refused_wait(self.request)
         if wait is None:
             return super().form_invalid(form)
@@ -111,10 +116,12 @@ class PasswordChangeView(auth_views.PasswordChangeView):
     attempt: LoginAttempt | None = None
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        user = request.user
+        assert user.is_authenticated  # (Django's view is for logged-in users only)
         try:
-            self.attempt = login_attempt(request, request.user.get_username())
+            self.attempt = login_attempt(request, user.get_username())
         except LoginRefused as error:
-            form = PasswordChangeForm(request.user)
+            form = PasswordChangeForm(user)
             message = gettext("Too many wrong passwords. Try again in %(wait)s.") % {
                 "wait": in_words(error.wait)
             }
@@ -122,12 +129,12 @@ class PasswordChangeView(auth_views.PasswordChangeView):
             return refused(page, error.wait)
         return super().post(request, *args, **kwargs)
 
-    def form_valid(self, form: Form) -> HttpResponse:
+    def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
         if self.attempt is not None:
             self.attempt.succeeded()
         return super().form_valid(form)
 
-    def form_invalid(self, form: Form) -> HttpResponse:
+    def form_invalid(self, form: PasswordChangeForm) -> HttpResponse:
         if self.attempt is not None and "old_password" not in form.errors:
             self.attempt.succeeded()  # the password was right; the new one was refused
         return super().form_invalid(form)
@@ -156,7 +163,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     account's failed log-ins are forgotten: its owner proved who they are through their mail,
     and may log in at once even if someone had locked the account by guessing."""
 
-    def form_valid(self, form: Form) -> HttpResponse:
+    def form_valid(self, form: SetPasswordForm[User]) -> HttpResponse:
         response = super().form_valid(form)
         if self.user is not None:
             forget_account_failures(self.user.get_username())

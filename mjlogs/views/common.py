@@ -19,13 +19,13 @@ from mjlogs.verdicts import Verdict
 PAGE_SIZE = 50
 
 
-def paginate(request: HttpRequest, items: Any) -> Page:
+def paginate(request: HttpRequest, items: Any) -> Page[Any]:
     """The page of ``items`` that ``?page=`` asks for (the last for a number past the end, or
     past the counted rows; the first for anything that is not a number)."""
     return CappedPaginator(items, PAGE_SIZE).get_page(request.GET.get("page"))
 
 
-def paginate_games(request: HttpRequest, games: QuerySet[Game]) -> Page:
+def paginate_games(request: HttpRequest, games: QuerySet[Game]) -> Page[dict[str, Any]]:
     """The page of ``games`` that ``?page=`` asks for, as the game table
     (``mjlogs/_games_table.html``) shows them: plain rows (``selectors.game_rows``) with their
     links and verdict label, not model instances. On a list of 50 games, building 50 games and

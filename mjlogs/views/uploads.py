@@ -105,12 +105,15 @@ def upload(request: HttpRequest) -> HttpResponse:
     form = UploadForm(request.POST, request.FILES)
     if not form.is_valid():
         if as_json:
-            errors = [error for field in form.errors.values() for error in field]
+            # (Each error of an ErrorList comes as its message; str() for the type checker.)
+            errors = [str(error) for field in form.errors.values() for error in field]
             return JsonResponse({"error": " ".join(errors), "errors": form.errors}, status=400)
         return render(request, TEMPLATE, {"form": form}, status=400)
+    user = request.user
+    assert user.is_authenticated  # (login_required)
     summary = importing.upload_import(
         files_from_form(form.cleaned_data["files"]),
-        uploader=request.user,
+        uploader=user,
         visibility=form.cleaned_data["visibility"],
         modifiers=form.cleaned_data["modifiers"],
     )

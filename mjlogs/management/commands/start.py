@@ -8,7 +8,7 @@ Production runs ``manage.py migrate`` and a WSGI server such as gunicorn instead
 """
 
 import os
-from typing import Any, ClassVar
+from typing import Any
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
@@ -23,7 +23,7 @@ class Command(BaseCommand):
     help = "Prepare the database (migrate) and serve the site (runserver)."
 
     # runserver runs the system checks itself; running them twice only slows the start.
-    requires_system_checks: ClassVar[list[str]] = []
+    requires_system_checks: tuple[str, ...] = ()
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
