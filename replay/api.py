@@ -50,7 +50,7 @@ class VerificationFilter(django_filters.FilterSet):
         fields: tuple[str, ...] = ()
 
 
-class VerificationViewSet(viewsets.ReadOnlyModelViewSet):  # type: ignore[type-arg]
+class VerificationViewSet(viewsets.ReadOnlyModelViewSet[Verification]):
     """Verdicts of the games you may see; by game id. ``report`` (per-round results as the
     engine computes them) is in the single-game view only."""
 
