@@ -67,8 +67,8 @@ class StateBase:
             ruleset.for_seat(seat) for seat in range(self.players)
         )
         # Event type to check and to applier; GameState fills them with every part's methods.
-        self._checks: dict[type, Callable[[Any], str | None]]
-        self._appliers: dict[type, Callable[[Any], None]]
+        self._checks: dict[type, Callable[[Any, Any], str | None]]
+        self._appliers: dict[type, Callable[[Any, Any], None]]
         self.phase = Phase.OVER
         self.position: RoundPosition | None = None
         # The hand's state: declared here (no value) for the type checker, set by start_round.

@@ -11,7 +11,7 @@ pass, kept so for the replayer's speed, as is the deal of a hand in one sum per 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 from engine.errors import IllegalActionError
 from engine.events import (
@@ -79,55 +79,25 @@ class GameState(DrawDiscardRules):
         scores: list[int] | None = None,
     ) -> None:
         super().__init__(ruleset, first_dealer=first_dealer, scores=scores)
-        self._checks: dict[type, Callable[[Any], str | None]] = {
-            Draw: self._check_draw,
-            Discard: self._check_discard,
-            Chi: self._check_call,
-            Pon: self._check_call,
-            OpenKan: self._check_call,
-            ClosedKan: self._check_closed_kan,
-            AddedKan: self._check_added_kan,
-            NorthExtraction: self._check_north,
-            RiichiDeclared: self._check_riichi,
-            RiichiAccepted: self._check_riichi_accepted,
-            DoraRevealed: self._check_dora,
-            Win: self._check_win,
-            ExhaustiveDraw: self._check_exhaustive,
-            NagashiMangan: self._check_nagashi,
-            AbortiveDraw: self._check_abort,
-            ScoreChange: self._check_score_change,
-            Swap: self._check_swap,
-        }
-        self._appliers: dict[type, Callable[[Any], None]] = {
-            Draw: self._draw,
-            Discard: self._discard,
-            Chi: self._call,
-            Pon: self._call,
-            OpenKan: self._call,
-            ClosedKan: self._closed_kan,
-            AddedKan: self._added_kan,
-            NorthExtraction: self._north,
-            RiichiDeclared: self._riichi,
-            RiichiAccepted: self._riichi_accepted,
-            DoraRevealed: self._dora,
-            Win: self._win,
-            ExhaustiveDraw: self._exhaustive,
-            NagashiMangan: self._nagashi,
-            AbortiveDraw: self._abort,
-            ScoreChange: self._score_change,
-            Swap: self._swap,
-        }
+        # The class's tables of functions of (state, event), shared: a state holding its own
+        # bound methods would be a reference cycle, freed only by the cycle collector, which
+        # batch processes run rarely (engine.gc_settings): every replayed game stayed in memory
+        # until then (issue 42). A rule set without calls or kans gets its own copy.
+        self._checks = _CHECKS
+        self._appliers = _APPLIERS
         # Rule sets without honours (small mahjong) use every number tile whatever the number of
         # players: "3 players" alone does not remove 2m-8m.
         self.three_player = ruleset.sanma
         # Calls and kans a rule set does not have at all are refused by one check each, put in
         # the dispatch table once, so the checks of the rule sets that have them stay as they are.
+        if not ruleset.kans or not ruleset.calls:
+            self._checks = dict(_CHECKS)
         if not ruleset.kans:
             for kan in (OpenKan, ClosedKan, AddedKan):
-                self._checks[kan] = self._no_kans
+                self._checks[kan] = GameState._no_kans
         if not ruleset.calls:  # (after the kans: an open kan is refused as a call)
             for call in (Chi, Pon, OpenKan):
-                self._checks[call] = self._no_calls
+                self._checks[call] = GameState._no_calls
 
     def _no_calls(self, event: Chi | Pon | OpenKan) -> str:
         return f"there are no calls in {self.ruleset.name}: no chi, pon or open kan"
@@ -334,7 +304,7 @@ class GameState(DrawDiscardRules):
         check = self._checks.get(type(event))
         if check is None:
             return f"unknown event {event!r}"
-        return check(event)
+        return check(self, event)
 
     def is_legal(self, event: Event) -> bool:
         """Whether the rules allow the event now."""
@@ -388,9 +358,9 @@ class GameState(DrawDiscardRules):
         check = self._checks.get(kind)
         if check is None:
             return f"unknown event {event!r}"
-        problem = check(event)
+        problem = check(self, event)
         if problem is None:
-            self._appliers[kind](event)
+            self._appliers[kind](self, event)
         return problem
 
     def _plain_discard(self, event: Discard) -> bool:
@@ -496,3 +466,45 @@ class GameState(DrawDiscardRules):
         self.phase = PHASE_ACT
         data.forbidden = _NO_KINDS
         return True
+
+
+#: Each event type's check (why it is illegal now, or ``None``) and applier, as functions of the
+#: state and the event (``GameState.__init__`` says why not bound methods).
+_CHECKS: Final[dict[type, Callable[[GameState, Any], str | None]]] = {
+    Draw: GameState._check_draw,
+    Discard: GameState._check_discard,
+    Chi: GameState._check_call,
+    Pon: GameState._check_call,
+    OpenKan: GameState._check_call,
+    ClosedKan: GameState._check_closed_kan,
+    AddedKan: GameState._check_added_kan,
+    NorthExtraction: GameState._check_north,
+    RiichiDeclared: GameState._check_riichi,
+    RiichiAccepted: GameState._check_riichi_accepted,
+    DoraRevealed: GameState._check_dora,
+    Win: GameState._check_win,
+    ExhaustiveDraw: GameState._check_exhaustive,
+    NagashiMangan: GameState._check_nagashi,
+    AbortiveDraw: GameState._check_abort,
+    ScoreChange: GameState._check_score_change,
+    Swap: GameState._check_swap,
+}
+_APPLIERS: Final[dict[type, Callable[[GameState, Any], None]]] = {
+    Draw: GameState._draw,
+    Discard: GameState._discard,
+    Chi: GameState._call,
+    Pon: GameState._call,
+    OpenKan: GameState._call,
+    ClosedKan: GameState._closed_kan,
+    AddedKan: GameState._added_kan,
+    NorthExtraction: GameState._north,
+    RiichiDeclared: GameState._riichi,
+    RiichiAccepted: GameState._riichi_accepted,
+    DoraRevealed: GameState._dora,
+    Win: GameState._win,
+    ExhaustiveDraw: GameState._exhaustive,
+    NagashiMangan: GameState._nagashi,
+    AbortiveDraw: GameState._abort,
+    ScoreChange: GameState._score_change,
+    Swap: GameState._swap,
+}
