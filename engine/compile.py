@@ -333,7 +333,6 @@ TESTED = (
     "tests/engine/test_replay_mutations.py",
     "tests/engine/test_replay_scope.py",
     "tests/engine/test_state.py",
-    "tests/engine/test_state_memory.py",
     "tests/engine/test_tiles.py",
     "tests/engine/test_cli.py",
     "tests/engine/test_final_points.py",
