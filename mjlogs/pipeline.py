@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.module_loading import import_string
 
 from mjlogs.models import Game
 from mjlogs.replayed import ReplayAhead
@@ -93,29 +94,42 @@ class BrokerUnreachable(Exception):
     """The task broker cannot be reached: the task was not queued."""
 
 
-_verification: Verification | None = None
-_statistics: Statistics | None = None
+# What each app above registered: the dotted path of its class, imported and made on first use,
+# so that Django starts without the modules above (an import's reader processes and a plain
+# `manage.py` command never load the replay or the statistics they do not use).
+_paths: dict[str, str] = {}
+_made: dict[str, Any] = {}
 
 
-def register(
-    *, verification: Verification | None = None, statistics: Statistics | None = None
-) -> None:
-    """Say what the verification or the statistics of stored games is (``AppConfig.ready``
-    of the app that does it)."""
-    global _verification, _statistics
-    if verification is not None:
-        _verification = verification
-    if statistics is not None:
-        _statistics = statistics
+def register(*, verification: str | None = None, statistics: str | None = None) -> None:
+    """Say, by its dotted path, which class verifies or counts stored games
+    (``AppConfig.ready`` of the app that does it); the class is imported when first needed."""
+    for role, path in (("verification", verification), ("statistics", statistics)):
+        if path is not None:
+            _paths[role] = path
+            _made.pop(role, None)
+
+
+def _made_for(role: str, app: str) -> Any:
+    try:
+        return _made[role]
+    except KeyError:
+        pass
+    try:
+        path = _paths[role]
+    except KeyError:
+        raise ImproperlyConfigured(
+            f"no app does the {role} of stored games: is `{app}` installed?"
+        ) from None
+    made = _made[role] = import_string(path)()
+    return made
 
 
 def verification() -> Verification:
-    if _verification is None:
-        raise ImproperlyConfigured("no app verifies stored games: is `replay` installed?")
-    return _verification
+    made: Verification = _made_for("verification", "replay")
+    return made
 
 
 def statistics() -> Statistics:
-    if _statistics is None:
-        raise ImproperlyConfigured("no app counts stored games: is `stats` installed?")
-    return _statistics
+    made: Statistics = _made_for("statistics", "stats")
+    return made

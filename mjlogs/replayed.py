@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.events import Game as EngineGame
-from engine.replay import RoundFact as EngineFact
+if TYPE_CHECKING:  # (names only: Django starts without the engine's replay)
+    from engine.events import Game as EngineGame
+    from engine.replay import RoundFact as EngineFact
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,4 +31,4 @@ class Replayed:
 
 #: A game's replay for its verification, made where the game is read: a picklable function of
 #: the game's canonical document, its engine record and a label naming it in the log.
-ReplayAhead = Callable[[dict[str, Any], EngineGame, str], Replayed]
+ReplayAhead = Callable[[dict[str, Any], "EngineGame", str], Replayed]

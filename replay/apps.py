@@ -7,6 +7,6 @@ class ReplayConfig(AppConfig):
 
     def ready(self) -> None:
         from mjlogs import pipeline  # (models are importable only once the apps are ready)
-        from replay.pipeline import ReplayVerification
 
-        pipeline.register(verification=ReplayVerification())
+        # by name: imported on first use, so that Django starts without the replay app's modules
+        pipeline.register(verification="replay.pipeline.ReplayVerification")

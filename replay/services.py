@@ -236,9 +236,9 @@ def _save(outcomes: Sequence[_Outcome]) -> dict[int, Verification]:
         _game_ends_replace(outcomes)
         statistics = pipeline.statistics()
         statistics.facts_replace({outcome.game_id: outcome.facts for outcome in outcomes})
-        # A verdict may change which copy of a game counts (the one the rules agree with).
-        plays = Game.objects.filter(pk__in=present).values_list("play_hash", flat=True)
-        copies_regroup(plays_with_copies(plays))
+        # A verdict may change which copy of a game counts (the one the rules agree with): the
+        # plays with copies, as found above (their rows are locked since: still true).
+        copies_regroup(shared)
         changed = Game.objects.filter(pk__in=present).only("started_at", "uploaded_at")
         statistics.games_changed(changed, verified=True)
     return {outcome.game_id: saved[outcome.game_id] for outcome in outcomes}

@@ -7,6 +7,6 @@ class StatsConfig(AppConfig):
 
     def ready(self) -> None:
         from mjlogs import pipeline  # (models are importable only once the apps are ready)
-        from stats.pipeline import StatsOfGames
 
-        pipeline.register(statistics=StatsOfGames())
+        # by name: imported on first use, so that Django starts without the stats app's modules
+        pipeline.register(statistics="stats.pipeline.StatsOfGames")

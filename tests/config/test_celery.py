@@ -74,3 +74,21 @@ def test_django_starts_without_celery_and_the_tasks_bind_to_the_project_app() ->
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["False", "mjlogs", "True", "True"]
+
+
+def test_django_starts_without_the_apps_above_the_records() -> None:
+    # The replay and stats apps register what they do by name (mjlogs.pipeline): their
+    # modules, and the engine's replay, are imported when a game is first verified or counted,
+    # not by every `manage.py` command and every forked reader process.
+    result = run(
+        [
+            "-c",
+            "import sys, django; django.setup(); "
+            "print(sorted(m for m in ('replay.services', 'replay.pipeline', 'stats.services', "
+            "'stats.pipeline', 'stats.catch_up', 'engine.replay') if m in sys.modules)); "
+            "from mjlogs import pipeline; "
+            "print(type(pipeline.verification()).__name__, type(pipeline.statistics()).__name__)",
+        ]
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["[]", "ReplayVerification", "StatsOfGames"]
