@@ -407,23 +407,8 @@ def yaku_in_reach(
     if closed:
         found.append("riichi")
 
-    def reaches(kinds: frozenset[int], left_out: int) -> bool:
-        """Whether the hand reaches tenpai with ``kinds`` alone (``left_out``: its tiles of
-        other kinds) in ``shanten`` exchanges, its melds of ``kinds`` too."""
-        if left_out > shanten:  # each tile it forbids is an exchange at least
-            return False
-        if any(tile.kind not in kinds for meld in melds for tile in meld.tiles):
-            return False
-        if left_out == 0:
-            return True  # the whole hand is of its tiles: no step more than it needs
-        kept = [count if kind in kinds else 0 for kind, count in enumerate(counts)]
-        best = reach_shanten(kept, called)
-        if seven:
-            best = min(best, _pairs_shanten(counts, kinds))
-        return best <= shanten
-
     outer = honour_tiles + sum(counts[kind] for kind in _TERMINALS)
-    if (closed or open_tanyao) and reaches(_SIMPLES, outer):
+    if (closed or open_tanyao) and _reaches(counts, melds, shanten, _SIMPLES, outer):
         found.append("tanyao")
     values = [(kind, DRAGON_YAKU[kind - HAKU]) for kind in range(HAKU, HAKU + 3)]
     values += [(seat_wind, SEAT_WIND_YAKU[seat_wind - EAST])]
@@ -440,9 +425,11 @@ def yaku_in_reach(
     for number, own in enumerate(_SUIT_KINDS):
         if not suit_tiles[number] and not any(meld.kind in own for meld in melds):
             continue  # a suit the hand holds nothing of is never its flush's
-        if reaches(own, held - suit_tiles[number]):
+        if _reaches(counts, melds, shanten, own, held - suit_tiles[number]):
             flush = "chinitsu"
-        elif not flush and reaches(own | _HONOURS, held - suit_tiles[number] - honour_tiles):
+        elif not flush and _reaches(
+            counts, melds, shanten, own | _HONOURS, held - suit_tiles[number] - honour_tiles
+        ):
             flush = "honitsu"
     if flush:
         found.append(flush)
@@ -451,6 +438,26 @@ def yaku_in_reach(
     if seven and held == 13 and shanten_chiitoitsu(counts) <= shanten:
         found.append("chiitoitsu")
     return tuple(found)
+
+
+def _reaches(
+    counts: Sequence[int], melds: Sequence[Meld], shanten: int, kinds: frozenset[int], left_out: int
+) -> bool:
+    """Whether the hand (:func:`yaku_in_reach`'s) reaches tenpai with ``kinds`` alone
+    (``left_out``: its tiles of other kinds) in ``shanten`` exchanges, its melds of ``kinds``
+    too. (A function of its own, not one nested in its caller: compiled, a nested function and
+    its caller's frame refer to each other, a cycle left to the collector at every call.)"""
+    if left_out > shanten:  # each tile it forbids is an exchange at least
+        return False
+    if any(tile.kind not in kinds for meld in melds for tile in meld.tiles):
+        return False
+    if left_out == 0:
+        return True  # the whole hand is of its tiles: no step more than it needs
+    kept = [count if kind in kinds else 0 for kind, count in enumerate(counts)]
+    best = reach_shanten(kept, len(melds))
+    if not melds:  # seven pairs: a closed hand without a kan either
+        best = min(best, _pairs_shanten(counts, kinds))
+    return best <= shanten
 
 
 # -- The safety of a discard against a riichi ------------------------------------------------
