@@ -10,8 +10,8 @@ with like:
 
 * **In process, scoring alone.** Each engine's inputs are built beforehand (ours: ``WinningHand``
   and ``Ruleset`` from ``parse_request``; mahjong: 136-id arrays, ``Meld`` objects and a
-  ``HandConfig``), then scoring alone is timed in this process on the same hands: our
-  ``score_hand`` against mahjong's ``HandCalculator.estimate_hand_value``.
+  ``HandConfig``), then scoring alone is timed in this process (its CPU seconds) on the same
+  hands: our ``score_hand`` against mahjong's ``HandCalculator.estimate_hand_value``.
 * **Whole processes** (``--no-processes`` skips it). The hands are written as JSON lines to a
   file; ``python -m engine score`` and ``benchmarks/mahjong_score_lines.py`` (what a user would
   write to score the same lines with mahjong) each run as a fresh process reading that file and
@@ -57,10 +57,11 @@ T = TypeVar("T")
 
 
 def timed(fn: Callable[[], T]) -> tuple[float, T]:
-    """Seconds taken by ``fn()`` (``time.perf_counter``), and what it returned."""
-    start = time.perf_counter()
+    """CPU seconds this process spent in ``fn()`` (``time.process_time``: the machine is
+    shared, and another process's work must not count), and what it returned."""
+    start = time.process_time()
     result = fn()
-    return time.perf_counter() - start, result
+    return time.process_time() - start, result
 
 
 def bench_score(requests: Sequence[dict[str, Any]], repeat: int = 1) -> dict[str, Any]:
