@@ -51,8 +51,8 @@ class Verification(Protocol):
             connection); nothing of it was written.
         """
 
-    def verify_later(self, game_id: int) -> None:
-        """Queue this game's verification for a worker.
+    def verify_later(self, game_ids: Sequence[int]) -> None:
+        """Queue these games' verification for a worker, as one task (one transaction there).
 
         :raises BrokerUnreachable: the task broker cannot be reached.
         """

@@ -1,9 +1,10 @@
 """Each imported game's verification, queued once the game is committed (one queue an import).
 
-With a broker, each game is a task of its own as soon as it is committed. Where tasks run in
-this process (Celery eager, the default setup: ``mjlogs.pipeline.tasks_run_here``), the games of
-a bulk import are verified in batches, from the records the import read. Who verifies is the
-replay app's business (``mjlogs.pipeline``): this app only says when.
+The games of a bulk import are verified in batches: with a broker, a task for each batch of
+committed games, which a worker verifies in one transaction; where tasks run in this process
+(Celery eager, the default setup: ``mjlogs.pipeline.tasks_run_here``), now, from the records
+the import read. Who verifies is the replay app's business (``mjlogs.pipeline``): this app
+only says when.
 """
 
 from __future__ import annotations
@@ -19,11 +20,10 @@ from mjlogs.replayed import ReplayAhead
 logger = logging.getLogger(__name__)
 
 
-#: Games verified together where tasks run in-process (:class:`VerificationQueue`): large enough
-#: that a batch's writes cost little per game, small enough that an import's progress moves.
-VERIFY_BATCH = 50
-
-
+#: Games verified together (:class:`VerificationQueue`): large enough that a batch's writes
+#: and a task's handling cost little per game, small enough that an import's progress moves
+#: and that a batch's verdicts come soon after its games (at the import's tens of games a
+#: second, about a second).
 VERIFY_BATCH = 50
 #: Tries of a batch's verification in this process (Celery eager) when the database refuses
 #: its transaction, before its games are left pending.
@@ -33,14 +33,15 @@ EAGER_VERIFY_TRIES = 3
 class VerificationQueue:
     """Queues each new game's verification once the game is committed, for one import.
 
-    With a broker, each game is a task of its own as soon as it is committed. Where tasks run
-    in-process (Celery eager, the default setup), a queue opened for a bulk import
-    (``batch=True``) verifies its committed games :data:`VERIFY_BATCH` at a time, and the rest
-    when the import ends (:meth:`close`): one transaction writes a batch's verdicts and facts,
-    and each game is replayed from the record the import read (:mod:`mjlogs.record_cache`)
-    instead of its stored document, or not at all when a worker that read it replayed it
-    ahead (:meth:`replay_ahead`). A game committed after :meth:`close` (an outer transaction
-    the import ran in) is verified at once.
+    A queue opened for a bulk import (``batch=True``) holds its committed games and sends them
+    :data:`VERIFY_BATCH` at a time, and the rest when the import ends (:meth:`close`): with a
+    broker, as one task a batch (a worker's transaction a batch, not a game: per game, the
+    task's handling and the writes cost more than the replay); where tasks run in-process
+    (Celery eager, the default setup), verified now. In process, each game is replayed from
+    the record the import read (:mod:`mjlogs.record_cache`) instead of its stored document, or
+    not at all when a worker that read it replayed it ahead (:meth:`replay_ahead`). A game
+    committed after :meth:`close` (an outer transaction the import ran in) is verified, or
+    queued, at once.
 
     When the broker cannot be reached, the game stays stored with its verdict pending (logged,
     with the command that queues it later) and the rest of this import does not wait on the
@@ -87,10 +88,7 @@ class VerificationQueue:
             )
 
     def _committed(self, game_id: int, stored: StoredRecord | None) -> None:
-        if not self._verified_here():
-            self._queue(game_id)
-            return
-        if stored is not None:
+        if stored is not None and self._verified_here():
             record_cache.remember(game_id, stored)
         self._held.append(game_id)
         if not self._batch or len(self._held) >= VERIFY_BATCH:
@@ -99,6 +97,9 @@ class VerificationQueue:
     def _verify_held(self) -> None:
         held, self._held = self._held, []
         if not held:
+            return
+        if not self._verified_here():
+            self._queue(held)
             return
         for attempt in range(1, EAGER_VERIFY_TRIES + 1):
             try:
@@ -117,10 +118,10 @@ class VerificationQueue:
                         attempt,
                     )
 
-    def _queue(self, game_id: int) -> None:
+    def _queue(self, game_ids: list[int]) -> None:
         if self._broker_error is None:
             try:
-                pipeline.verification().verify_later(game_id)
+                pipeline.verification().verify_later(game_ids)
                 return
             except pipeline.BrokerUnreachable as error:
                 self._broker_error = str(error)
@@ -129,9 +130,9 @@ class VerificationQueue:
                     "this import are stored with their verification pending; once the broker "
                     "is back, `manage.py reverify --pending` queues them.",
                     error,
-                    game_id,
+                    game_ids[0],
                 )
-        self.left_pending.append(game_id)
+        self.left_pending.extend(game_ids)
 
     def log_left_pending(self) -> None:
         """Log how many games of the import were left pending, if any."""

@@ -31,13 +31,13 @@ class ReplayVerification:
         except Retry as retry:  # the task's autoretry: the database refused its transaction
             raise TryAgain(str(retry)) from retry
 
-    def verify_later(self, game_id: int) -> None:
+    def verify_later(self, game_ids: Sequence[int]) -> None:
         from kombu.exceptions import OperationalError
 
-        from replay.tasks import verify_game
+        from replay.tasks import verify_games
 
         try:
-            verify_game.delay(game_id)
+            verify_games.delay(list(game_ids))
         except OperationalError as error:
             raise BrokerUnreachable(str(error)) from error
 

@@ -9,7 +9,7 @@ the import is timed alone and the verification tasks wait in the broker; then th
 start and verify. On 2 cores, importing and verifying at once would only share them.
 
 Each K starts from the same state: the imported games with no verdict, facts, summaries or
-ratings, and every game's verification queued in id order (as the import queued them).
+ratings, and every game's verification queued in id order, in batches (as the import queues them).
 """
 
 from __future__ import annotations
@@ -111,8 +111,9 @@ def reset_verification(broker_url: str) -> int:
     the verification of every game in id order; returns the number of games queued."""
     from django.db import connection
 
+    from mjlogs.verification_queue import VERIFY_BATCH
     from replay.models import Verification
-    from replay.tasks import verify_game
+    from replay.tasks import verify_games
     from stats.models import (
         PlayerSummary,
         QueuedCatchUp,
@@ -137,8 +138,8 @@ def reset_verification(broker_url: str) -> int:
     from mjlogs.models import Game
 
     ids = list(Game.objects.order_by("pk").values_list("pk", flat=True))
-    for game_id in ids:
-        verify_game.delay(game_id)
+    for start in range(0, len(ids), VERIFY_BATCH):  # in batches, as the import queues them
+        verify_games.delay(ids[start : start + VERIFY_BATCH])
     return len(ids)
 
 

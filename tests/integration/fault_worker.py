@@ -2,7 +2,7 @@
 is in the middle of a task: ``celery -A tests.integration.fault_worker worker``.
 
 ``MJ_TEST_PAUSE`` lists ``phase:task`` pairs, such as
-``before:replay.tasks.verify_game after:stats.tasks.catch_up_player_stats``. The first run of
+``before:replay.tasks.verify_games after:stats.tasks.catch_up_player_stats``. The first run of
 each named task pauses for ``MJ_TEST_PAUSE_SECONDS`` (default 120): ``before`` its body runs
 (nothing done yet), or ``after`` it returned (its work committed, but its message not yet
 acknowledged: with late acknowledgement the worker acknowledges only once the task is over).

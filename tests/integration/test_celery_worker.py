@@ -64,7 +64,7 @@ def test_a_worker_verifies_imported_games_from_redis(
     assert set(Verification.objects.values_list("engine_version", flat=True)) == {
         engine.__version__
     }
-    assert "replay.tasks.verify_game" in celery_worker()
+    assert "replay.tasks.verify_games" in celery_worker()
 
     # Re-verify everything through the broker: the same four rows, the same verdicts.
     first_times = dict(Verification.objects.values_list("game_id", "verified_at"))

@@ -144,8 +144,8 @@ def test_two_reverifies_at_once_through_two_workers_count_each_game_once(
 ) -> None:
     ids = stored_under_the_old_engine()
     before = counted_games_of(EVERYONE)
-    # Both queue every game: each is verified twice, on four pool processes at once. (The
-    # workers start meanwhile; the tasks wait in the queue for them.)
+    # Both queue every game (one batch each): each is verified twice, on two of the four pool
+    # processes at once. (The workers start meanwhile; the tasks wait in the queue for them.)
     commands = [
         subprocess.Popen(
             [sys.executable, "manage.py", "reverify", "--quiet"],
@@ -178,8 +178,8 @@ def test_two_reverifies_at_once_through_two_workers_count_each_game_once(
     wait_until(settled, 90, "both reverifies", *workers)
     for worker in workers:
         assert "ERROR" not in worker.log(), worker.log()[-3000:]
-    ran = sum(worker.log().count("Task replay.tasks.verify_game[") for worker in workers)
-    assert ran >= 2 * 3 * 2  # received and succeeded, twice for each game
+    ran = sum(worker.log().count("Task replay.tasks.verify_games[") for worker in workers)
+    assert ran >= 2 * 2  # received and succeeded: each reverify's batch of the three games
     assert_upgraded(ids, before)
 
 

@@ -35,7 +35,7 @@ from tests.integration.fault_worker import marker
 from tests.integration.processes import ROOT, CeleryWorker, Processes, broker_idle, wait_until
 
 FAULT_APP = "tests.integration.fault_worker"
-VERIFY = "replay.tasks.verify_game"
+VERIFY = "replay.tasks.verify_games"
 PLAYER_STATS = "stats.tasks.catch_up_player_stats"
 RATINGS = "stats.tasks.update_ratings"
 #: Short, so the test need not wait an hour for a killed worker's message.

@@ -3,8 +3,9 @@ came from an older engine (``--outdated``) or that were never verified, or only 
 verified (``--pending``: games stored while the broker could not be reached, or whose queued
 task was lost with a broker that keeps no data across a restart; see docs/faults.md).
 
-Each game is a task (``replay.tasks.verify_game``): with a broker the workers share them and
-this command only queues; with Celery eager it verifies in this process. The verification
+The games go in batches (``replay.tasks.verify_games``, ``VERIFY_BATCH`` games a task, their
+verdicts written in one transaction): with a broker the workers share the batches and this
+command only queues; with Celery eager it verifies in this process. The verification
 service is idempotent, so running the command twice, or a task twice, changes nothing more.
 """
 
@@ -19,8 +20,9 @@ from tqdm import tqdm
 import engine
 from config.bulk import queries_unlogged
 from mjlogs import pipeline
+from mjlogs.verification_queue import VERIFY_BATCH
 from replay.selectors import game_ids_to_verify, verdict_counts
-from replay.tasks import verify_game
+from replay.tasks import verify_games
 
 
 class Command(BaseCommand):
@@ -47,15 +49,21 @@ class Command(BaseCommand):
         ids = game_ids_to_verify(outdated_only=options["outdated"], pending_only=options["pending"])
         eager = pipeline.tasks_run_here()
         # In-process, the statistics catch up once at the end rather than after every game.
-        with queries_unlogged(), pipeline.statistics().once_after():
-            for game_id in tqdm(
-                ids,
+        with (
+            queries_unlogged(),
+            pipeline.statistics().once_after(),
+            tqdm(
+                total=len(ids),
                 unit="game",
                 desc="verifying" if eager else "queueing",
                 file=sys.stderr,
                 disable=options["quiet"] or None,
-            ):
-                verify_game.delay(game_id)
+            ) as progress,
+        ):
+            for start in range(0, len(ids), VERIFY_BATCH):
+                batch = ids[start : start + VERIFY_BATCH]
+                verify_games.delay(batch)
+                progress.update(len(batch))
         if not eager:
             self.stdout.write(f"{len(ids)} games queued for verification")
             return
