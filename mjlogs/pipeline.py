@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -29,6 +29,9 @@ from django.utils.module_loading import import_string
 
 from mjlogs.models import Game
 from mjlogs.replayed import ReplayAhead
+
+if TYPE_CHECKING:  # (a name only: Django starts without the engine's replay)
+    from engine.events import Game as EngineGame
 
 
 def tasks_run_here() -> bool:
@@ -71,9 +74,19 @@ class Statistics(Protocol):
         bring it up to date after it commits; ``verified``: their verdicts were just written
         (their study aids' counts too)."""
 
-    def facts_replace(self, facts: Mapping[int, Sequence[Any] | None]) -> None:
+    def facts_replace(
+        self,
+        facts: Mapping[int, Sequence[Any] | None],
+        study: Mapping[int, Sequence[Any]] | None = None,
+    ) -> None:
         """Store the facts of each game's hands its verification found (``engine`` round
-        facts), replacing those it had."""
+        facts), replacing those it had, with their study aids' counts where ``study`` has the
+        game's (``engine`` study tallies; the others are left to the study catch-up)."""
+
+    def study(self, record: EngineGame, label: str) -> Sequence[Any]:
+        """The study aids' counts of a game the rules agree with (``engine`` study tallies),
+        for :meth:`facts_replace`; ``label`` names the game in the log should the engine fail
+        on it."""
 
     def once_after(
         self, *, study: bool = True, leave: Collection[str] = ()

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # (names only: Django starts without the engine's replay)
     from engine.events import Game as EngineGame
+    from engine.frame_types import StudyTally
     from engine.replay import RoundFact as EngineFact
 
 
@@ -27,6 +28,10 @@ class Replayed:
     values: dict[str, Any]
     #: The per-player facts of a game the rules agree with; ``None`` otherwise.
     facts: Sequence[EngineFact] | None
+    #: The study aids' counts of those facts, where the verification counted them (on a
+    #: worker: one pass, no second decoding and replay of the game; empty: the family counts
+    #: none); ``None``: left to the study catch-up.
+    study: Sequence[StudyTally] | None = None
 
 
 #: A game's replay for its verification, made where the game is read: a picklable function of

@@ -22,6 +22,7 @@ from config.rows import update_column
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
 from engine.formats import canonical
+from engine.frame_types import StudyTally
 from engine.replay import ReplayReport, replay
 from engine.replay import RoundFact as EngineFact
 from engine.replay import Verdict as EngineVerdict
@@ -51,8 +52,14 @@ def games_verify(game_ids: Sequence[int]) -> dict[int, Verification]:
 
     A game the import that stored it still has in memory in this process is replayed from
     that record (:mod:`mjlogs.record_cache`), not decoded again from its stored document; one
-    whose replay the import made ahead (in the worker that read it) is not replayed again."""
+    whose replay the import made ahead (in the worker that read it) is not replayed again.
+
+    On a worker, the study aids of a game the rules agree with are counted in the same pass
+    (no second decoding, replay and transaction for the study catch-up, and the study's work
+    shared by every worker); where tasks run in this process (an import), they are left to
+    the catch-up, off the import's way (``manage.py study_games``)."""
     ids = list(dict.fromkeys(game_ids))
+    study = not pipeline.tasks_run_here()
     hashes = dict(Game.objects.filter(pk__in=ids).values_list("pk", "content_hash"))
     remembered = {
         game_id: stored
@@ -68,7 +75,7 @@ def games_verify(game_ids: Sequence[int]) -> dict[int, Verification]:
             made = stored.replayed
             outcomes.append(_outcome(game_id, stored.document, stored.record, made))
         elif game_id in documents:
-            outcomes.append(_outcome(game_id, documents[game_id], None))
+            outcomes.append(_outcome(game_id, documents[game_id], None, study=study))
     try:
         return _save(outcomes)
     except DataError:
@@ -94,22 +101,32 @@ class _Outcome:
     facts: Sequence[EngineFact] | None
     #: What the record states of the game's end (with the verdict, the game's end to store).
     record: RecordEnd
+    #: The study aids' counts, where they were counted with the replay.
+    study: Sequence[StudyTally] | None = None
 
 
 def _outcome(
-    game_id: int, document: Any, record: EngineGame | None, made: Replayed | None = None
+    game_id: int,
+    document: Any,
+    record: EngineGame | None,
+    made: Replayed | None = None,
+    *,
+    study: bool = False,
 ) -> _Outcome:
     """Replay one game (decoding its document unless its record is given), unless its replay
-    was ``made`` ahead."""
+    was ``made`` ahead; with ``study``, count its study aids too."""
     if made is None:
-        made = replayed(document, record, f"game {game_id}")
+        made = replayed(document, record, f"game {game_id}", study=study)
     values = made.values | {"verified_at": timezone.now()}
-    return _Outcome(game_id, values, made.facts, record_end(document))
+    return _Outcome(game_id, values, made.facts, record_end(document), made.study)
 
 
-def replayed(document: Any, record: EngineGame | None, label: str = "a game") -> Replayed:
+def replayed(
+    document: Any, record: EngineGame | None, label: str = "a game", *, study: bool = False
+) -> Replayed:
     """Replay one game (decoding its document unless its record is given) for its
-    verification. ``label`` names the game in the log should the engine fail on it."""
+    verification; with ``study``, count the study aids of a game the rules agree with too.
+    ``label`` names the game in the log should the engine fail on it."""
     started = time.perf_counter()
     facts = None
     try:
@@ -159,7 +176,10 @@ def replayed(document: Any, record: EngineGame | None, label: str = "a game") ->
         "engine_version": engine.__version__,
         "duration_ms": (time.perf_counter() - started) * 1000,
     }
-    return Replayed(values, facts)
+    tallies = None
+    if study and facts is not None and record is not None:
+        tallies = pipeline.statistics().study(record, label)
+    return Replayed(values, facts, tallies)
 
 
 def _save_without_facts(outcome: _Outcome) -> dict[int, Verification]:
@@ -235,7 +255,10 @@ def _save(outcomes: Sequence[_Outcome]) -> dict[int, Verification]:
             saved[verification.game_id] = verification
         _game_ends_replace(outcomes)
         statistics = pipeline.statistics()
-        statistics.facts_replace({outcome.game_id: outcome.facts for outcome in outcomes})
+        statistics.facts_replace(
+            {outcome.game_id: outcome.facts for outcome in outcomes},
+            {o.game_id: o.study for o in outcomes if o.study is not None},
+        )
         # A verdict may change which copy of a game counts (the one the rules agree with): the
         # plays with copies, as found above (their rows are locked since: still true).
         copies_regroup(shared)

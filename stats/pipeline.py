@@ -11,9 +11,10 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
+from engine.events import Game as EngineGame
 from mjlogs.models import Game
 from stats.catch_up import STUDY_CATCH_UP, catch_up_once_after
-from stats.services import games_facts_replace
+from stats.services import game_study, games_facts_replace
 
 
 class StatsOfGames:
@@ -28,8 +29,15 @@ class StatsOfGames:
         for game in games:
             game_stats_queue_update(game)
 
-    def facts_replace(self, facts: Mapping[int, Sequence[Any] | None]) -> None:
-        games_facts_replace(facts)
+    def facts_replace(
+        self,
+        facts: Mapping[int, Sequence[Any] | None],
+        study: Mapping[int, Sequence[Any]] | None = None,
+    ) -> None:
+        games_facts_replace(facts, study)
+
+    def study(self, record: EngineGame, label: str) -> Sequence[Any]:
+        return game_study(record, label)
 
     def once_after(
         self, *, study: bool = True, leave: Collection[str] = ()

@@ -13,7 +13,7 @@ module imports only ``models``, ``ratings`` and ``selectors`` of the stats app.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -22,8 +22,10 @@ from django.utils import timezone
 
 from config.rows import insert_rows
 from engine.errors import EngineError
+from engine.events import Game
 from engine.families import family_of
 from engine.formats import canonical
+from engine.frame_types import StudyTally
 from engine.replay import RoundFact as EngineFact
 from mjlogs.models import GameSeat, Player
 from stats.models import PlayerSummary, RatingChange, RoundFact
@@ -50,9 +52,16 @@ def game_facts_replace(game_id: int, facts: Sequence[EngineFact] | None) -> int:
     return games_facts_replace({game_id: facts})
 
 
-def games_facts_replace(facts_by_game: Mapping[int, Sequence[EngineFact] | None]) -> int:
+def games_facts_replace(
+    facts_by_game: Mapping[int, Sequence[EngineFact] | None],
+    study_by_game: Mapping[int, Sequence[StudyTally]] | None = None,
+) -> int:
     """:func:`game_facts_replace` for several games at once (a batch of verifications: three
-    statements in all). Games no longer stored are skipped. Returns the rows stored."""
+    statements in all), with the study aids' counts of the games ``study_by_game`` has (a
+    worker's verification counts them in the same pass: :func:`game_study_store` then finds
+    nothing left to do); the others' are left to the study catch-up. Games no longer stored
+    are skipped. Returns the rows stored."""
+    study_by_game = study_by_game or {}
     with transaction.atomic():
         RoundFact.objects.filter(game_id__in=list(facts_by_game)).delete()
         with_facts = [game_id for game_id, facts in facts_by_game.items() if facts]
@@ -61,19 +70,24 @@ def games_facts_replace(facts_by_game: Mapping[int, Sequence[EngineFact] | None]
             (game, seat): player
             for game, seat, player in seats.values_list("game_id", "seat", "player_id")
         }
-        rows = [
-            _row(game_id, players[game_id, fact.seat], fact)
-            for game_id in with_facts
-            if (game_id, 0) in players  # a game deleted meanwhile has no seats
-            for fact in facts_by_game[game_id] or ()
-        ]
+        rows = []
+        for game_id in with_facts:
+            if (game_id, 0) not in players:  # a game deleted meanwhile has no seats
+                continue
+            study = study_by_game.get(game_id)
+            counts = None if study is None else study_counts(study)
+            for fact in facts_by_game[game_id] or ():
+                row = _row(game_id, players[game_id, fact.seat], fact)
+                values = UNSTUDIED if counts is None else counts.get((fact.round, fact.seat))
+                row |= zip(STUDY_COLUMNS, values or NO_STUDY, strict=True)
+                rows.append(row)
         insert_rows(RoundFact, rows)
     return len(rows)
 
 
 def _row(game_id: int, player_id: int, fact: EngineFact) -> dict[str, Any]:
-    """A hand fact's row, as :func:`config.rows.insert_rows` takes it (the study aids' columns
-    are left to their own catch-up)."""
+    """A hand fact's row, as :func:`config.rows.insert_rows` takes it (without the study aids'
+    columns)."""
     return {
         "game_id": game_id,
         "player_id": player_id,
@@ -213,6 +227,37 @@ STUDY_COLUMNS = (
     "genbutsu_discards",
     "push_deal_ins",
 )
+#: The study columns of a seat's hand the study has no tally of (a family that counts none, a
+#: round that could not start, a game the engine could not study).
+NO_STUDY: tuple[int, ...] = (0, 0, 0, 0, 0)
+#: The study columns of a hand not studied yet: the study catch-up looks for these.
+UNSTUDIED: tuple[None, ...] = (None,) * len(STUDY_COLUMNS)
+
+
+def study_counts(tallies: Iterable[StudyTally]) -> dict[tuple[int, int], tuple[int, ...]]:
+    """The values of :data:`STUDY_COLUMNS` for each (round, seat) these tallies count."""
+    return {
+        (tally.round, tally.seat): (
+            tally.decisions,
+            tally.kept,
+            tally.riichi_decisions,
+            tally.genbutsu,
+            int(tally.push_deal_in),
+        )
+        for tally in tallies
+    }
+
+
+def game_study(game: Game, label: str) -> list[StudyTally]:
+    """A game's study aids (``engine.study`` through its family): empty for a family that
+    counts none, or a game the engine cannot study (logged), whose hands then count none."""
+    try:
+        return family_of(game.header.ruleset).study(game) or []
+    except EngineError as error:
+        logger.info("%s has no study aids: %s", label, error)
+    except Exception:  # a bug must not leave the game pending for ever
+        logger.exception("The engine failed counting the study aids of %s", label)
+    return []
 
 
 def game_study_store(game_id: int, *, with_counts: Callable[[], None]) -> int:
@@ -231,24 +276,13 @@ def game_study_store(game_id: int, *, with_counts: Callable[[], None]) -> int:
     document = study_document(game_id)
     if document is None:
         return 0
-    tallies: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
     try:
         game = canonical.game_from_json(document)
-        found = family_of(game.header.ruleset).study(game)
     except EngineError as error:
         logger.info("Game %d has no study aids: %s", game_id, error)
-        found = None
-    except Exception:  # a bug must not leave the game pending for ever
-        logger.exception("The engine failed counting the study aids of game %d", game_id)
-        found = None
-    for tally in found or ():
-        tallies[tally.round, tally.seat] = (
-            tally.decisions,
-            tally.kept,
-            tally.riichi_decisions,
-            tally.genbutsu,
-            int(tally.push_deal_in),
-        )
+        tallies = {}
+    else:
+        tallies = study_counts(game_study(game, f"game {game_id}"))
     with transaction.atomic():
         rows = list(RoundFact.objects.filter(game_id=game_id).only("pk", "round_index", "seat"))
         for row in rows:
@@ -258,7 +292,7 @@ def game_study_store(game_id: int, *, with_counts: Callable[[], None]) -> int:
                 row.riichi_decisions,
                 row.genbutsu_discards,
                 row.push_deal_ins,
-            ) = tallies.get((row.round_index, row.seat), (0, 0, 0, 0, 0))
+            ) = tallies.get((row.round_index, row.seat), NO_STUDY)
         RoundFact.objects.bulk_update(rows, STUDY_COLUMNS, batch_size=500)
         with_counts()
     return len(rows)

@@ -24,6 +24,7 @@ from replay.services import game_verify
 from stats import catch_up
 from stats.models import PlayerSummary, RoundFact, SummaryBacklog
 from stats.selectors import study_pending_games
+from stats.services import STUDY_COLUMNS
 from tests.engine.corpus import corpus_dir
 
 pytestmark = pytest.mark.django_db
@@ -265,3 +266,32 @@ def test_the_migration_returns_counted_games_to_the_catch_up() -> None:
     assert study_pending_games(10) == [game.pk]
     assert set(RoundFact.objects.values_list("decisions", "best_discards")) == {(None, None)}
     assert list(SummaryBacklog.objects.values_list("player_id", flat=True)) == [player.pk]
+
+
+def study_rows_of(game: Game) -> dict[tuple[int, int], tuple[Any, ...]]:
+    rows = RoundFact.objects.filter(game=game)
+    return {
+        (index, seat): tuple(values)
+        for index, seat, *values in rows.values_list("round_index", "seat", *STUDY_COLUMNS)
+    }
+
+
+def test_a_worker_counts_the_study_in_the_verification_as_the_catch_up_does(
+    settings: Any,
+) -> None:
+    """On a worker (a broker set), the verification counts each hand's study aids with its
+    facts, in one pass: the same counts the study catch-up stores, and nothing left for it."""
+    game = imported()
+    catch_up.study_catch_up()
+    by_catch_up = study_rows_of(game)
+    assert any(values[0] for values in by_catch_up.values())  # decisions were counted
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # a worker's verification
+    game_verify(game.pk)
+    assert study_rows_of(game) == by_catch_up
+    assert study_pending_games(10) == []
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # in-process: left to the catch-up
+    game_verify(game.pk)
+    assert set(study_rows_of(game).values()) == {(None,) * len(STUDY_COLUMNS)}
+    assert study_pending_games(10) == [game.pk]
