@@ -60,8 +60,9 @@ events, have no mjai form and are refused with :class:`~engine.errors.Unsupporte
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from json.scanner import make_scanner
+from typing import Any, Final, TypeAlias
 
 from engine.errors import MalformedLogError, UnsupportedLogError
 from engine.events import (
@@ -92,6 +93,7 @@ from engine.events import (
     Win,
 )
 from engine.formats.base import (
+    MAX_JSON_INT_DIGITS,
     Format,
     ReaderWarnings,
     check_strings,
@@ -338,7 +340,10 @@ class _Event:
         items = self.check_list(value, what)
         if count is not None and len(items) != count:
             raise self.error(f"{what} must hold {count} tiles, got {len(items)}")
-        return tuple([self.to_tile(item, what) for item in items])
+        try:
+            return tuple([TILES[item] for item in items])  # (codes are strings: no other key fits)
+        except (KeyError, TypeError):  # a bad or hidden tile, or an unhashable value
+            return tuple([self.to_tile(item, what) for item in items])
 
     def per_seat(self, key: str, players: int) -> list[Any]:
         """A per-seat array: ``players`` entries, or 4 for 3 players (the empty seat dropped)."""
@@ -1103,37 +1108,193 @@ _HANDLERS: Final[dict[str, Callable[[_GameReader, _Event], None]]] = {
 SERVER_ERROR: Final = "error"
 _KNOWN_TYPES: Final = ("start_game", "end_game", *_HANDLERS, SERVER_ERROR)
 
+# -- reading: the fast path -----------------------------------------------------------------------
+#
+# Nine events in ten are draws and discards, and a game's thousands of them are a few hundred
+# distinct lines of text (4 seats, 37 tiles, the tsumogiri flag). So a ``tsumo`` or ``dahai``
+# line is parsed once and remembered, by its text, as a move (:data:`_Move`): its seat, its tile
+# and the shared events it makes, which are frozen values (as the mjlog reader shares its
+# Draw and Discard events). A move is played directly (:func:`_play`) when everything the
+# handlers would check holds; anything else (a round that has ended, a seat the game does not
+# have, a tsumogiri flag that does not fit) goes to the careful path, the handlers above, whose
+# messages are the reader's words.
 
-def _events(text: str) -> Iterator[tuple[Any, str]]:
-    """Every event of the text with its place (``line 3``, ``line 3, event 2``)."""
-    # Split on newlines only: str.splitlines() also splits on U+2028 and others, which JSON
-    # strings (player names) may hold.
-    lines = text.split("\n")
-    last = max((number for number, line in enumerate(lines, start=1) if line.strip()), default=0)
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line, parse_int=json_int)
-        except json.JSONDecodeError as error:
-            detail = f"not valid JSON: {error.msg}, column {error.colno}"
-            if number == last and cut_short(error):  # the file stops inside its last event
-                size = f"{len(text):,} characters"
-                raise MalformedLogError(
-                    cut_short_message("last event", size, detail), f"line {number}"
-                ) from None
-            raise MalformedLogError(
-                f"not valid JSON ({error.msg} at column {error.colno})", f"line {number}"
-            ) from None
-        except (ValueError, RecursionError) as error:  # a 5000-digit number, deep nesting
-            raise MalformedLogError(f"unreadable JSON ({error})", f"line {number}") from None
-        if "\\u" in line:  # only an escape can make a NUL or a lone surrogate
-            check_strings(value, f"line {number}")
-        if isinstance(value, list):
-            for index, item in enumerate(value, start=1):
-                yield item, f"line {number}, event {index}"
+#: A draw or discard as its line says it: (is a draw, seat, tile, event, tsumogiri event, the
+#: line's ``tsumogiri`` or ``None``). A draw's two events are its Draw; a discard's are its
+#: Discard not tsumogiri and tsumogiri, of which the game picks (a discard without the flag is
+#: tsumogiri when its tile is the one just drawn), and the seat must be one of the game's:
+#: :func:`_play` decides.
+_Move: TypeAlias = tuple[bool, int, Tile, Event, Event, bool | None]
+
+#: Moves by their field values (type, seat, tile code, tsumogiri flag): at most 2 x 4 x 37 x 3.
+_MOVES: Final[dict[tuple[str, int, str, bool | None], _Move]] = {}
+#: Moves by the text of their line, for lines of at most :data:`_LINE_LIMIT` characters; cleared
+#: when it holds :data:`_LINES_HELD` (lines with fields that change, such as a bot's notes,
+#: would otherwise fill it).
+_LINES: Final[dict[str, _Move]] = {}
+_LINE_LIMIT: Final = 160
+_LINES_HELD: Final = 4096
+
+
+def _move_of(obj: dict[str, Any]) -> _Move | None:
+    """The move of a ``tsumo`` or ``dahai`` event whose fields are all well formed, else
+    ``None`` (another event, or one the careful path must read and word)."""
+    type_ = obj.get("type")
+    if type_ != "tsumo" and type_ != "dahai":
+        return None
+    seat = obj.get("actor")
+    code = obj.get("pai")
+    if type(seat) is not int or not 0 <= seat < 4 or type(code) is not str:
+        return None
+    tile = TILES.get(code)
+    if tile is None:
+        return None
+    flag = obj.get("tsumogiri") if type_ == "dahai" else None
+    if flag is not None and type(flag) is not bool:
+        return None
+    key = (type_, seat, code, flag)
+    move = _MOVES.get(key)
+    if move is None:
+        if type_ == "tsumo":
+            draw = Draw(seat, tile)
+            move = (True, seat, tile, draw, draw, None)
         else:
-            yield value, f"line {number}"
+            move = (False, seat, tile, Discard(seat, tile, False), Discard(seat, tile, True), flag)
+        _MOVES[key] = move
+    return move
+
+
+def _play(game: _GameReader | None, move: _Move) -> bool:
+    """Play a move as the ``tsumo`` or ``dahai`` handler would, when it is plainly legal to
+    read: ``False`` (nothing done) when the careful path must read it."""
+    if game is None:
+        return False
+    round_ = game.round
+    if round_ is None or round_.ended:
+        return False
+    is_draw, seat, tile, event, tsumogiri_event, flag = move
+    if seat >= round_.players:
+        return False
+    if is_draw:
+        if tile.red:
+            game.saw_red = True
+        round_.events.append(event)
+        round_.draws += 1
+        round_.just_drawn[seat] = tile
+        round_.after_call.discard(seat)
+        round_.last_action = event
+        return True
+    # Tiles are shared objects (TILES): the tile just drawn is this one if and only if it is it.
+    drawn = round_.just_drawn[seat]
+    if flag is None:
+        tsumogiri = drawn is tile
+    elif flag and drawn is not tile:
+        return False  # an error, or a converter's quirk with its warning: the careful path's
+    else:
+        tsumogiri = flag
+    if tsumogiri:
+        event = tsumogiri_event
+    events = round_.events
+    events.append(event)
+    round_.just_drawn[seat] = None
+    round_.after_call.discard(seat)
+    round_.last_action = event
+    if seat in round_.riichi_declared:
+        round_.riichi_declared.discard(seat)
+        round_.riichi_discard_at[seat] = len(events) - 1
+    return True
+
+
+# -- reading: lines -------------------------------------------------------------------------------
+
+#: The JSON scanner of lines that cannot hold a number of more than :data:`MAX_JSON_INT_DIGITS`
+#: digits (shorter lines), without ``parse_int``: one call into C per line.
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = make_scanner(
+    json.JSONDecoder()  # type: ignore[arg-type]  # (typeshed: make_scanner takes a scanner)
+)
+_JSON_SPACE: Final = " \t\n\r"
+
+
+def _parse(line: str, number: int, lines: list[str]) -> Any:
+    """The JSON value of line ``number``, as ``json.loads(line, parse_int=json_int)`` reads it
+    (:func:`_parse_carefully`, whose errors are the reader's, for anything unusual).
+
+    :raises MalformedLogError: bad JSON, or a string no record may hold.
+    """
+    if len(line) <= MAX_JSON_INT_DIGITS:
+        try:
+            value, end = _SCAN(line, 0)
+        except (StopIteration, ValueError, RecursionError):
+            pass  # (leading white space, bad JSON: the careful parse says which)
+        else:
+            if end == len(line) or not line[end:].strip(_JSON_SPACE):
+                if "\\u" in line:  # only an escape can make a NUL or a lone surrogate
+                    check_strings(value, f"line {number}")
+                return value
+    return _parse_carefully(line, number, lines)
+
+
+def _parse_carefully(line: str, number: int, lines: list[str]) -> Any:
+    """:func:`_parse` by ``json.loads``, every failure worded."""
+    try:
+        value = json.loads(line, parse_int=json_int)
+    except json.JSONDecodeError as error:
+        detail = f"not valid JSON: {error.msg}, column {error.colno}"
+        last = max((at for at, text in enumerate(lines, start=1) if text.strip()), default=0)
+        if number == last and cut_short(error):  # the file stops inside its last event
+            size = f"{sum(map(len, lines)) + len(lines) - 1:,} characters"
+            raise MalformedLogError(
+                cut_short_message("last event", size, detail), f"line {number}"
+            ) from None
+        raise MalformedLogError(
+            f"not valid JSON ({error.msg} at column {error.colno})", f"line {number}"
+        ) from None
+    except (ValueError, RecursionError) as error:  # a 5000-digit number, deep nesting
+        raise MalformedLogError(f"unreadable JSON ({error})", f"line {number}") from None
+    if "\\u" in line:  # only an escape can make a NUL or a lone surrogate
+        check_strings(value, f"line {number}")
+    return value
+
+
+def _event(games: list[Game], game: _GameReader | None, obj: Any, where: str) -> _GameReader | None:
+    """Read one event (the careful path): the game being read after it (``None`` between
+    games); a game that ends goes to ``games``."""
+    if not isinstance(obj, dict):
+        raise MalformedLogError(f"an event must be a JSON object, got {_kind(obj)}", where)
+    type_ = obj.get("type")
+    if not isinstance(type_, str):
+        raise MalformedLogError("event without a string 'type'", where)
+    ev = _Event(obj, type_, where)
+    if type_ == SERVER_ERROR:
+        if game is not None:
+            # The server stopped the game: the record ends here, the game unfinished.
+            message = obj.get("message")
+            game.warnings.add(
+                "error: the mjai server stopped the game here"
+                + (f" ({message})" if isinstance(message, str) and message else "")
+                + "; the game is read up to this point, as one that does not end",
+                where,
+            )
+            games.append(game.game())
+        return None
+    if type_ == "start_game":
+        if game is not None:
+            games.append(game.game())  # the previous game stopped before its end
+        return _GameReader(ev)
+    handler = _HANDLERS.get(type_)
+    if handler is None and type_ != "end_game":
+        raise ev.error(f"unknown event type; known: {', '.join(_KNOWN_TYPES)}")
+    if game is None:
+        if type_ != "start_kyoku":
+            raise ev.error("event before start_game or start_kyoku")
+        game = _GameReader(None)  # a fragment that starts with its first round
+    if type_ == "end_game":
+        game.finish(ev)
+        games.append(game.game())
+        return None
+    assert handler is not None
+    handler(game, ev)
+    return game
 
 
 def read(data: bytes) -> list[Game]:
@@ -1143,51 +1304,49 @@ def read(data: bytes) -> list[Game]:
         event that does not fit where it is; the message names the line.
     :raises UnsupportedLogError: hidden tiles (``?``) in anything the replay needs.
     """
+    return _read(data, fast=True)
+
+
+def _read(data: bytes, *, fast: bool) -> list[Game]:
+    """:func:`read`; without ``fast``, every event by the careful path alone (the reference
+    the fast path is tested against)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise MalformedLogError(f"not UTF-8 text ({error.reason} at byte {error.start})") from None
     games: list[Game] = []
     game: _GameReader | None = None
-    for obj, where in _events(text):
-        if not isinstance(obj, dict):
-            raise MalformedLogError(f"an event must be a JSON object, got {_kind(obj)}", where)
-        type_ = obj.get("type")
-        if not isinstance(type_, str):
-            raise MalformedLogError("event without a string 'type'", where)
-        ev = _Event(obj, type_, where)
-        if type_ == SERVER_ERROR:
-            if game is not None:
-                # The server stopped the game: the record ends here, the game unfinished.
-                message = obj.get("message")
-                game.warnings.add(
-                    "error: the mjai server stopped the game here"
-                    + (f" ({message})" if isinstance(message, str) and message else "")
-                    + "; the game is read up to this point, as one that does not end",
-                    where,
-                )
-                games.append(game.game())
-                game = None
+    # Split on newlines only: str.splitlines() also splits on U+2028 and others, which JSON
+    # strings (player names) may hold.
+    lines = text.split("\n")
+    known = _LINES if fast else {}
+    number = 0
+    for line in lines:
+        number += 1
+        move = known.get(line)
+        if move is not None:
+            if not _play(game, move):
+                game = _event(games, game, _parse(line, number, lines), f"line {number}")
             continue
-        if type_ == "start_game":
-            if game is not None:
-                games.append(game.game())  # the previous game stopped before its end
-            game = _GameReader(ev)
+        if not line.strip():
             continue
-        handler = _HANDLERS.get(type_)
-        if handler is None and type_ != "end_game":
-            raise ev.error(f"unknown event type; known: {', '.join(_KNOWN_TYPES)}")
-        if game is None:
-            if type_ != "start_kyoku":
-                raise ev.error("event before start_game or start_kyoku")
-            game = _GameReader(None)  # a fragment that starts with its first round
-        if type_ == "end_game":
-            game.finish(ev)
-            games.append(game.game())
-            game = None
+        value = _parse(line, number, lines)
+        if isinstance(value, list):  # a batch of events
+            for index, item in enumerate(value, start=1):
+                move = _move_of(item) if fast and isinstance(item, dict) else None
+                if move is None or not _play(game, move):
+                    game = _event(games, game, item, f"line {number}, event {index}")
             continue
-        assert handler is not None
-        handler(game, ev)
+        move = _move_of(value) if fast and isinstance(value, dict) else None
+        if move is None:
+            game = _event(games, game, value, f"line {number}")
+            continue
+        if len(line) <= _LINE_LIMIT:
+            if len(known) >= _LINES_HELD:
+                known.clear()
+            known[line] = move
+        if not _play(game, move):
+            game = _event(games, game, value, f"line {number}")
     if game is not None:
         games.append(game.game())
     if not games:
