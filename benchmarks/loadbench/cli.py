@@ -25,6 +25,8 @@ from benchmarks.loadbench.services import (
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULT_CACHE = ROOT.parent / "loadbench-cache"
+#: Games whose study aids are timed against their replay, in the benchmark's process.
+STUDY_SAMPLE = 200
 DEFAULT_RUNS = ROOT.parent / "loadbench-runs"
 STEPS = ("generate", "import", "verify", "serve")
 
@@ -206,6 +208,14 @@ def run(args: argparse.Namespace) -> int:
             summary["ingest"] = ingest.to_json()
             pipeline.analyze()
             summary["storage"] = pipeline.storage_figures()
+            log(f"the same games through `python -m engine verify --jobs {count}`")
+            summary["engine_verify"] = pipeline.engine_verify(
+                generate.iter_games(paths, args.games), count, run_dir / "engine-verify"
+            ).to_json()
+            log(f"the study aids against the replay, {STUDY_SAMPLE} of the games in process")
+            summary["study"] = pipeline.study_vs_replay(
+                generate.iter_games(paths, args.games), STUDY_SAMPLE
+            ).to_json()
         else:
             log(f"importing {args.games} games (workers stopped)")
             with pipeline.AnalyzeWhileBusy(args.database_url):

@@ -15,15 +15,20 @@ ratings, and every game's verification queued in id order, in batches (as the im
 from __future__ import annotations
 
 import os
+import resource
+import shutil
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from benchmarks.loadbench.services import Workers, flush_broker, tasks_left
+from benchmarks.loadbench.services import ROOT, Workers, flush_broker, tasks_left
 
 #: Games per call of the import service (its limit is 2,000 files per import).
 IMPORT_BATCH = 500
@@ -232,11 +237,24 @@ class IngestFigures:
     #: From the last verdict until no task was left and no summary or rating was behind.
     stats_seconds: float | None
     stats_tasks_left: int
+    #: CPU seconds of the importing process (this one) while it imported.
+    import_cpu_seconds: float = 0.0
+    #: The workers' CPU seconds and runs, by task name (``task_cpu``).
+    task_cpu: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    @property
+    def end_to_end_seconds(self) -> float | None:
+        """From the import's start until every figure was current."""
+        if self.stats_seconds is None:
+            return None
+        return self.verify_seconds + self.stats_seconds
 
     def to_json(self) -> dict[str, Any]:
+        end_to_end = self.end_to_end_seconds
         return asdict(self) | {
             "import_games_per_second": round(self.games / self.import_seconds, 1),
             "verify_games_per_second": round(self.games / self.verify_seconds, 1),
+            "end_to_end_seconds": None if end_to_end is None else round(end_to_end, 1),
         }
 
 
@@ -252,11 +270,20 @@ def import_while_verifying(
     """Import every game with K workers already verifying what the import queues; time the
     import, the last verdict and the statistics catching up."""
 
+    from benchmarks.loadbench.task_cpu import CPU_DIR_VARIABLE, read_task_cpu
+
     log(f"starting {count} workers; importing while they verify")
-    with Workers(count, env, log_dir) as workers:
+    cpu_dir = log_dir / f"task-cpu-{count}"
+    shutil.rmtree(cpu_dir, ignore_errors=True)
+    cpu_dir.mkdir(parents=True)
+    with Workers(
+        count, env | {CPU_DIR_VARIABLE: str(cpu_dir)}, log_dir, app="benchmarks.loadbench.task_cpu"
+    ) as workers:
         started = time.perf_counter()
+        cpu_before = _own_cpu()
         imported = import_games(lines, log, check=workers.check_alive)
         import_seconds = time.perf_counter() - started
+        import_cpu = _own_cpu() - cpu_before
         log(f"imported {imported.games} in {import_seconds:.1f} s; waiting for the verdicts")
         verdicts = _wait_for_verdicts(imported.games, workers, started, log)
         verify_seconds = time.perf_counter() - started
@@ -275,7 +302,96 @@ def import_while_verifying(
         verdicts=dict(verdicts),
         stats_seconds=stats_seconds,
         stats_tasks_left=left,
+        import_cpu_seconds=import_cpu,
+        task_cpu=read_task_cpu(cpu_dir),  # (the workers have stopped: every file written)
     )
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+@dataclass
+class EngineVerifyFigures:
+    """``python -m engine verify --jobs K`` on the same games, as files, nothing stored: what
+    the service's path is measured against."""
+
+    jobs: int
+    games: int
+    seconds: float
+    cpu_seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self) | {"games_per_second": round(self.games / self.seconds, 1)}
+
+
+def engine_verify(lines: Iterable[str], jobs: int, folder: Path) -> EngineVerifyFigures:
+    """Write each game to a file of its own in ``folder`` (as the import took them), then
+    time ``python -m engine verify`` over them with ``jobs`` processes, as a fresh process
+    (wall, and the CPU of it and its pool)."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    games = 0
+    for number, line in enumerate(lines):
+        (folder / f"load-{number:06d}.json").write_text(line, encoding="utf-8")
+        games += 1
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_before = children.ru_utime + children.ru_stime
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "verify", str(folder), "--jobs", str(jobs)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    seconds = time.perf_counter() - started
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):  # 1: a game did not verify
+        raise RuntimeError(f"engine verify failed ({done.returncode}): {done.stderr[-2000:]}")
+    shutil.rmtree(folder)
+    return EngineVerifyFigures(
+        jobs, games, seconds, children.ru_utime + children.ru_stime - cpu_before
+    )
+
+
+@dataclass
+class StudyFigures:
+    """The study aids against the replay, in this process on a sample of the same games (CPU
+    seconds each; warm: the sample is replayed and studied once before)."""
+
+    games: int
+    replay_cpu_seconds: float
+    study_cpu_seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self) | {
+            "study_over_replay": round(self.study_cpu_seconds / self.replay_cpu_seconds, 2)
+        }
+
+
+def study_vs_replay(lines: Iterable[str], sample: int) -> StudyFigures:
+    """What the study aids cost a game against its replay (``engine.study.riichi_study``, what
+    a worker counts with the verification, beside ``engine.replay.replay``)."""
+    import json
+
+    from engine.formats import canonical
+    from engine.replay import replay
+    from engine.study import riichi_study
+
+    games = [canonical.game_from_json(json.loads(line)) for line in islice(lines, sample)]
+    for game in games:  # warm: the engine's tables and memos, as a worker's after its first games
+        replay(game)
+        riichi_study(game)
+    started = time.process_time()
+    for game in games:
+        replay(game)
+    replayed = time.process_time() - started
+    started = time.process_time()
+    for game in games:
+        riichi_study(game)
+    studied = time.process_time() - started
+    return StudyFigures(len(games), replayed, studied)
 
 
 def statistics_behind() -> dict[str, Any]:

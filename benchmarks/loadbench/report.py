@@ -31,6 +31,7 @@ def summary_table(summary: dict[str, Any]) -> str:
             f" every verdict {ingest['verify_games_per_second']:.1f} games/s"
             f" ({ingest['verify_seconds']:.0f} s); statistics current {stats_text} later"
         )
+    lines += _production_path(summary)
     workers = summary.get("workers") or []
     for figures in workers:
         incremental = figures["incremental_stats_seconds"]
@@ -89,3 +90,52 @@ def summary_table(summary: dict[str, Any]) -> str:
                 f"{figures['requests_per_second']:6.1f}"
             )
     return "\n".join(lines)
+
+
+#: The goals of issue 42, as ratios: the service's path from upload to every figure current
+#: against the engine alone with as many processes, and the study aids against the replay.
+END_TO_END_GOAL = 0.5
+STUDY_GOAL = 1.0
+
+
+def _production_path(summary: dict[str, Any]) -> list[str]:
+    """The import with K workers verifying against ``engine verify --jobs K`` on the same
+    games, and what each step costs a game in CPU."""
+    ingest, engine = summary.get("ingest"), summary.get("engine_verify")
+    if not ingest or not engine:
+        return []
+    games = ingest["games"]
+    lines = []
+    end_to_end = ingest.get("end_to_end_seconds")
+    if end_to_end:
+        ratio = engine["seconds"] / end_to_end
+        lines.append(
+            f"  end to end (upload to every figure current), K={ingest['workers']}: "
+            f"{games / end_to_end:.1f} games/s ({end_to_end:.0f} s); engine verify "
+            f"--jobs {engine['jobs']}: {engine['games_per_second']:.1f} games/s "
+            f"({engine['seconds']:.1f} s); ratio {ratio:.3f} (goal {END_TO_END_GOAL})"
+        )
+    lines.append("  CPU a game, by step (ms):")
+    lines.append(
+        f"    {'import (the importing process)':44} {_ms(ingest['import_cpu_seconds'], games)}"
+    )
+    worker_total = 0.0
+    for name, figures in sorted(ingest.get("task_cpu", {}).items()):
+        worker_total += figures["seconds"]
+        runs = f"{int(figures['runs'])} runs"
+        lines.append(f"    {name:44} {_ms(figures['seconds'], games)}  ({runs})")
+    lines.append(f"    {'workers, every task':44} {_ms(worker_total, games)}")
+    lines.append(f"    {'engine verify (its processes)':44} {_ms(engine['cpu_seconds'], games)}")
+    study = summary.get("study")
+    if study:
+        lines.append(
+            f"  study aids / replay, {study['games']} games in process: "
+            f"{study['study_over_replay']:.2f}x (goal {STUDY_GOAL}x): replay "
+            f"{_ms(study['replay_cpu_seconds'], study['games']).strip()} ms, study "
+            f"{_ms(study['study_cpu_seconds'], study['games']).strip()} ms a game"
+        )
+    return lines
+
+
+def _ms(seconds: float, games: int) -> str:
+    return f"{seconds / games * 1000:8.1f}"

@@ -107,6 +107,9 @@ class Workers:
     env: dict[str, str]
     log_dir: Path
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    #: The Celery app: the project's, or the one that counts each task's CPU
+    #: (``benchmarks.loadbench.task_cpu``).
+    app: str = "config"
 
     def start(self) -> None:
         self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -117,7 +120,7 @@ class Workers:
                 "-m",
                 "celery",
                 "-A",
-                "config",
+                self.app,
                 "worker",
                 "--concurrency",
                 "1",

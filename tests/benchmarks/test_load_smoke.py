@@ -165,6 +165,14 @@ def test_import_while_workers_verify_replayed_games(
     assert ingest["stats_tasks_left"] == 0 and ingest["stats_seconds"] is not None
     assert 0 < ingest["import_seconds"] <= ingest["verify_seconds"]
     assert "replay them as new records" in result.stdout
+    # The production path against the engine alone, and each step's CPU from the workers.
+    assert ingest["end_to_end_seconds"] >= ingest["verify_seconds"]
+    assert summary["engine_verify"]["games"] == 8 and summary["engine_verify"]["jobs"] == 2
+    verifying = ingest["task_cpu"]["replay.tasks.verify_games"]
+    assert verifying["runs"] >= 1 and verifying["seconds"] > 0
+    assert summary["study"]["games"] == 8 and summary["study"]["study_over_replay"] > 0
+    assert "end to end (upload to every figure current), K=2" in result.stdout
+    assert "replay.tasks.verify_games" in result.stdout
 
     import psycopg
 
@@ -266,3 +274,42 @@ def test_summary_table_states_the_worker_ratio() -> None:
         ],
     }
     assert "verification K=2/K=1: 1.80x (on 2 cores)" in summary_table(summary)
+
+
+def test_summary_table_states_the_production_path_ratios() -> None:
+    summary = {
+        "games": 100,
+        "machine": {"cores": 2},
+        "ingest": {
+            "games": 100,
+            "workers": 2,
+            "import_seconds": 2.0,
+            "import_games_per_second": 50.0,
+            "verify_seconds": 4.0,
+            "verify_games_per_second": 25.0,
+            "stats_seconds": 1.0,
+            "stats_tasks_left": 0,
+            "end_to_end_seconds": 5.0,
+            "import_cpu_seconds": 0.5,
+            "task_cpu": {"replay.tasks.verify_games": {"seconds": 3.0, "runs": 2}},
+        },
+        "engine_verify": {"jobs": 2, "games": 100, "seconds": 1.0, "cpu_seconds": 1.5,
+                          "games_per_second": 100.0},
+        "study": {"games": 10, "replay_cpu_seconds": 0.02, "study_cpu_seconds": 0.03,
+                  "study_over_replay": 1.5},
+    }  # fmt: skip
+    table = summary_table(summary)
+    assert "ratio 0.200 (goal 0.5)" in table  # 1.0 s of the engine against 5.0 s end to end
+    assert "replay.tasks.verify_games                        30.0  (2 runs)" in table
+    assert "import (the importing process)                    5.0" in table
+    assert "engine verify (its processes)                    15.0" in table
+    assert "study aids / replay, 10 games in process: 1.50x (goal 1.0x)" in table
+
+
+def test_task_cpu_files_add_up(tmp_path: Path) -> None:
+    from benchmarks.loadbench.task_cpu import read_task_cpu
+
+    for pid, seconds in ((1, 0.5), (2, 1.25)):
+        figures = {"replay.tasks.verify_games": {"seconds": seconds, "runs": pid}}
+        (tmp_path / f"cpu-{pid}.json").write_text(json.dumps(figures), encoding="utf-8")
+    assert read_task_cpu(tmp_path) == {"replay.tasks.verify_games": {"seconds": 1.75, "runs": 3}}
