@@ -72,6 +72,21 @@ happen and the isolated state is dropped, which keeps the frontiers smaller; han
 four-of-a-kind use the full frontiers. Blocks are capped at 5 because the score only sees
 ``min(K, 5)``. Each memo is bounded by the number of distinct suit patterns of at most 14 tiles
 (405,350) and stays far smaller in practice (about 10,000 after 100,000 random hands).
+
+The dense path
+==============
+Without four of a kind (so no penalty and no floor) only the fast frontiers matter, and there
+are 92 of them over all suit patterns: the shipped table (:mod:`engine.hand.shanten_table`)
+numbers them ``0-91`` (a suit's *class*), holds each pattern's class by its base-5 index, and
+has their combinations precomputed: two classes give one of 123 pair classes, a pair class and
+a class one of 139 triple classes, and a triple class with the honours' blocks and pair the
+best score (the tables' construction, ``shanten_table_build.dense_tables``, is the memo's
+combination, and the tests hold the two equal). So :func:`shanten` of a list of counts holding
+no kind four times is a pass over the counts and six byte look-ups
+(:func:`dense_shanten_native`, the compiled engine's), or, where a Python loop over 34 counts
+costs more than ``bytes()`` (the pure-Python engine), a memo hit per group keyed by its counts
+(:func:`dense_shanten_bytes`). Anything else (four of a kind, a tuple, bad input, no table
+file) goes to the memo (:func:`memo_shanten`), which also raises the errors.
 """
 
 from __future__ import annotations
@@ -120,6 +135,10 @@ _F_JIDAHAI: Final = 48  # kinds held 4 times in the honour group
 _QUAD_MASK: Final = 0xFF << _F_QUADS
 
 _ID_BITS: Final = 20
+
+#: Whether this module runs compiled (mypyc): then :func:`shanten` reads the counts one by one
+#: (:func:`dense_shanten_native`), else as bytes (:func:`dense_shanten_bytes`).
+_NATIVE: Final = not (__file__ or "").endswith(".py")
 
 _TILE_NAMES: Final = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10)) + tuple(
     f"{r}z" for r in range(1, 8)
@@ -197,15 +216,20 @@ def _intern_frontier(front: _Frontier) -> int:
     return fid
 
 
-def _combine(a: int, b: int) -> int:
-    """Id of the frontier of a hand made of two groups with frontiers ``a`` and ``b``."""
-    fid = _intern(
+def join_frontiers(a: _Frontier, b: _Frontier) -> _Frontier:
+    """The frontier of a hand made of two groups with frontiers ``a`` and ``b``."""
+    return _pareto(
         {
             (x[0] + y[0], min(x[1] + y[1], _MAX_BLOCKS), x[2] | y[2], max(x[3], y[3]))
-            for x in _FRONTIERS[a]
-            for y in _FRONTIERS[b]
+            for x in a
+            for y in b
         }
     )
+
+
+def _combine(a: int, b: int) -> int:
+    """Id of the frontier of a hand made of two groups with frontiers ``a`` and ``b``."""
+    fid = _intern_frontier(join_frontiers(_FRONTIERS[a], _FRONTIERS[b]))
     _COMBINED[a << _ID_BITS | b] = fid
     return fid
 
@@ -487,6 +511,21 @@ def shanten(
     >>> shanten([2] + [0] * 33)  # a lone pair: four melds were called
     -1
     """
+    if isinstance(counts, list):
+        if _NATIVE:
+            result = dense_shanten_native(counts, three_player, use_chiitoitsu, use_kokushi)
+        else:
+            result = dense_shanten_bytes(counts, three_player, use_chiitoitsu, use_kokushi)
+        if result != NOT_DENSE:
+            return result
+    return memo_shanten(counts, three_player, use_chiitoitsu, use_kokushi)
+
+
+def memo_shanten(
+    counts: Sequence[int], three_player: bool, use_chiitoitsu: bool, use_kokushi: bool
+) -> int:
+    """:func:`shanten` by the memo of frontiers: any hand, and the errors. The dense paths hand
+    it what they do not do (four of a kind, bad input, no table file)."""
     b = _packed(counts)
     suit = _SUIT
     if three_player:
@@ -597,8 +636,282 @@ def clear_tables() -> None:
     _COMBINED.clear()
     _FINAL.clear()
     _FROM_TABLE.clear()
+    _DENSE_SUIT.clear()
+    _DENSE_HONOR.clear()
+    _DENSE_HONOR3.clear()
+    _DENSE.state = 0  # looked for again (the table file itself stays read: load's cache)
     _RESTS.clear()
     _MOVES.clear()
+
+
+# --------------------------------------------------------------------------------------------
+# The dense path: the shipped table's classes and their combination tables
+
+
+#: What a dense path returns for a hand it leaves to :func:`memo_shanten`.
+NOT_DENSE: Final = -2
+
+
+class _Dense:
+    """The dense tables (:class:`engine.hand.shanten_table.SuitTable`), read at first use."""
+
+    def __init__(self) -> None:
+        #: 1 read, -1 no table file (the memo does everything), 0 not yet looked for.
+        self.state = 0
+        self.classes = b""
+        self.pairs = b""
+        self.triples = b""
+        self.finals = b""
+        self.count = 0
+        self.empty = 0
+
+
+_DENSE: Final = _Dense()
+_DENSE_LOCK: Final = threading.Lock()
+
+
+def _read_dense() -> bool:
+    """Fill :data:`_DENSE` from the table file; whether there is one."""
+    with _DENSE_LOCK:
+        dense = _DENSE
+        if dense.state == 0:
+            table = shanten_table.load()
+            if table is None:
+                dense.state = -1
+            else:
+                dense.classes = table.classes
+                dense.pairs = table.pairs
+                dense.triples = table.triples
+                dense.finals = table.finals
+                dense.count = table.class_count
+                dense.empty = table.classes[0]
+                dense.state = 1
+    return _DENSE.state == 1
+
+
+#: The stats field of one honour-group count held (``_F_*`` fields), a count of 0-3.
+_HONOUR_STATS: Final = tuple(
+    c
+    + ((1 if c >= 2 else 0) << _F_PAIRS)
+    + ((1 if c else 0) << _F_KINDS)
+    + ((1 if c else 0) << _F_TERMS)
+    + ((1 if c >= 2 else 0) << _F_TPAIRS)
+    for c in range(4)
+)
+
+
+def dense_shanten_native(
+    counts: list[int], three_player: bool, use_chiitoitsu: bool, use_kokushi: bool
+) -> int:
+    """:func:`shanten` of a hand holding no kind four times, or :data:`NOT_DENSE` (anything
+    else: the memo's). The compiled engine's path: the counts read one by one as machine
+    integers, each suit's 9 counts as a base-5 number indexing the classes."""
+    dense = _DENSE
+    if dense.state != 1 and not _read_dense():
+        return NOT_DENSE
+    if len(counts) != 34:
+        return NOT_DENSE
+    km = 0
+    kp = 0
+    ks = 0
+    n = 0
+    kinds = 0
+    pairs = 0
+    for i in range(8, -1, -1):
+        c = counts[i]
+        e = counts[i + 9]
+        f = counts[i + 18]
+        if c < 0 or c > 3 or e < 0 or e > 3 or f < 0 or f > 3:
+            return NOT_DENSE
+        km = km * 5 + c
+        kp = kp * 5 + e
+        ks = ks * 5 + f
+        n += c + e + f
+        kinds += ((c + 3) >> 2) + ((e + 3) >> 2) + ((f + 3) >> 2)
+        pairs += (c >> 1) + (e >> 1) + (f >> 1)
+    h_melds = 0  # the honours'
+    h_pairs = 0
+    h_kinds = 0
+    for i in range(27, 34):
+        c = counts[i]
+        if c:
+            if c < 0 or c > 3:
+                return NOT_DENSE
+            n += c
+            h_kinds += 1
+            if c == 3:
+                h_melds += 1
+            elif c == 2:
+                h_pairs += 1
+    if n > 14:
+        return NOT_DENSE
+    calls = _CALLS[n]
+    if calls < 0:
+        return NOT_DENSE
+    classes = dense.classes
+    count = dense.count
+    g_melds = h_melds  # the group searched as honours
+    g_pairs = h_pairs
+    if three_player:
+        m1 = km % 5
+        m9 = km // 390625
+        if km != m1 + m9 * 390625:
+            return NOT_DENSE  # 2m-8m
+        if m1 == 3:
+            g_melds += 1
+        elif m1 == 2:
+            g_pairs += 1
+        if m9 == 3:
+            g_melds += 1
+        elif m9 == 2:
+            g_pairs += 1
+        x = dense.pairs[classes[kp] * count + classes[ks]]
+        x = dense.triples[x * count + dense.empty]
+    else:
+        x = dense.pairs[classes[km] * count + classes[kp]]
+        x = dense.triples[x * count + classes[ks]]
+    blocks = g_melds + g_pairs + calls
+    if blocks > 5:
+        blocks = 5
+    result = 8 - g_melds - calls - dense.finals[x * 12 + blocks * 2 + (1 if g_pairs else 0)]
+    if n >= 13:
+        if use_chiitoitsu:
+            other = _chiitoitsu(pairs + h_pairs + h_melds, kinds + h_kinds)
+            if other < result:
+                result = other
+        if use_kokushi:
+            terms = h_kinds
+            paired = h_pairs + h_melds
+            for i in range(0, 27, 9):  # the suits' terminals
+                c = counts[i]
+                e = counts[i + 8]
+                terms += ((c + 3) >> 2) + ((e + 3) >> 2)
+                paired += (c >> 1) + (e >> 1)
+            other = _kokushi(terms, paired)
+            if other < result:
+                result = other
+    return result
+
+
+#: Number-suit patterns (9 counts as bytes) -> class | stats << 10 (the ``_F_*`` fields):
+#: the pure-Python engine's dense path; filled on first sight of each pattern, as
+#: :data:`_SUIT`.
+_DENSE_SUIT: dict[bytes, int] = {}
+#: Honour groups (7 counts, or 7 and 1m and 9m in three-player mode) -> melds | pairs << 4 |
+#: stats << 10.
+_DENSE_HONOR: dict[bytes, int] = {}
+_DENSE_HONOR3: dict[bytes, int] = {}
+
+
+def _dense_suit(key: bytes) -> int:
+    counts = list(key)
+    if max(counts) > 4:
+        return -1
+    entry = (_DENSE.classes[shanten_table.pattern_index(counts)] if max(counts) < 4 else 0) + (
+        (
+            sum(counts)
+            + (sum(1 for c in counts if c >= 2) << _F_PAIRS)
+            + (sum(1 for c in counts if c) << _F_KINDS)
+            + (((counts[0] > 0) + (counts[8] > 0)) << _F_TERMS)
+            + (((counts[0] >= 2) + (counts[8] >= 2)) << _F_TPAIRS)
+            + (sum(1 for c in counts if c == 4) << _F_QUADS)
+        )
+        << 10
+    )
+    _DENSE_SUIT[key] = entry
+    return entry
+
+
+def _dense_honour(key: bytes, table: dict[bytes, int]) -> int:
+    if max(key) > 3:  # four of a kind (or bad input): the memo's
+        return -1
+    melds = sum(1 for c in key if c == 3)
+    pairs = sum(1 for c in key if c == 2)
+    entry = melds | pairs << 4 | sum(_HONOUR_STATS[c] for c in key) << 10
+    table[key] = entry
+    return entry
+
+
+def dense_shanten_bytes(
+    counts: list[int], three_player: bool, use_chiitoitsu: bool, use_kokushi: bool
+) -> int:
+    """:func:`dense_shanten_native` for the pure-Python engine, where a loop over the counts
+    costs more than turning them into bytes: each group's class and stats come from a memo
+    keyed by its counts."""
+    dense = _DENSE
+    if dense.state != 1 and not _read_dense():
+        return NOT_DENSE
+    try:
+        b = bytes(counts)
+    except (TypeError, ValueError):
+        return NOT_DENSE
+    if len(b) != 34:
+        return NOT_DENSE
+    suit = _DENSE_SUIT
+    if three_player:
+        if b[1:8] != _NO_MIDDLE_MAN:
+            return NOT_DENSE
+        e0 = 0
+        try:
+            e1 = suit[b[9:18]]
+        except KeyError:
+            e1 = _dense_suit(b[9:18])
+        try:
+            e2 = suit[b[18:27]]
+        except KeyError:
+            e2 = _dense_suit(b[18:27])
+        key = b[27:34] + b[0:9:8]
+        try:
+            eh = _DENSE_HONOR3[key]
+        except KeyError:
+            eh = _dense_honour(key, _DENSE_HONOR3)
+    else:
+        try:
+            e0 = suit[b[0:9]]
+        except KeyError:
+            e0 = _dense_suit(b[0:9])
+        try:
+            e1 = suit[b[9:18]]
+        except KeyError:
+            e1 = _dense_suit(b[9:18])
+        try:
+            e2 = suit[b[18:27]]
+        except KeyError:
+            e2 = _dense_suit(b[18:27])
+        try:
+            eh = _DENSE_HONOR[b[27:34]]
+        except KeyError:
+            eh = _dense_honour(b[27:34], _DENSE_HONOR)
+    if e0 < 0 or e1 < 0 or e2 < 0 or eh < 0:
+        return NOT_DENSE
+    stats = (e0 + e1 + e2 + eh) >> 10
+    n = stats & 0xFF
+    calls = _CALLS[n] if n < len(_CALLS) else -1
+    if calls < 0 or stats & _QUAD_MASK:
+        return NOT_DENSE
+    count = dense.count
+    if three_player:
+        x = dense.pairs[(e1 & 0x3FF) * count + (e2 & 0x3FF)]
+        x = dense.triples[x * count + dense.empty]
+    else:
+        x = dense.pairs[(e0 & 0x3FF) * count + (e1 & 0x3FF)]
+        x = dense.triples[x * count + (e2 & 0x3FF)]
+    melds = eh & 0xF
+    pairs = eh >> 4 & 0x3F
+    blocks = melds + pairs + calls
+    result = (
+        8 - melds - calls - dense.finals[x * 12 + (blocks if blocks < 5 else 5) * 2 + (pairs > 0)]
+    )
+    if n >= 13:
+        if use_chiitoitsu:
+            other = _CHIITOITSU[stats >> _F_PAIRS & 0xFFFF]
+            if other < result:
+                result = other
+        if use_kokushi:
+            other = _KOKUSHI[stats >> _F_TERMS & 0xFFFF]
+            if other < result:
+                result = other
+    return result
 
 
 def shanten_regular(counts: Sequence[int], *, three_player: bool = False) -> int:

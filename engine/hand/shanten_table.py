@@ -10,11 +10,20 @@ a walk. The walk stays the definition: the table is built by it (``python -m
 engine.hand.shanten_table_build`` rewrites the file, about a minute), the tests check the
 table against it, and a process without the file walks as before.
 
-The file ``suit_frontiers.bin`` is zlib-compressed (about 300 KB; 7.8 MB once read). Inside:
-the line ``MJSF1``, a 4-byte little-endian length, that many bytes of JSON (the frontiers, each
-a list of ``[melds, blocks, has pair, isolated state]`` options), then two unsigned 16-bit ids
-(fast, full) for each of the 5**9 patterns of counts 0-4 in base-5 order (rank 1 the lowest
-digit); patterns of more than 14 tiles hold :data:`NO_PATTERN`.
+The same file holds the dense tables of the shanten's fast path (hands without four of a kind):
+the fast frontiers are numbered first, ``0`` to ``classes - 1`` (fewer than 256: a suit's
+*class*, one byte), and three tables of bytes combine them, so that a hand's regular shanten
+costs three look-ups after the suits' classes (:attr:`SuitTable.pairs`,
+:attr:`SuitTable.triples`, :attr:`SuitTable.finals`; what each holds is said there). Two suits'
+classes combine into one of 123 pair classes, a pair class and a suit's class into one of 139
+triple classes, and a triple class with the honours' blocks and pair gives the best score.
+
+The file ``suit_frontiers.bin`` is zlib-compressed (about 300 KB; 7.9 MB once read). Inside:
+the line ``MJSF2``, a 4-byte little-endian length, that many bytes of JSON (``frontiers``, each
+a list of ``[melds, blocks, has pair, isolated state]`` options, and ``sizes``, the number of
+classes, pair classes and triple classes), then two unsigned 16-bit ids (fast, full) for each
+of the 5**9 patterns of counts 0-4 in base-5 order (rank 1 the lowest digit; patterns of more
+than 14 tiles hold :data:`NO_PATTERN`), then the pair, triple and final tables.
 """
 
 from __future__ import annotations
@@ -33,11 +42,13 @@ from typing import Final
 
 #: Where the table is, beside this module (package data).
 TABLE_PATH: Final = Path(__file__).with_name("suit_frontiers.bin")
-MAGIC: Final = b"MJSF1\n"
+MAGIC: Final = b"MJSF2\n"
 #: The id of a pattern no hand holds (more than 14 tiles in one suit).
 NO_PATTERN: Final = 0xFFFF
 PATTERNS: Final = 5**9
 _POWERS: Final = tuple(5**rank for rank in range(9))
+#: The entries of :attr:`SuitTable.finals` per triple class: honour blocks 0-5 by has pair 0-1.
+FINAL_STRIDE: Final = 12
 
 Option = tuple[int, int, int, int]
 Frontier = tuple[Option, ...]
@@ -50,6 +61,21 @@ class SuitTable:
     frontiers: tuple[Frontier, ...]
     #: (fast, full) ids of pattern ``i`` at ``2 i`` and ``2 i + 1``.
     ids: array[int]
+    #: The number of classes: the fast frontiers are ids ``0`` to ``class_count - 1``.
+    class_count: int
+    #: Byte ``i``: the class (fast frontier id) of pattern ``i`` (:func:`pattern_index`); 255
+    #: for a pattern of more than 14 tiles.
+    classes: bytes
+    #: Byte ``a * class_count + b``: the pair class of two suits of classes ``a`` and ``b`` (the
+    #: frontier of the two together, numbered apart).
+    pairs: bytes
+    #: Byte ``p * class_count + c``: the triple class of pair class ``p`` and suit class ``c``.
+    triples: bytes
+    #: Byte ``t * FINAL_STRIDE + 2 * blocks + pair``: the best ``melds + min(all blocks, 4 +
+    #: has pair)`` over the options of triple class ``t`` beside honours of ``blocks`` blocks
+    #: (melds, pairs and calls, at most 5) and ``pair`` (whether one is a pair); the regular
+    #: shanten is 8 less the honours' melds and calls less this.
+    finals: bytes
 
     def lookup(self, key: bytes) -> tuple[int, int]:
         """The (fast, full) frontier ids of one suit's 9 counts (each 0-4, at most 14 in all)."""
@@ -71,25 +97,42 @@ def load(path: Path = TABLE_PATH) -> SuitTable | None:
     ids = array("H")
     try:
         (length,) = struct.unpack_from("<I", data, len(MAGIC))
-        raw = json.loads(data[start : start + length])
-        frontiers = tuple(tuple(tuple(option) for option in front) for front in raw)
-        ids.frombytes(data[start + length :])
-    except (struct.error, ValueError, TypeError):
+        header = json.loads(data[start : start + length])
+        frontiers = tuple(tuple(tuple(option) for option in front) for front in header["frontiers"])
+        count, pair_count, triple_count = (int(size) for size in header["sizes"])
+        start += length
+        raw_ids = data[start : start + 4 * PATTERNS]
+        ids.frombytes(raw_ids)
+    except (struct.error, ValueError, TypeError, KeyError):
         return None
     if sys.byteorder == "big":  # pragma: no cover - stored little-endian
         ids.byteswap()
-    if len(ids) != 2 * PATTERNS:
+    start += 4 * PATTERNS
+    sizes = (count * count, pair_count * count, triple_count * FINAL_STRIDE)
+    if len(ids) != 2 * PATTERNS or len(data) != start + sum(sizes):
         return None
-    return SuitTable(frontiers, ids)
+    pairs = data[start : start + sizes[0]]
+    triples = data[start + sizes[0] : start + sizes[0] + sizes[1]]
+    finals = data[start + sizes[0] + sizes[1] :]
+    # The fast ids are below 256: their low bytes (little-endian) are the classes.
+    return SuitTable(frontiers, ids, count, raw_ids[0::4], pairs, triples, finals)
 
 
-def encode(frontiers: list[Frontier], ids: array[int]) -> bytes:
-    """The file contents of a table (``ids`` as :attr:`SuitTable.ids`)."""
+def encode(
+    frontiers: list[Frontier], ids: array[int], class_count: int, dense: tuple[bytes, ...]
+) -> bytes:
+    """The file contents of a table (``ids`` as :attr:`SuitTable.ids`, the fast frontiers the
+    first ``class_count``; ``dense`` the pair, triple and final tables)."""
     ordered = array("H", ids)
     if sys.byteorder == "big":  # pragma: no cover - stored little-endian
         ordered.byteswap()
-    listed = json.dumps([[list(option) for option in front] for front in frontiers]).encode()
-    body = MAGIC + struct.pack("<I", len(listed)) + listed + ordered.tobytes()
+    _, triples, finals = dense
+    header = {
+        "frontiers": [[list(option) for option in front] for front in frontiers],
+        "sizes": [class_count, len(triples) // class_count, len(finals) // FINAL_STRIDE],
+    }
+    listed = json.dumps(header).encode()
+    body = MAGIC + struct.pack("<I", len(listed)) + listed + ordered.tobytes() + b"".join(dense)
     return zlib.compress(body, 9)
 
 

@@ -15,7 +15,8 @@ import pytest
 from engine.hand import shanten as shanten_module
 from engine.hand import shanten_table
 from engine.hand.shanten import clear_tables, shanten, suit_frontiers
-from engine.hand.shanten_table import NO_PATTERN, SuitTable, load
+from engine.hand.shanten_table import NO_PATTERN, PATTERNS, SuitTable, load
+from engine.hand.shanten_table_build import dense_tables
 from engine.tiles import parse_counts
 
 
@@ -56,6 +57,46 @@ def test_the_table_holds_what_the_walk_gives(table: SuitTable) -> None:
         assert held(table, counts) == suit_frontiers(counts), counts
 
 
+def test_the_classes_are_the_fast_frontiers(table: SuitTable) -> None:
+    """Each pattern's class is its fast frontier's id, and those ids are the first ones."""
+    fast_ids = table.ids[0::2]
+    assert len(table.classes) == len(fast_ids) == PATTERNS
+    assert bytes(255 if i == NO_PATTERN else i for i in fast_ids) == table.classes
+    assert set(fast_ids) - {NO_PATTERN} == set(range(table.class_count))
+    for front in table.frontiers[: table.class_count]:
+        assert all(state == 0 for *_, state in front), front
+
+
+def test_the_dense_tables_are_those_of_the_classes(table: SuitTable) -> None:
+    """The stored pair, triple and final tables equal a fresh build from the classes'
+    frontiers (:func:`dense_tables`), which the next test checks against the memo."""
+    built = dense_tables(table.frontiers[: table.class_count])
+    assert (table.pairs, table.triples, table.finals) == built
+    count = table.class_count
+    assert len(table.pairs) == count * count and max(table.pairs) < len(table.triples) // count
+
+
+def test_the_dense_tables_give_the_memos_numbers(table: SuitTable) -> None:
+    """Every pair of classes, then every triple class with every honour group, scored by the
+    tables and by combining the frontiers as the memo does."""
+    count = table.class_count
+    fronts = table.frontiers
+    ids = [shanten_module._intern_frontier(front) for front in fronts[:count]]
+    for a in range(count):
+        for b in range(count):
+            pair = table.pairs[a * count + b]
+            for c in (0, a, b, count - 1):
+                triple = table.triples[pair * count + c]
+                memo = shanten_module._combined(shanten_module._combined(ids[a], ids[b]), ids[c])
+                for blocks in range(6):
+                    for has_pair in (0, 1):
+                        best = table.finals[triple * 12 + blocks * 2 + has_pair]
+                        melds = max(blocks - has_pair, 0)  # honours of these blocks
+                        honour = shanten_module._intern({(melds, blocks, has_pair, 0)})
+                        value = shanten_module._final(memo, honour)
+                        assert 8 - melds - best == value, (a, b, c, blocks, has_pair)
+
+
 def test_a_suit_of_more_than_fourteen_tiles_is_not_in_it(table: SuitTable) -> None:
     assert table.lookup(bytes([4, 4, 4, 3, 0, 0, 0, 0, 0])) == (NO_PATTERN, NO_PATTERN)
     assert table.lookup(bytes([4, 4, 4, 2, 0, 0, 0, 0, 0])) != (NO_PATTERN, NO_PATTERN)
@@ -79,15 +120,19 @@ def test_shanten_is_the_same_with_and_without_the_table(monkeypatch: pytest.Monk
     hands += [(parse_counts(text), False) for text in complete]
     clear_tables()
     with_table = [shanten(hand, three_player=sanma) for hand, sanma in hands]
-    assert shanten_module._FROM_TABLE  # the table was read, not the walk
+    assert shanten_module._FROM_TABLE  # the table was read, not the walk (hands with quads)
+    assert shanten_module._DENSE.state == 1  # and the others took the dense path
     monkeypatch.setattr(shanten_table, "load", lambda: None)
     clear_tables()
-    walked = [shanten(hand, three_player=sanma) for hand, sanma in hands]
-    assert not shanten_module._FROM_TABLE
+    try:
+        walked = [shanten(hand, three_player=sanma) for hand, sanma in hands]
+        assert not shanten_module._FROM_TABLE
+        assert shanten_module._DENSE.state == -1
+    finally:  # the table again for the other tests, whatever happened
+        monkeypatch.undo()
+        clear_tables()
     assert with_table == walked
     assert set(walked) >= {-1, 0, 1, 2, 3} and walked[-4:] == [-1, -1, -1, -1]
-    monkeypatch.undo()
-    clear_tables()
 
 
 @pytest.mark.parametrize(
