@@ -28,7 +28,13 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from benchmarks.loadbench.services import ROOT, Workers, flush_broker, tasks_left
+from benchmarks.loadbench.services import (
+    ROOT,
+    Workers,
+    flush_broker,
+    server_cpu_seconds,
+    tasks_left,
+)
 
 #: Games per call of the import service (its limit is 2,000 files per import).
 IMPORT_BATCH = 500
@@ -241,6 +247,9 @@ class IngestFigures:
     import_cpu_seconds: float = 0.0
     #: The workers' CPU seconds and runs, by task name (``task_cpu``).
     task_cpu: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: CPU seconds of the database's and the broker's servers from the import's start until
+    #: every figure was current, where they run on this machine (``server_cpu_seconds``).
+    server_cpu: dict[str, float] = field(default_factory=dict)
 
     @property
     def end_to_end_seconds(self) -> float | None:
@@ -281,6 +290,7 @@ def import_while_verifying(
     ) as workers:
         started = time.perf_counter()
         cpu_before = _own_cpu()
+        servers_before = server_cpu_seconds()
         imported = import_games(lines, log, check=workers.check_alive)
         import_seconds = time.perf_counter() - started
         import_cpu = _own_cpu() - cpu_before
@@ -289,6 +299,10 @@ def import_while_verifying(
         verify_seconds = time.perf_counter() - started
         log(f"last verdict after {verify_seconds:.1f} s; {dict(verdicts)}")
         stats_seconds, left = _drain(broker_url, workers, stats_timeout)
+        servers = {
+            name: used - servers_before.get(name, 0.0)
+            for name, used in server_cpu_seconds().items()
+        }
     if stats_seconds is not None:
         behind = statistics_behind()
         if behind:
@@ -304,6 +318,7 @@ def import_while_verifying(
         stats_tasks_left=left,
         import_cpu_seconds=import_cpu,
         task_cpu=read_task_cpu(cpu_dir),  # (the workers have stopped: every file written)
+        server_cpu=servers,
     )
 
 

@@ -125,6 +125,8 @@ def _production_path(summary: dict[str, Any]) -> list[str]:
         runs = f"{int(figures['runs'])} runs"
         lines.append(f"    {name:44} {_ms(figures['seconds'], games)}  ({runs})")
     lines.append(f"    {'workers, every task':44} {_ms(worker_total, games)}")
+    for server, seconds in sorted(ingest.get("server_cpu", {}).items()):
+        lines.append(f"    {server + ' (its processes on this machine)':44} {_ms(seconds, games)}")
     lines.append(f"    {'engine verify (its processes)':44} {_ms(engine['cpu_seconds'], games)}")
     study = summary.get("study")
     if study:

@@ -162,3 +162,32 @@ class Workers:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+#: The servers whose CPU the benchmark adds up when they run on this machine: PostgreSQL's
+#: processes (the postmaster, its backends) and Redis.
+SERVER_PROCESSES = {"postgres": "postgresql", "redis-server": "redis"}
+
+
+def server_cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far by the database's and the broker's processes on this machine,
+    by server: each live process's own, plus what its exited children used (PostgreSQL's
+    postmaster reaps the backends of closed connections, and the kernel adds their time to
+    its own children's). Empty where they run elsewhere."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total: dict[str, float] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # the process ended meanwhile
+            continue
+        name = text[text.index("(") + 1 : text.rindex(")")]
+        server = SERVER_PROCESSES.get(name)
+        if server is None:
+            continue
+        # Fields after the name: state is the 3rd field; utime, stime, cutime, cstime the
+        # 14th to 17th (proc(5)).
+        fields = text[text.rindex(")") + 2 :].split()
+        used = sum(int(value) for value in fields[11:15]) / ticks
+        total[server] = total.get(server, 0.0) + used
+    return total

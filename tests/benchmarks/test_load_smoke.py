@@ -173,6 +173,7 @@ def test_import_while_workers_verify_replayed_games(
     assert summary["study"]["games"] == 8 and summary["study"]["study_over_replay"] > 0
     assert "end to end (upload to every figure current), K=2" in result.stdout
     assert "replay.tasks.verify_games" in result.stdout
+    assert ingest["server_cpu"].get("postgresql", 1.0) > 0  # (where it runs on this machine)
 
     import psycopg
 
@@ -292,6 +293,7 @@ def test_summary_table_states_the_production_path_ratios() -> None:
             "end_to_end_seconds": 5.0,
             "import_cpu_seconds": 0.5,
             "task_cpu": {"replay.tasks.verify_games": {"seconds": 3.0, "runs": 2}},
+            "server_cpu": {"postgresql": 0.8},
         },
         "engine_verify": {"jobs": 2, "games": 100, "seconds": 1.0, "cpu_seconds": 1.5,
                           "games_per_second": 100.0},
@@ -304,6 +306,23 @@ def test_summary_table_states_the_production_path_ratios() -> None:
     assert "import (the importing process)                    5.0" in table
     assert "engine verify (its processes)                    15.0" in table
     assert "study aids / replay, 10 games in process: 1.50x (goal 1.0x)" in table
+    assert "postgresql (its processes on this machine)        8.0" in table
+
+
+def test_server_cpu_counts_this_machines_postgresql_and_redis() -> None:
+    from benchmarks.loadbench.services import server_cpu_seconds
+
+    used = server_cpu_seconds()
+    assert set(used) <= {"postgresql", "redis"}
+    running = set()
+    for path in Path("/proc").glob("[0-9]*/comm"):
+        try:
+            running.add(path.read_text().strip())
+        except OSError:  # the process ended meanwhile
+            continue
+    if "postgres" not in running:
+        pytest.skip("no PostgreSQL process on this machine")
+    assert used["postgresql"] > 0  # a server that has started has used some CPU
 
 
 def test_task_cpu_files_add_up(tmp_path: Path) -> None:
