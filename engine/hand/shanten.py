@@ -82,11 +82,11 @@ has their combinations precomputed: two classes give one of 123 pair classes, a 
 a class one of 139 triple classes, and a triple class with the honours' blocks and pair the
 best score (the tables' construction, ``shanten_table_build.dense_tables``, is the memo's
 combination, and the tests hold the two equal). So :func:`shanten` of a list of counts holding
-no kind four times is a pass over the counts and six byte look-ups
-(:func:`dense_shanten_native`, the compiled engine's), or, where a Python loop over 34 counts
-costs more than ``bytes()`` (the pure-Python engine), a memo hit per group keyed by its counts
-(:func:`dense_shanten_bytes`). Anything else (four of a kind, a tuple, bad input, no table
-file) goes to the memo (:func:`memo_shanten`), which also raises the errors.
+no kind four times is a pass over the counts and six byte look-ups (:func:`dense_shanten`).
+The compiled engine takes it; anything else (four of a kind, a tuple, bad input, no table
+file) goes to the memo, which also raises the errors. The pure-Python engine keeps to the
+memo, as fast there: a Python loop over 34 counts costs more than ``bytes()`` and four dict
+hits.
 """
 
 from __future__ import annotations
@@ -136,8 +136,8 @@ _QUAD_MASK: Final = 0xFF << _F_QUADS
 
 _ID_BITS: Final = 20
 
-#: Whether this module runs compiled (mypyc): then :func:`shanten` reads the counts one by one
-#: (:func:`dense_shanten_native`), else as bytes (:func:`dense_shanten_bytes`).
+#: Whether this module runs compiled (mypyc): then :func:`shanten` reads a list of counts one by
+#: one (:func:`dense_shanten`) before it turns to the memo.
 _NATIVE: Final = not (__file__ or "").endswith(".py")
 
 _TILE_NAMES: Final = tuple(f"{r}{s}" for s in "mps" for r in range(1, 10)) + tuple(
@@ -511,21 +511,11 @@ def shanten(
     >>> shanten([2] + [0] * 33)  # a lone pair: four melds were called
     -1
     """
-    if isinstance(counts, list):
-        if _NATIVE:
-            result = dense_shanten_native(counts, three_player, use_chiitoitsu, use_kokushi)
-        else:
-            result = dense_shanten_bytes(counts, three_player, use_chiitoitsu, use_kokushi)
+    if _NATIVE and isinstance(counts, list):
+        result = dense_shanten(counts, three_player, use_chiitoitsu, use_kokushi)
         if result != NOT_DENSE:
             return result
-    return memo_shanten(counts, three_player, use_chiitoitsu, use_kokushi)
-
-
-def memo_shanten(
-    counts: Sequence[int], three_player: bool, use_chiitoitsu: bool, use_kokushi: bool
-) -> int:
-    """:func:`shanten` by the memo of frontiers: any hand, and the errors. The dense paths hand
-    it what they do not do (four of a kind, bad input, no table file)."""
+    # The memo of frontiers: any hand, and the errors.
     b = _packed(counts)
     suit = _SUIT
     if three_player:
@@ -636,9 +626,6 @@ def clear_tables() -> None:
     _COMBINED.clear()
     _FINAL.clear()
     _FROM_TABLE.clear()
-    _DENSE_SUIT.clear()
-    _DENSE_HONOR.clear()
-    _DENSE_HONOR3.clear()
     _DENSE.state = 0  # looked for again (the table file itself stays read: load's cache)
     _RESTS.clear()
     _MOVES.clear()
@@ -648,7 +635,7 @@ def clear_tables() -> None:
 # The dense path: the shipped table's classes and their combination tables
 
 
-#: What a dense path returns for a hand it leaves to :func:`memo_shanten`.
+#: What :func:`dense_shanten` returns for a hand it leaves to the memo.
 NOT_DENSE: Final = -2
 
 
@@ -689,23 +676,14 @@ def _read_dense() -> bool:
     return _DENSE.state == 1
 
 
-#: The stats field of one honour-group count held (``_F_*`` fields), a count of 0-3.
-_HONOUR_STATS: Final = tuple(
-    c
-    + ((1 if c >= 2 else 0) << _F_PAIRS)
-    + ((1 if c else 0) << _F_KINDS)
-    + ((1 if c else 0) << _F_TERMS)
-    + ((1 if c >= 2 else 0) << _F_TPAIRS)
-    for c in range(4)
-)
-
-
-def dense_shanten_native(
+def dense_shanten(
     counts: list[int], three_player: bool, use_chiitoitsu: bool, use_kokushi: bool
 ) -> int:
-    """:func:`shanten` of a hand holding no kind four times, or :data:`NOT_DENSE` (anything
-    else: the memo's). The compiled engine's path: the counts read one by one as machine
-    integers, each suit's 9 counts as a base-5 number indexing the classes."""
+    """:func:`shanten` of a list of counts holding no kind four times, or :data:`NOT_DENSE`
+    (anything else: the memo's). The compiled engine's path: the counts read one by one as
+    machine integers, each suit's 9 counts as a base-5 number indexing the classes. (In the
+    pure-Python engine a loop over 34 counts costs more than the memo's ``bytes()`` and dict
+    hits, so :func:`shanten` does not take it there.)"""
     dense = _DENSE
     if dense.state != 1 and not _read_dense():
         return NOT_DENSE
@@ -788,127 +766,6 @@ def dense_shanten_native(
                 terms += ((c + 3) >> 2) + ((e + 3) >> 2)
                 paired += (c >> 1) + (e >> 1)
             other = _kokushi(terms, paired)
-            if other < result:
-                result = other
-    return result
-
-
-#: Number-suit patterns (9 counts as bytes) -> class | stats << 10 (the ``_F_*`` fields):
-#: the pure-Python engine's dense path; filled on first sight of each pattern, as
-#: :data:`_SUIT`.
-_DENSE_SUIT: dict[bytes, int] = {}
-#: Honour groups (7 counts, or 7 and 1m and 9m in three-player mode) -> melds | pairs << 4 |
-#: stats << 10.
-_DENSE_HONOR: dict[bytes, int] = {}
-_DENSE_HONOR3: dict[bytes, int] = {}
-
-
-def _dense_suit(key: bytes) -> int:
-    counts = list(key)
-    if max(counts) > 4:
-        return -1
-    entry = (_DENSE.classes[shanten_table.pattern_index(counts)] if max(counts) < 4 else 0) + (
-        (
-            sum(counts)
-            + (sum(1 for c in counts if c >= 2) << _F_PAIRS)
-            + (sum(1 for c in counts if c) << _F_KINDS)
-            + (((counts[0] > 0) + (counts[8] > 0)) << _F_TERMS)
-            + (((counts[0] >= 2) + (counts[8] >= 2)) << _F_TPAIRS)
-            + (sum(1 for c in counts if c == 4) << _F_QUADS)
-        )
-        << 10
-    )
-    _DENSE_SUIT[key] = entry
-    return entry
-
-
-def _dense_honour(key: bytes, table: dict[bytes, int]) -> int:
-    if max(key) > 3:  # four of a kind (or bad input): the memo's
-        return -1
-    melds = sum(1 for c in key if c == 3)
-    pairs = sum(1 for c in key if c == 2)
-    entry = melds | pairs << 4 | sum(_HONOUR_STATS[c] for c in key) << 10
-    table[key] = entry
-    return entry
-
-
-def dense_shanten_bytes(
-    counts: list[int], three_player: bool, use_chiitoitsu: bool, use_kokushi: bool
-) -> int:
-    """:func:`dense_shanten_native` for the pure-Python engine, where a loop over the counts
-    costs more than turning them into bytes: each group's class and stats come from a memo
-    keyed by its counts."""
-    dense = _DENSE
-    if dense.state != 1 and not _read_dense():
-        return NOT_DENSE
-    try:
-        b = bytes(counts)
-    except (TypeError, ValueError):
-        return NOT_DENSE
-    if len(b) != 34:
-        return NOT_DENSE
-    suit = _DENSE_SUIT
-    if three_player:
-        if b[1:8] != _NO_MIDDLE_MAN:
-            return NOT_DENSE
-        e0 = 0
-        try:
-            e1 = suit[b[9:18]]
-        except KeyError:
-            e1 = _dense_suit(b[9:18])
-        try:
-            e2 = suit[b[18:27]]
-        except KeyError:
-            e2 = _dense_suit(b[18:27])
-        key = b[27:34] + b[0:9:8]
-        try:
-            eh = _DENSE_HONOR3[key]
-        except KeyError:
-            eh = _dense_honour(key, _DENSE_HONOR3)
-    else:
-        try:
-            e0 = suit[b[0:9]]
-        except KeyError:
-            e0 = _dense_suit(b[0:9])
-        try:
-            e1 = suit[b[9:18]]
-        except KeyError:
-            e1 = _dense_suit(b[9:18])
-        try:
-            e2 = suit[b[18:27]]
-        except KeyError:
-            e2 = _dense_suit(b[18:27])
-        try:
-            eh = _DENSE_HONOR[b[27:34]]
-        except KeyError:
-            eh = _dense_honour(b[27:34], _DENSE_HONOR)
-    if e0 < 0 or e1 < 0 or e2 < 0 or eh < 0:
-        return NOT_DENSE
-    stats = (e0 + e1 + e2 + eh) >> 10
-    n = stats & 0xFF
-    calls = _CALLS[n] if n < len(_CALLS) else -1
-    if calls < 0 or stats & _QUAD_MASK:
-        return NOT_DENSE
-    count = dense.count
-    if three_player:
-        x = dense.pairs[(e1 & 0x3FF) * count + (e2 & 0x3FF)]
-        x = dense.triples[x * count + dense.empty]
-    else:
-        x = dense.pairs[(e0 & 0x3FF) * count + (e1 & 0x3FF)]
-        x = dense.triples[x * count + (e2 & 0x3FF)]
-    melds = eh & 0xF
-    pairs = eh >> 4 & 0x3F
-    blocks = melds + pairs + calls
-    result = (
-        8 - melds - calls - dense.finals[x * 12 + (blocks if blocks < 5 else 5) * 2 + (pairs > 0)]
-    )
-    if n >= 13:
-        if use_chiitoitsu:
-            other = _CHIITOITSU[stats >> _F_PAIRS & 0xFFFF]
-            if other < result:
-                result = other
-        if use_kokushi:
-            other = _KOKUSHI[stats >> _F_TERMS & 0xFFFF]
             if other < result:
                 result = other
     return result

@@ -1,26 +1,19 @@
 """The dense path of the shanten (engine.hand.shanten: the shipped table's classes and their
 combination tables), against the memo of frontiers it stands in for, ``mahjong`` and riichienv.
 
-Both dense paths are tested whichever engine runs (the compiled one takes
-``dense_shanten_native``, the pure-Python one ``dense_shanten_bytes``): each must give the memo's
-number for every hand without four of a kind, and leave the others to it (``NOT_DENSE``).
+``shanten`` of a list takes the dense path in the compiled engine only; it is tested here
+whichever engine runs: it must give the memo's number (``shanten`` of a tuple, which always takes
+the memo) for every hand without four of a kind, and leave the others to it (``NOT_DENSE``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 import pytest
 
 from engine.hand import shanten as shanten_module
-from engine.hand.shanten import (
-    NOT_DENSE,
-    dense_shanten_bytes,
-    dense_shanten_native,
-    memo_shanten,
-    shanten,
-)
+from engine.hand.shanten import NOT_DENSE, dense_shanten, shanten
 from engine.tiles import format_counts, parse_counts
 from tests.engine.hand.test_shanten import (
     mahjong,
@@ -31,8 +24,6 @@ from tests.engine.hand.test_shanten import (
     with_quads,
 )
 
-DensePath = Callable[[list[int], bool, bool, bool], int]
-PATHS = {"native": dense_shanten_native, "bytes": dense_shanten_bytes}
 FLAGS = ((True, True), (False, True), (True, False), (False, False))
 SIZES = (14, 13, 11, 10, 8, 7, 5, 4, 2, 1)
 
@@ -51,14 +42,22 @@ def _random_hands(seed: int, n: int) -> list[tuple[list[int], bool]]:
     return hands
 
 
-@pytest.mark.parametrize("path", sorted(PATHS))
-def test_a_dense_path_gives_the_memos_number(path: str) -> None:
-    dense = PATHS[path]
+def memo_shanten(counts: list[int], three_player: bool, chiitoitsu: bool, kokushi: bool) -> int:
+    """The memo's number (a tuple never takes the dense path)."""
+    return shanten(
+        tuple(counts),
+        three_player=three_player,
+        use_chiitoitsu=chiitoitsu,
+        use_kokushi=kokushi,
+    )
+
+
+def test_the_dense_path_gives_the_memos_number() -> None:
     declined = 0
     for counts, three_player in _random_hands(4201, 12_000):
         quads = 4 in counts
         for flags in FLAGS:
-            found = dense(counts, three_player, *flags)
+            found = dense_shanten(counts, three_player, *flags)
             if found == NOT_DENSE:
                 assert quads, (format_counts(counts), three_player, flags)
                 declined += 1
@@ -101,19 +100,18 @@ def test_edge_cases(hand: str, three_player: bool, expected: int) -> None:
     counts = parse_counts(hand)
     assert shanten(counts, three_player=three_player) == expected
     assert mahjong(counts, three_player) == expected
-    for path, dense in PATHS.items():
-        found = dense(counts, three_player, True, True)
-        assert found == (NOT_DENSE if 4 in counts else expected), path
+    assert memo_shanten(counts, three_player, True, True) == expected
+    found = dense_shanten(counts, three_player, True, True)
+    assert found == (NOT_DENSE if 4 in counts else expected)
 
 
 def test_inputs_the_dense_path_leaves_to_the_memo() -> None:
     hand = parse_counts("123m456p789s1112z")
     assert shanten(tuple(hand)) == shanten(bytearray(hand)) == shanten(hand) == 0
-    for dense in PATHS.values():
-        for bad in ([5, *hand[1:]], [-1, *hand[1:]], hand[:33], [*hand, 0]):
-            assert dense(bad, False, True, True) == NOT_DENSE
-        assert dense(parse_counts("123m456p789s11122z1z"), False, True, True) == NOT_DENSE
-        assert dense(parse_counts("234m456p789s1112z"), True, True, True) == NOT_DENSE  # 2m-4m
+    for bad in ([5, *hand[1:]], [-1, *hand[1:]], hand[:33], [*hand, 0]):
+        assert dense_shanten(bad, False, True, True) == NOT_DENSE
+    assert dense_shanten(parse_counts("123m456p789s11122z1z"), False, True, True) == NOT_DENSE
+    assert dense_shanten(parse_counts("234m456p789s1112z"), True, True, True) == NOT_DENSE
 
 
 def test_without_the_table_file_the_memo_does_everything(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -121,13 +119,12 @@ def test_without_the_table_file_the_memo_does_everything(monkeypatch: pytest.Mon
     monkeypatch.setattr(shanten_module.shanten_table, "load", lambda: None)
     shanten_module.clear_tables()
     try:
-        for dense in PATHS.values():
-            assert dense(hand, False, True, True) == NOT_DENSE
+        assert dense_shanten(hand, False, True, True) == NOT_DENSE
         assert shanten(hand) == 0
     finally:  # the table again for the other tests, whatever happened
         monkeypatch.undo()
         shanten_module.clear_tables()
-    assert dense_shanten_native(hand, False, True, True) == 0
+    assert dense_shanten(hand, False, True, True) == 0
 
 
 def test_the_same_numbers_as_riichienv() -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from engine.hand import shanten as shanten_module
 from engine.hand import shanten_table
-from engine.hand.shanten import clear_tables, shanten, suit_frontiers
+from engine.hand.shanten import NOT_DENSE, clear_tables, dense_shanten, shanten, suit_frontiers
 from engine.hand.shanten_table import NO_PATTERN, PATTERNS, SuitTable, load
 from engine.hand.shanten_table_build import dense_tables
 from engine.tiles import parse_counts
@@ -120,18 +120,22 @@ def test_shanten_is_the_same_with_and_without_the_table(monkeypatch: pytest.Monk
     hands += [(parse_counts(text), False) for text in complete]
     clear_tables()
     with_table = [shanten(hand, three_player=sanma) for hand, sanma in hands]
-    assert shanten_module._FROM_TABLE  # the table was read, not the walk (hands with quads)
-    assert shanten_module._DENSE.state == 1  # and the others took the dense path
+    dense = [dense_shanten(hand, sanma, True, True) for hand, sanma in hands]
+    assert shanten_module._FROM_TABLE  # the table was read, not the walk
+    assert shanten_module._DENSE.state == 1
     monkeypatch.setattr(shanten_table, "load", lambda: None)
     clear_tables()
     try:
         walked = [shanten(hand, three_player=sanma) for hand, sanma in hands]
         assert not shanten_module._FROM_TABLE
+        assert dense_shanten(hands[0][0], hands[0][1], True, True) == NOT_DENSE
         assert shanten_module._DENSE.state == -1
     finally:  # the table again for the other tests, whatever happened
         monkeypatch.undo()
         clear_tables()
     assert with_table == walked
+    assert all(d in (NOT_DENSE, w) for d, w in zip(dense, walked, strict=True))
+    assert dense.count(NOT_DENSE) < len(dense) // 4  # most hands hold no four of a kind
     assert set(walked) >= {-1, 0, 1, 2, 3} and walked[-4:] == [-1, -1, -1, -1]
 
 
