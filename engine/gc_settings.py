@@ -25,6 +25,10 @@ import gc
 #: Allocations of tracked objects between young collections (Python's default: 700), and the
 #: young and middle collections between older ones (10 and 10).
 BATCH_THRESHOLDS = (10_000, 50, 100)
+#: A web server's (:func:`settle_for_serving`): young collections as rarely as a batch
+#: process's, the older ones as often as Python's: a full collection every 1,000,000
+#: allocations (Python's: every 70,000), which still finds the cycles requests leave behind.
+SERVING_THRESHOLDS = (10_000, 10, 10)
 
 
 def settle_for_batch_work(*, skip_exit_collection: bool = True) -> None:
@@ -34,3 +38,16 @@ def settle_for_batch_work(*, skip_exit_collection: bool = True) -> None:
     gc.set_threshold(*BATCH_THRESHOLDS)
     if skip_exit_collection:
         atexit.register(gc.freeze)
+
+
+def settle_for_serving() -> None:
+    """For a web server's process once its application is loaded: take every object alive now
+    (Django, the apps, the modules and the engine's tables, which live as long as the process)
+    out of the collector's sight with :func:`gc.freeze`, and collect with
+    :data:`SERVING_THRESHOLDS`. A request that replays a hand (the viewer's frames) allocates
+    enough to set off a full collection every few requests, each of which scanned every one of
+    those objects: those were the frames' slowest answers (``benchmarks/frames_collections.py``
+    measures both ways on the same requests)."""
+    gc.collect()  # (what the start left behind is not frozen with the rest)
+    gc.freeze()
+    gc.set_threshold(*SERVING_THRESHOLDS)

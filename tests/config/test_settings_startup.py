@@ -125,3 +125,15 @@ def test_manage_py_runs_its_commands_with_the_batch_collector_settings() -> None
     result = run(["manage.py", "shell", "-c", "import gc; print(gc.get_threshold())"])
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == str(BATCH_THRESHOLDS)
+
+
+def test_the_web_process_settles_its_collector_for_serving() -> None:
+    # config.wsgi, as gunicorn loads it: what the start made is frozen out of the collector's
+    # sight, and the thresholds are the server's (engine/gc_settings.py).
+    from engine.gc_settings import SERVING_THRESHOLDS
+
+    result = run(
+        ["-c", "import gc, config.wsgi; print(gc.get_freeze_count() > 10_000, gc.get_threshold())"]
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().split(maxsplit=1) == ["True", str(SERVING_THRESHOLDS)]
