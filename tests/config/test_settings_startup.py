@@ -127,13 +127,14 @@ def test_manage_py_runs_its_commands_with_the_batch_collector_settings() -> None
     assert result.stdout.splitlines()[-1] == str(BATCH_THRESHOLDS)
 
 
-def test_the_web_process_settles_its_collector_for_serving() -> None:
+@pytest.mark.parametrize("entry", ["config.wsgi", "config.asgi"])
+def test_the_web_process_settles_its_collector_for_serving(entry: str) -> None:
     # config.wsgi, as gunicorn loads it: what the start made is frozen out of the collector's
     # sight, and the thresholds are the server's (engine/gc_settings.py).
     from engine.gc_settings import SERVING_THRESHOLDS
 
     result = run(
-        ["-c", "import gc, config.wsgi; print(gc.get_freeze_count() > 10_000, gc.get_threshold())"]
+        ["-c", f"import gc, {entry}; print(gc.get_freeze_count() > 10_000, gc.get_threshold())"]
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().split(maxsplit=1) == ["True", str(SERVING_THRESHOLDS)]
