@@ -77,6 +77,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
@@ -90,9 +91,10 @@ from django.utils import timezone
 
 from mjlogs.models import Game
 from stats.models import QueuedCatchUp, RatingsBacklog, SummaryBacklog
-from stats.selectors import players_of_games, study_pending_games
+from stats.selectors import players_of_games, study_documents, study_pending_games
 from stats.services import (
     RATINGS_LOCK,
+    document_study_counts,
     game_study_store,
     player_summaries_refresh,
     ratings_recompute,
@@ -587,30 +589,56 @@ EAGER_STUDY_SECONDS = 1.0
 STUDY_SECONDS = 60.0
 
 
-def study_catch_up(budget: float | None = None) -> tuple[int, bool]:
+def study_catch_up(
+    budget: float | None = None, *, pool: Executor | None = None
+) -> tuple[int, bool]:
     """Count the study aids of the games waiting for them (verified since their last count:
     their fact rows' ``decisions`` are null), lowest id first, through
     :func:`stats.services.game_study_store`, and mark their players' summaries behind. Stops
     once ``budget`` seconds have passed (after one game at least). Returns how many games were
-    counted, and whether some are still waiting."""
+    counted, and whether some are still waiting.
+
+    With a ``pool`` of processes (``manage.py study_games --jobs``), they work out the counts
+    (the engine's work, :func:`stats.services.document_study_counts`) and this process stores
+    them, a chunk of games at a time."""
     started = time.monotonic()
     done = 0
+    chunk = STUDY_CHUNK if pool is None else STUDY_CHUNK * POOLED_CHUNKS
     while True:
-        pending = study_pending_games(STUDY_CHUNK)
+        pending = study_pending_games(chunk)
         if not pending:
             return done, False
+        counted_ahead = _counted_in(pool, pending) if pool is not None else {}
         counted = 0
         for game_id in pending:
             # The players' summaries are marked behind with the counts, in their transaction:
             # marked after a batch, a pass that died before marking (or a look between the
             # two) left counts that no summary would take in.
-            game_study_store(game_id, with_counts=partial(_summaries_behind_of, game_id))
+            game_study_store(
+                game_id,
+                with_counts=partial(_summaries_behind_of, game_id),
+                counts=counted_ahead.get(game_id),
+            )
             counted += 1
             if budget is not None and time.monotonic() - started >= budget:
                 break
         done += counted
         if budget is not None and time.monotonic() - started >= budget:
             return done, bool(study_pending_games(1))
+
+
+#: With a pool, a chunk is this many times :data:`STUDY_CHUNK`, so that every process has work.
+POOLED_CHUNKS = 5
+
+
+def _counted_in(
+    pool: Executor, game_ids: Sequence[int]
+) -> dict[int, Mapping[tuple[int, int], tuple[int, ...]]]:
+    """The study counts of these games (those still stored), worked out in ``pool``."""
+    documents = study_documents(game_ids)
+    ids = [game_id for game_id in game_ids if game_id in documents]
+    found = pool.map(document_study_counts, ids, [documents[game_id] for game_id in ids])
+    return dict(zip(ids, found, strict=True))
 
 
 def _summaries_behind_of(game_id: int) -> None:

@@ -903,6 +903,11 @@ def study_pending_count() -> int:
     return pending.values("game_id").distinct().count()
 
 
+def study_documents(game_ids: Sequence[int]) -> dict[int, Any]:
+    """The stored canonical documents of these games (those still stored), by id."""
+    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "document"))
+
+
 def study_document(game_id: int) -> Any | None:
     """The stored canonical document of a game whose study aids are to be counted (``None``
     when the game is gone)."""

@@ -260,7 +260,23 @@ def game_study(game: Game, label: str) -> list[StudyTally]:
     return []
 
 
-def game_study_store(game_id: int, *, with_counts: Callable[[], None]) -> int:
+def document_study_counts(game_id: int, document: Any) -> dict[tuple[int, int], tuple[int, ...]]:
+    """:func:`study_counts` of a game's stored document: the engine's work alone, no database
+    (picklable: ``manage.py study_games --jobs`` runs it in worker processes)."""
+    try:
+        game = canonical.game_from_json(document)
+    except EngineError as error:
+        logger.info("Game %d has no study aids: %s", game_id, error)
+        return {}
+    return study_counts(game_study(game, f"game {game_id}"))
+
+
+def game_study_store(
+    game_id: int,
+    *,
+    with_counts: Callable[[], None],
+    counts: Mapping[tuple[int, int], tuple[int, ...]] | None = None,
+) -> int:
     """Count a game's study aids into its fact rows: for each player and hand, the discards
     they chose and how many kept the most tile acceptance, how many they chose facing a riichi
     and how many of those were genbutsu, and whether they dealt in pushing a hand at two or more
@@ -272,17 +288,14 @@ def game_study_store(game_id: int, *, with_counts: Callable[[], None]) -> int:
     the counts).
 
     The study is computed outside any transaction (it takes tens of milliseconds); rows replaced
-    meanwhile (a reverification) are new rows, left for the next catch-up."""
-    document = study_document(game_id)
-    if document is None:
-        return 0
-    try:
-        game = canonical.game_from_json(document)
-    except EngineError as error:
-        logger.info("Game %d has no study aids: %s", game_id, error)
-        tallies = {}
-    else:
-        tallies = study_counts(game_study(game, f"game {game_id}"))
+    meanwhile (a reverification) are new rows, left for the next catch-up. ``counts``: the
+    game's :func:`document_study_counts`, computed already (by another process)."""
+    if counts is None:
+        document = study_document(game_id)
+        if document is None:
+            return 0
+        counts = document_study_counts(game_id, document)
+    tallies = counts
     with transaction.atomic():
         rows = list(RoundFact.objects.filter(game_id=game_id).only("pk", "round_index", "seat"))
         for row in rows:

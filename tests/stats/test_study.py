@@ -21,7 +21,7 @@ from engine.study import riichi_study
 from mjlogs.importing import Status, import_file
 from mjlogs.models import Game, GameSeat, Player
 from replay.services import game_verify
-from stats import catch_up
+from stats import catch_up, services
 from stats.models import PlayerSummary, RoundFact, SummaryBacklog
 from stats.selectors import study_pending_games
 from stats.services import STUDY_COLUMNS
@@ -295,3 +295,30 @@ def test_a_worker_counts_the_study_in_the_verification_as_the_catch_up_does(
     game_verify(game.pk)
     assert set(study_rows_of(game).values()) == {(None,) * len(STUDY_COLUMNS)}
     assert study_pending_games(10) == [game.pk]
+
+
+@pytest.mark.corpus
+def test_the_command_counts_in_worker_processes_as_in_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``study_games --jobs 2``: forked processes work out the counts, this one stores them;
+    the same counts as in one process, for every game."""
+    games = [imported(path) for path in sorted(corpus_paths())[:3]]
+    call_command("study_games", "--quiet", "--jobs", "1", stdout=io.StringIO())
+    alone = {game.pk: study_rows_of(game) for game in games}
+    assert all(None not in values for rows in alone.values() for values in rows.values())
+    assert any(values[0] for rows in alone.values() for values in rows.values())
+    out = io.StringIO()
+
+    def not_here(game_id: int) -> None:
+        raise AssertionError(f"game {game_id} was studied in the storing process")
+
+    monkeypatch.setattr(services, "study_document", not_here)
+    call_command("study_games", "--all", "--quiet", "--jobs", "2", stdout=out)
+    assert {game.pk: study_rows_of(game) for game in games} == alone
+    assert out.getvalue().startswith("3 games' study aids counted")
+
+
+def corpus_paths() -> list[str]:
+    folder = corpus_dir() / "mjlog_xml" / "mjx-project__mjx"
+    return [str(path.relative_to(corpus_dir())) for path in folder.glob("*.mjlog")]

@@ -168,7 +168,9 @@ class Command(BaseCommand):
             self.stdout.write(f"verdicts of these games: {words}")
         waiting = study_pending_count() if pipeline.tasks_run_here() else 0
         if waiting and options["study"]:
-            call_command("study_games", quiet=options["quiet"], stdout=self.stdout)
+            call_command(
+                "study_games", quiet=options["quiet"], jobs=options["jobs"], stdout=self.stdout
+            )
         elif waiting:
             # In-process, the study aids are left to their own command; a worker counts them.
             self.stdout.write(
