@@ -29,6 +29,18 @@ BEFORE = [
 AFTER = [("mjlogs", "0004_seat_points")]
 
 
+def abortive_fact(fact_model: Any, game: Any, player: Any, seat: int) -> None:
+    """A hand fact of the historical ``RoundFact`` (the model as a migration sees it): a first
+    hand drawn out, the fields that every version of the model has."""
+    fact_model.objects.create(
+        game=game, player=player, seat=seat, round_index=0, round_name="E1",
+        dealer=seat == 0, turns=5, outcome="abortive_draw", won=False, tsumo=False,
+        dealt_in=False, win_points=0, deal_in_points=0, han=0, fu=0, ura=0,
+        ippatsu=False, win_turn=0, riichi=False, riichi_turn=0, riichi_chasing=False,
+        riichi_wait_kinds=0, calls=0, open_hand=False, delta=0, score_after=25000,
+    )  # fmt: skip
+
+
 def test_the_migration_fills_the_points_of_games_verified_whole() -> None:
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
@@ -124,13 +136,7 @@ def test_the_migration_gives_every_seat_the_player_it_has_now() -> None:
         )  # fmt: skip
         for seat, name in enumerate(names):
             seat_model.objects.create(game=game, seat=seat, player=players[name], start_score=25000)
-            fact_model.objects.create(
-                game=game, player=players[name], seat=seat, round_index=0, round_name="E1",
-                dealer=seat == 0, turns=5, outcome="abortive_draw", won=False, tsumo=False,
-                dealt_in=False, win_points=0, deal_in_points=0, han=0, fu=0, ura=0,
-                ippatsu=False, win_turn=0, riichi=False, riichi_turn=0, riichi_chasing=False,
-                riichi_wait_kinds=0, calls=0, open_hand=False, delta=0, score_after=25000,
-            )  # fmt: skip
+            abortive_fact(fact_model, game, players[name], seat)
     MigrationExecutor(connection).migrate([("mjlogs", "0006_player_identity")])
 
     def seated(source_id: str) -> list[Player]:
@@ -204,13 +210,7 @@ def test_the_migration_makes_hidden_names_guests_and_self_play_bots() -> None:
         for seat, name in enumerate(names):
             player = players[platform, name]
             seat_model.objects.create(game=game, seat=seat, player=player, start_score=25000)
-            fact_model.objects.create(
-                game=game, player=player, seat=seat, round_index=0, round_name="E1",
-                dealer=seat == 0, turns=5, outcome="abortive_draw", won=False, tsumo=False,
-                dealt_in=False, win_points=0, deal_in_points=0, han=0, fu=0, ura=0,
-                ippatsu=False, win_turn=0, riichi=False, riichi_turn=0, riichi_chasing=False,
-                riichi_wait_kinds=0, calls=0, open_hand=False, delta=0, score_after=25000,
-            )  # fmt: skip
+            abortive_fact(fact_model, game, player, seat)
     MigrationExecutor(connection).migrate([("mjlogs", "0008_hidden_names_and_bots")])
 
     def seated(source_id: str) -> list[Player]:
@@ -360,13 +360,7 @@ def test_the_migration_seats_canonical_records_on_their_own_platform() -> None:
         )  # fmt: skip
         for seat, player in enumerate(seated_as):
             seat_model.objects.create(game=game, seat=seat, player=player, start_score=25000)
-            fact_model.objects.create(
-                game=game, player=player, seat=seat, round_index=0, round_name="E1",
-                dealer=seat == 0, turns=5, outcome="abortive_draw", won=False, tsumo=False,
-                dealt_in=False, win_points=0, deal_in_points=0, han=0, fu=0, ura=0,
-                ippatsu=False, win_turn=0, riichi=False, riichi_turn=0, riichi_chasing=False,
-                riichi_wait_kinds=0, calls=0, open_hand=False, delta=0, score_after=25000,
-            )  # fmt: skip
+            abortive_fact(fact_model, game, player, seat)
     MigrationExecutor(connection).migrate([("mjlogs", "0012_canonical_origin_is_a_claim")])
 
     def seated(source_id: str) -> list[Player]:
