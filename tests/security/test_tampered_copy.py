@@ -31,27 +31,46 @@ pytestmark = pytest.mark.django_db
 GAME = GAME_IDS[0]
 
 
-def altered(data: bytes, pattern: str, replacement: str) -> bytes:
-    text, count = re.subn(pattern, replacement, data.decode())
-    assert count == 1, pattern
+def altered(data: bytes, attribute: str, change: Callable[[str], str]) -> bytes:
+    """The record with the one value of ``attribute`` (an mjlog tag's) changed, whatever it
+    was: the test does not depend on the fixture's exact text."""
+
+    def replaced(found: re.Match[str]) -> str:
+        value = found.group(2)
+        changed = change(value)
+        assert changed != value, attribute
+        return f'{found.group(1)}"{changed}"'
+
+    text, count = re.subn(rf'(\b{attribute}=)"([^"]*)"', replaced, data.decode())
+    assert count == 1, attribute
     return text.encode()
 
 
 def other_final_scores(data: bytes) -> bytes:
     """Seats 2 and 4 of the final standings swapped, their points too."""
-    return altered(
-        data,
-        r'owari="201,-20.0,358,16.0,52,-45.0,389,49.0"',
-        'owari="201,-20.0,389,49.0,52,-45.0,358,16.0"',
-    )
+
+    def swapped(value: str) -> str:
+        pairs = [value.split(",")[i : i + 2] for i in range(0, 8, 2)]
+        pairs[1], pairs[3] = pairs[3], pairs[1]
+        return ",".join(item for pair in pairs for item in pair)
+
+    return altered(data, "owari", swapped)
 
 
 def other_ranks(data: bytes) -> bytes:
-    return altered(data, r'dan="16,17,17,17"', 'dan="20,17,17,17"')
+    """The first seat four ranks higher."""
+
+    def raised(value: str) -> str:
+        first, *rest = value.split(",")
+        return ",".join([str(int(first) + 4), *rest])
+
+    return altered(data, "dan", raised)
 
 
 def other_room(data: bytes) -> bytes:
-    return altered(data, r'<GO type="169"/>', '<GO type="137"/>')  # houou to ippan, same rules
+    """The lobby's room flag (0x20 of the GO tag's type) flipped: another room, the same
+    rules."""
+    return altered(data, "type", lambda value: str(int(value) ^ 0x20))
 
 
 def upload(user: User, data: bytes, name: str, run: Any) -> int:
