@@ -295,17 +295,12 @@ def game_study_store(
         if document is None:
             return 0
         counts = document_study_counts(game_id, document)
-    tallies = counts
     with transaction.atomic():
         rows = list(RoundFact.objects.filter(game_id=game_id).only("pk", "round_index", "seat"))
         for row in rows:
-            (
-                row.decisions,
-                row.best_discards,
-                row.riichi_decisions,
-                row.genbutsu_discards,
-                row.push_deal_ins,
-            ) = tallies.get((row.round_index, row.seat), NO_STUDY)
+            values = counts.get((row.round_index, row.seat), NO_STUDY)
+            for column, value in zip(STUDY_COLUMNS, values, strict=True):
+                setattr(row, column, value)
         RoundFact.objects.bulk_update(rows, STUDY_COLUMNS, batch_size=500)
         with_counts()
     return len(rows)
