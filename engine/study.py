@@ -46,7 +46,7 @@ from engine.events import (
     Win,
 )
 from engine.frame_types import DiscardOption, Study, StudyTally
-from engine.hand.acceptance import Acceptance, acceptance, discard_loss
+from engine.hand.acceptance import Acceptance, acceptance, discard_outcome
 from engine.hand.melds import CHI, Meld, called_honour_runs
 from engine.hand.shanten import shanten_chiitoitsu
 from engine.hand.shapes import shapes_for
@@ -160,18 +160,22 @@ class StudyContext:
         """Whether discarding the kind ``discarded`` now keeps the most acceptance
         (:func:`engine.hand.acceptance.discard_loss` is 0); ``None`` for a hand the engine
         cannot value."""
+        outcome = self.outcome(state, seat, seen_on_table(state), discarded)
+        return None if outcome is None else outcome[0] == 0
+
+    def outcome(
+        self, state: GameState, seat: int, seen: Sequence[int], discarded: int
+    ) -> tuple[int | None, int] | None:
+        """:func:`engine.hand.acceptance.discard_outcome` of discarding the kind
+        ``discarded`` now: its loss and the lowest shanten; ``None`` for a hand the engine
+        cannot value or a discard it may not make."""
         data = state.seats[seat]
         try:
-            loss = discard_loss(
-                data.counts,
-                self.copies,
-                seen_on_table(state),
-                discarded,
-                **self._options(state, seat),
+            return discard_outcome(
+                data.counts, self.copies, seen, discarded, **self._options(state, seat)
             )
         except (EngineError, ValueError):
             return None
-        return loss == 0
 
     def sides(
         self,
@@ -689,15 +693,26 @@ def riichi_study(game: Game) -> list[StudyTally]:
                 continue
             against = riichi_seats(state, seat)
             if against:
-                found = context.acceptance(state, seat, seen_on_table(state))
-                choice = None if found is None else found.choice(discarded)
-                if found is None or choice is None:
+                seen = seen_on_table(state)
+                outcome = context.outcome(state, seat, seen, discarded)
+                if outcome is None:
                     continue
-                best = found.kept_most(discarded)
+                loss, lowest = outcome
+                best = loss == 0
+                if loss is not None:
+                    left = lowest  # the discard left the lowest shanten
+                elif lowest >= 1:
+                    left = lowest + 1  # more than the lowest: two or more, all a push asks
+                else:  # it left tenpai or a win for one or more shanten: how many, exactly
+                    found = context.acceptance(state, seat, seen)
+                    choice = None if found is None else found.choice(discarded)
+                    if choice is None:
+                        continue
+                    left = choice.shanten
                 safe = all(passes.genbutsu(state, other) >> discarded & 1 for other in against)
                 facing[seat] += 1
                 genbutsu[seat] += safe
-                pushes[seat] = choice.shanten >= 2 and not safe
+                pushes[seat] = left >= 2 and not safe
             else:
                 found_best = context.kept_most(state, seat, discarded)
                 if found_best is None:

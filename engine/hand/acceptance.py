@@ -34,7 +34,7 @@ from engine.hand.shanten import discard_acceptance
 from engine.hand.shapes import STANDARD, HandShapes
 from engine.tiles import KINDS, format_kind, kinds_mask
 
-__all__ = ["Acceptance", "DiscardChoice", "acceptance", "discard_loss"]
+__all__ = ["Acceptance", "DiscardChoice", "acceptance", "discard_loss", "discard_outcome"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +147,34 @@ def discard_loss(
 
     :raises InvalidHandError: as :func:`acceptance`, or ``discarded`` is not a choice.
     """
+    return discard_outcome(
+        counts,
+        copies,
+        seen,
+        discarded,
+        three_player=three_player,
+        shapes=shapes,
+        called=called,
+        discards=discards,
+    )[0]
+
+
+def discard_outcome(
+    counts: Sequence[int],
+    copies: Sequence[int],
+    seen: Sequence[int],
+    discarded: int,
+    *,
+    three_player: bool = False,
+    shapes: HandShapes = STANDARD,
+    called: Sequence[int] | None = None,
+    discards: Collection[int] | None = None,
+) -> tuple[int | None, int]:
+    """:func:`discard_loss` and the lowest shanten any discard leaves (:attr:`Acceptance.
+    shanten`): when the loss is ``None`` the discard left more than that.
+
+    :raises InvalidHandError: as :func:`discard_loss`.
+    """
     if not (0 <= discarded < KINDS and counts[discarded]) or (
         discards is not None and discarded not in discards
     ):
@@ -155,10 +183,11 @@ def discard_loss(
         counts, copies, seen, three_player, shapes, called, discards, lowest_only=True
     )
     best = max(_count(mask, unseen) for _, _, mask in table)
+    lowest = table[0][1]
     for kind, _, mask in table:
         if kind == discarded:
-            return best - _count(mask, unseen)
-    return None  # it raises the shanten
+            return best - _count(mask, unseen), lowest
+    return None, lowest  # it raises the shanten
 
 
 #: A 1 in each byte of the 34: ``(x * _ONES) >> _TOP & 0xFF`` adds up the bytes of ``x``

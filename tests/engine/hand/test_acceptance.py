@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.errors import InvalidHandError
-from engine.hand.acceptance import acceptance, discard_loss
+from engine.hand.acceptance import acceptance, discard_loss, discard_outcome
 from engine.hand.shanten import discard_acceptance, shanten
 from engine.hand.shapes import SPACE
 from engine.tiles import format_kind, parse_counts
@@ -247,3 +247,26 @@ def test_the_table_is_the_definition(three_player: bool, quads: bool) -> None:
         assert discard_acceptance(counts, three_player=three_player, lowest_only=True) == [
             row for row in expected if row[1] == lowest
         ]
+
+
+@pytest.mark.parametrize("three_player", [False, True], ids=["4p", "3p"])
+def test_the_outcome_of_a_discard_is_what_the_choices_say(three_player: bool) -> None:
+    # discard_outcome skips the choices' masks above the lowest shanten; its loss and lowest
+    # shanten must still be those of the whole acceptance, for every discard of the hand, with
+    # some tiles seen and with a swap call forbidding some discards.
+    copies = SANMA if three_player else FOUR
+    rng = random.Random(42 + three_player)
+    for _ in range(100):
+        counts = dealt(rng, rng.choice([14, 14, 11, 8]), three_player, quads=False)
+        on_table = [rng.randint(0, max(0, c - h)) // 2 for c, h in zip(copies, counts, strict=True)]
+        held = [k for k in range(34) if counts[k]]
+        allowed = set(rng.sample(held, max(1, len(held) - 2))) if rng.random() < 0.3 else None
+        found = acceptance(counts, copies, on_table, three_player=three_player, discards=allowed)
+        for discard in allowed or held:
+            outcome = discard_outcome(
+                counts, copies, on_table, discard, three_player=three_player, discards=allowed
+            )
+            assert outcome == (found.loss(discard), found.shanten), (counts, discard)
+            assert discard_loss(
+                counts, copies, on_table, discard, three_player=three_player, discards=allowed
+            ) == found.loss(discard)
