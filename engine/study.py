@@ -158,8 +158,8 @@ class StudyContext:
 
     def kept_most(self, state: GameState, seat: int, discarded: int) -> bool | None:
         """Whether discarding the kind ``discarded`` now keeps the most acceptance
-        (:func:`engine.hand.acceptance.discard_loss` is 0); ``None`` for a hand the engine
-        cannot value."""
+        (its loss by :func:`engine.hand.acceptance.discard_outcome` is 0); ``None`` for a
+        hand the engine cannot value."""
         outcome = self.outcome(state, seat, seen_on_table(state), discarded)
         return None if outcome is None else outcome[0] == 0
 
@@ -176,6 +176,27 @@ class StudyContext:
             )
         except (EngineError, ValueError):
             return None
+
+    def shanten_left(
+        self,
+        state: GameState,
+        seat: int,
+        seen: Sequence[int],
+        discarded: int,
+        outcome: tuple[int | None, int],
+    ) -> int | None:
+        """The shanten discarding ``discarded`` leaves, exact up to 2 (all a push asks: from
+        2 up, a lower bound of 2 or more), given its :meth:`outcome`; ``None`` for a hand the
+        engine cannot value. A discard off the lowest shanten leaves at least one more, so
+        only one that gave up tenpai needs every discard's acceptance."""
+        loss, lowest = outcome
+        if loss is not None:
+            return lowest
+        if lowest >= 1:
+            return lowest + 1
+        found = self.acceptance(state, seat, seen)
+        choice = None if found is None else found.choice(discarded)
+        return None if choice is None else choice.shanten
 
     def sides(
         self,
@@ -697,18 +718,10 @@ def riichi_study(game: Game) -> list[StudyTally]:
                 outcome = context.outcome(state, seat, seen, discarded)
                 if outcome is None:
                     continue
-                loss, lowest = outcome
-                best = loss == 0
-                if loss is not None:
-                    left = lowest  # the discard left the lowest shanten
-                elif lowest >= 1:
-                    left = lowest + 1  # more than the lowest: two or more, all a push asks
-                else:  # it left tenpai or a win for one or more shanten: how many, exactly
-                    found = context.acceptance(state, seat, seen)
-                    choice = None if found is None else found.choice(discarded)
-                    if choice is None:
-                        continue
-                    left = choice.shanten
+                left = context.shanten_left(state, seat, seen, discarded, outcome)
+                if left is None:
+                    continue
+                best = outcome[0] == 0
                 safe = all(passes.genbutsu(state, other) >> discarded & 1 for other in against)
                 facing[seat] += 1
                 genbutsu[seat] += safe

@@ -34,7 +34,7 @@ from engine.hand.shanten import discard_acceptance
 from engine.hand.shapes import STANDARD, HandShapes
 from engine.tiles import KINDS, format_kind, kinds_mask
 
-__all__ = ["Acceptance", "DiscardChoice", "acceptance", "discard_loss", "discard_outcome"]
+__all__ = ["Acceptance", "DiscardChoice", "acceptance", "discard_outcome"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,34 +131,6 @@ def acceptance(
     return Acceptance(tuple(choices))
 
 
-def discard_loss(
-    counts: Sequence[int],
-    copies: Sequence[int],
-    seen: Sequence[int],
-    discarded: int,
-    *,
-    three_player: bool = False,
-    shapes: HandShapes = STANDARD,
-    called: Sequence[int] | None = None,
-    discards: Collection[int] | None = None,
-) -> int | None:
-    """:meth:`Acceptance.loss` of discarding ``discarded``, without building the choices
-    (what the statistics need of every decision: 0 when it kept the most acceptance).
-
-    :raises InvalidHandError: as :func:`acceptance`, or ``discarded`` is not a choice.
-    """
-    return discard_outcome(
-        counts,
-        copies,
-        seen,
-        discarded,
-        three_player=three_player,
-        shapes=shapes,
-        called=called,
-        discards=discards,
-    )[0]
-
-
 def discard_outcome(
     counts: Sequence[int],
     copies: Sequence[int],
@@ -170,10 +142,12 @@ def discard_outcome(
     called: Sequence[int] | None = None,
     discards: Collection[int] | None = None,
 ) -> tuple[int | None, int]:
-    """:func:`discard_loss` and the lowest shanten any discard leaves (:attr:`Acceptance.
-    shanten`): when the loss is ``None`` the discard left more than that.
+    """:meth:`Acceptance.loss` of discarding ``discarded`` and the lowest shanten any discard
+    leaves (:attr:`Acceptance.shanten`), without building the choices: what the statistics
+    need of every decision (a loss of 0 when it kept the most acceptance; ``None`` when the
+    discard left more than the lowest).
 
-    :raises InvalidHandError: as :func:`discard_loss`.
+    :raises InvalidHandError: as :func:`acceptance`, or ``discarded`` is not a choice.
     """
     if not (0 <= discarded < KINDS and counts[discarded]) or (
         discards is not None and discarded not in discards

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.errors import InvalidHandError
-from engine.hand.acceptance import acceptance, discard_loss, discard_outcome
+from engine.hand.acceptance import acceptance, discard_outcome
 from engine.hand.shanten import discard_acceptance, shanten
 from engine.hand.shapes import SPACE
 from engine.tiles import format_kind, parse_counts
@@ -97,9 +97,9 @@ def test_tiles_on_the_table_lower_the_counts() -> None:
     assert result.best == 8
     assert [result.loss(kind(name)) for name in ("9m", "1z", "5z")] == [0, 1, 1]
     counts = parse_counts(ONE_SHANTEN)
-    assert discard_loss(counts, FOUR, on_table, kind("1z")) == 1
-    assert discard_loss(counts, FOUR, on_table, kind("9m")) == 0
-    assert discard_loss(counts, FOUR, on_table, kind("3p")) is None
+    assert discard_outcome(counts, FOUR, on_table, kind("1z"))[0] == 1
+    assert discard_outcome(counts, FOUR, on_table, kind("9m"))[0] == 0
+    assert discard_outcome(counts, FOUR, on_table, kind("3p"))[0] is None
 
 
 # 11m 55m 22p 88p 33s 99s East White: six pairs and two lone honours. As seven pairs:
@@ -163,7 +163,7 @@ def test_a_swap_call_leaves_out_the_forbidden_discards() -> None:
     with pytest.raises(InvalidHandError):
         acceptance(counts, FOUR, NOTHING_SEEN, discards=set())
     with pytest.raises(InvalidHandError):
-        discard_loss(counts, FOUR, NOTHING_SEEN, kind("9m"), discards={kind("1z")})
+        discard_outcome(counts, FOUR, NOTHING_SEEN, kind("9m"), discards={kind("1z")})
 
 
 def test_called_melds_are_implied_by_the_tile_count() -> None:
@@ -267,6 +267,3 @@ def test_the_outcome_of_a_discard_is_what_the_choices_say(three_player: bool) ->
                 counts, copies, on_table, discard, three_player=three_player, discards=allowed
             )
             assert outcome == (found.loss(discard), found.shanten), (counts, discard)
-            assert discard_loss(
-                counts, copies, on_table, discard, three_player=three_player, discards=allowed
-            ) == found.loss(discard)
