@@ -46,7 +46,7 @@ from engine.events import (
     Win,
 )
 from engine.frame_types import DiscardOption, Study, StudyTally
-from engine.hand.acceptance import Acceptance, acceptance, discard_outcome
+from engine.hand.acceptance import Acceptance, Decision, Outcome, acceptance, discard_outcome
 from engine.hand.melds import CHI, Meld, called_honour_runs
 from engine.hand.shanten import shanten_chiitoitsu
 from engine.hand.shapes import shapes_for
@@ -76,6 +76,10 @@ __all__ = [
     "trade_of",
     "yaku_in_reach",
 ]
+
+#: A decision as :meth:`StudyContext.outcomes` takes it: the hand to value, or (shapes other
+#: than the standard ones) its outcome already worked out (``None``: one the engine cannot value).
+DecisionInput = Decision | Outcome | None
 
 #: Events that may come between a decision and its discard without being a move of their own.
 _BETWEEN: Final = (RiichiDeclared, DoraRevealed)
@@ -156,12 +160,40 @@ class StudyContext:
         except (EngineError, ValueError):
             return None
 
-    def kept_most(self, state: GameState, seat: int, discarded: int) -> bool | None:
-        """Whether discarding the kind ``discarded`` now keeps the most acceptance
-        (its loss by :func:`engine.hand.acceptance.discard_outcome` is 0); ``None`` for a
-        hand the engine cannot value."""
-        outcome = self.outcome(state, seat, seen_on_table(state), discarded)
-        return None if outcome is None else outcome[0] == 0
+    def decision_input(self, state: GameState, seat: int, discarded: int) -> DecisionInput:
+        """``seat``'s decision now, discarding the kind ``discarded``, as :meth:`outcomes`
+        takes it: the hand, the tiles seen and the discards allowed, to be valued with the
+        game's others; or, for shapes other than the standard ones, its outcome at once."""
+        seen = seen_on_table(state)
+        if not self.shapes.standard:
+            return self._outcome_now(state, seat, seen, discarded)
+        data = state.seats[seat]
+        return Decision(list(data.counts), seen, discarded, self._options(state, seat)["discards"])
+
+    def outcomes(self, inputs: Sequence[DecisionInput]) -> list[Outcome | None]:
+        """The :data:`~engine.hand.acceptance.Outcome` of each decision of
+        :meth:`decision_input` (``None``: a hand the engine cannot value), the hands worked out
+        together (:func:`engine.hand.acceptance_batch.discard_outcomes`)."""
+        from engine.hand.acceptance_batch import discard_outcomes  # numpy: not for verify
+
+        hands = [(number, x) for number, x in enumerate(inputs) if isinstance(x, Decision)]
+        out = [None if isinstance(x, Decision) else x for x in inputs]
+        found = discard_outcomes(
+            [decision for _, decision in hands], self.copies, three_player=self.three_player
+        )
+        for (number, _), outcome in zip(hands, found, strict=True):
+            out[number] = outcome
+        return out
+
+    def _outcome_now(
+        self, state: GameState, seat: int, seen: Sequence[int], discarded: int
+    ) -> Outcome | None:
+        """The outcome of one decision, by :meth:`outcome` and :meth:`shanten_left`."""
+        found = self.outcome(state, seat, seen, discarded)
+        if found is None:
+            return None
+        left = self.shanten_left(state, seat, seen, discarded, found)
+        return None if left is None else (found[0], found[1], left)
 
     def outcome(
         self, state: GameState, seat: int, seen: Sequence[int], discarded: int
@@ -671,39 +703,40 @@ def riichi_study(game: Game) -> list[StudyTally]:
     facing a riichi, not genbutsu against every one, that left two or more shanten
     (``docs/stats.md``, "Value and defence").
 
+    The decisions are gathered in the replay and valued after it, all of the game's at once
+    (:meth:`StudyContext.outcomes`).
+
     :raises EngineError: the game's rule set is unknown.
     """
     ruleset = ruleset_of(game)
     context = StudyContext(ruleset)
     first_dealer = game.rounds[0].dealer if game.rounds else 0
     players = ruleset.players
-    tallies = []
+    gathered = _GameDecisions()
+    rounds: list[int] = []
     for index, round_ in enumerate(game.rounds):
         state = GameState(ruleset, first_dealer=first_dealer)
         try:
             state.start_round(round_)
         except IllegalActionError:
             continue
-        decisions = [0] * players
-        kept = [0] * players
-        facing = [0] * players
-        genbutsu = [0] * players
-        pushed = [False] * players
+        rounds.append(index)
         passes = RiichiPasses(players)
-        #: Each seat's decision waiting for its discard: whether that discard pushes.
-        pushes: dict[int, bool] = {}
-        #: The last discard, while a ron may still take it: its seat, and whether it pushed.
-        last: tuple[int, bool] | None = None
+        #: Each seat's decision facing a riichi, not genbutsu, waiting for its discard.
+        pushes: dict[int, int] = {}
+        #: The last discard, while a ron may still take it: its seat, and its decision's
+        #: number if that decision may have pushed.
+        last: tuple[int, int | None] | None = None
         events = round_.events
         for number, event in enumerate(events):
             if state.push(event) is not None:
                 break
             passes.note(event)
             if isinstance(event, Discard):
-                last = (event.seat, pushes.pop(event.seat, False))
+                last = (event.seat, pushes.pop(event.seat, None))
             elif isinstance(event, Win):
                 if last is not None and not event.tsumo and event.from_seat == last[0]:
-                    pushed[last[0]] = pushed[last[0]] or last[1]
+                    gathered.deal_in(last[1])
             elif not isinstance(event, _BEFORE_RON):
                 last = None
             seat = context.decision_seat(state, event)
@@ -713,37 +746,74 @@ def riichi_study(game: Game) -> list[StudyTally]:
             if discarded is None:
                 continue
             against = riichi_seats(state, seat)
-            if against:
-                seen = seen_on_table(state)
-                outcome = context.outcome(state, seat, seen, discarded)
-                if outcome is None:
-                    continue
-                left = context.shanten_left(state, seat, seen, discarded, outcome)
-                if left is None:
-                    continue
-                best = outcome[0] == 0
-                safe = all(passes.genbutsu(state, other) >> discarded & 1 for other in against)
-                facing[seat] += 1
-                genbutsu[seat] += safe
-                pushes[seat] = left >= 2 and not safe
-            else:
-                found_best = context.kept_most(state, seat, discarded)
-                if found_best is None:
-                    continue
-                best = found_best
-            decisions[seat] += 1
-            if best:
-                kept[seat] += 1
-        tallies += [
-            StudyTally(
-                index,
-                seat,
-                decisions[seat],
-                kept[seat],
-                facing[seat],
-                genbutsu[seat],
-                pushed[seat],
+            safe = bool(against) and all(
+                passes.genbutsu(state, other) >> discarded & 1 for other in against
             )
+            decision = gathered.add(context, state, seat, discarded, index, bool(against), safe)
+            if against and not safe:
+                pushes[seat] = decision
+    return gathered.tallies(context, rounds, players)
+
+
+class _GameDecisions:
+    """A game's decisions as the replay meets them, valued together at the end."""
+
+    def __init__(self) -> None:
+        #: Per decision: (round index, seat, facing a riichi, genbutsu against every one).
+        self.where: list[tuple[int, int, bool, bool]] = []
+        #: The decisions to value, as :meth:`StudyContext.outcomes` takes them.
+        self.inputs: list[DecisionInput] = []
+        #: The decisions (numbers) whose discard a ron took.
+        self.dealt_in: list[int] = []
+
+    def add(
+        self,
+        context: StudyContext,
+        state: GameState,
+        seat: int,
+        discarded: int,
+        round_index: int,
+        facing: bool,
+        safe: bool,
+    ) -> int:
+        """Gather one decision; its number."""
+        self.where.append((round_index, seat, facing, safe))
+        self.inputs.append(context.decision_input(state, seat, discarded))
+        return len(self.where) - 1
+
+    def deal_in(self, decision: int | None) -> None:
+        """A ron took the discard of this decision (``None``: one that cannot have pushed)."""
+        if decision is not None:
+            self.dealt_in.append(decision)
+
+    def tallies(self, context: StudyContext, rounds: list[int], players: int) -> list[StudyTally]:
+        """Each started round's tallies per seat, the decisions valued."""
+        outcomes = context.outcomes(self.inputs)
+        blank = (0, 0, 0, 0)
+        counted: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        for (round_index, seat, facing, safe), outcome in zip(self.where, outcomes, strict=True):
+            if outcome is None:
+                continue
+            decisions, kept, faced, genbutsu = counted.get((round_index, seat), blank)
+            counted[round_index, seat] = (
+                decisions + 1,
+                kept + (outcome[0] == 0),
+                faced + facing,
+                genbutsu + (facing and safe),
+            )
+        pushed: set[tuple[int, int]] = set()
+        for number in self.dealt_in:
+            outcome = outcomes[number]
+            if outcome is not None and outcome[2] >= 2:
+                round_index, seat, _, _ = self.where[number]
+                pushed.add((round_index, seat))
+        return [
+            StudyTally(
+                round_index,
+                seat,
+                *counted.get((round_index, seat), blank),
+                (round_index, seat) in pushed,
+            )
+            for round_index in rounds
             for seat in range(players)
         ]
-    return tallies

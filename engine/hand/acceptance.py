@@ -34,7 +34,24 @@ from engine.hand.shanten import discard_acceptance
 from engine.hand.shapes import STANDARD, HandShapes
 from engine.tiles import KINDS, format_kind, kinds_mask
 
-__all__ = ["Acceptance", "DiscardChoice", "acceptance", "discard_outcome"]
+__all__ = ["Acceptance", "Decision", "DiscardChoice", "Outcome", "acceptance", "discard_outcome"]
+
+#: What the statistics need of a decision: the loss of the discard made (``None`` when it left
+#: more than the lowest), the lowest shanten any discard leaves, and the shanten the discard
+#: made leaves (exact up to 2; from 2 up it may be a lower bound of 2 or more: all a push asks).
+Outcome = tuple[int | None, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One discard decision to value: the ``3n+2`` concealed tiles (34 counts), the copies
+    of each kind seen outside them (as :func:`engine.study.seen_on_table`), the kind
+    discarded, and the kinds the rules let the player discard (``None``: all it holds)."""
+
+    counts: Sequence[int]
+    seen: Sequence[int]
+    discarded: int
+    allowed: Collection[int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,178 @@
+"""A game's decisions valued together (engine/hand/acceptance_batch.py) against the one-at-a-time
+definition (engine.hand.acceptance.acceptance): random hands of every kind, every decision of
+corpus games, and the tables it gathers from (engine/hand/join_tables.py)."""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from engine.formats import read_games
+from engine.hand import acceptance_batch, join_tables, shanten_table
+from engine.hand.acceptance import Decision, Outcome, acceptance
+from engine.hand.acceptance_batch import discard_outcomes
+from engine.hand.shanten_table_build import join_tables as rebuilt_joins
+from engine.study import StudyContext, riichi_study
+from tests.engine.corpus import corpus_dir
+
+FOUR = [4] * 34
+SANMA = [0 if 1 <= kind <= 7 else 4 for kind in range(34)]
+
+
+def expected(decision: Decision, copies: Sequence[int], three_player: bool) -> Outcome | None:
+    """The outcome by the whole acceptance of the hand, or ``None`` where it refuses."""
+    try:
+        found = acceptance(
+            decision.counts,
+            copies,
+            decision.seen,
+            three_player=three_player,
+            discards=decision.allowed,
+        )
+    except ValueError:  # InvalidHandError, a ValueError
+        return None
+    choice = found.choice(decision.discarded)
+    if choice is None:
+        return None
+    return found.loss(decision.discarded), found.shanten, choice.shanten
+
+
+def random_decision(rng: random.Random, copies: Sequence[int]) -> Decision:
+    """A hand of 2-14 tiles (3n+2), often crowded into few kinds so that triplets and fours of a
+    kind come up, open or closed, with tiles seen and sometimes a swap-call ban."""
+    kinds = [kind for kind in range(34) if copies[kind]]
+    if rng.random() < 0.4:  # crowded: a few kinds, many copies each
+        kinds = rng.sample(kinds, rng.randint(4, 9))  # 4 x 4 >= 14 tiles
+    total = rng.choice([14, 14, 14, 14, 11, 11, 8, 5, 2])
+    counts = [0] * 34
+    while sum(counts) < total:
+        kind = rng.choice(kinds)
+        if counts[kind] < 4:
+            counts[kind] += 1
+    seen = [min(copies[k] - counts[k], rng.choice([0, 0, 0, 1, 2])) for k in range(34)]
+    held = [kind for kind in range(34) if counts[kind]]
+    allowed = None
+    if rng.random() < 0.1:
+        allowed = rng.sample(held, max(1, len(held) // 2))
+    return Decision(counts, seen, rng.choice(held), allowed)
+
+
+@pytest.mark.parametrize(("copies", "three_player"), [(FOUR, False), (SANMA, True)])
+def test_the_batch_gives_what_the_acceptance_gives(copies: list[int], three_player: bool) -> None:
+    rng = random.Random(4211 + three_player)
+    decisions = [random_decision(rng, copies) for _ in range(3000)]
+    found = discard_outcomes(decisions, copies, three_player=three_player)
+    wanted = [expected(decision, copies, three_player) for decision in decisions]
+    differ = [
+        (decision, got, want)
+        for decision, got, want in zip(decisions, found, wanted, strict=True)
+        if got != want
+    ]
+    assert not differ, differ[:3]
+    # The random hands reach what the batch must get right: every shanten from tenpai up (a
+    # tenpai hand's accepted draws complete it: the tables' -1), losses above zero, and
+    # discards that leave more than the lowest.
+    assert {want[1] for want in wanted if want} >= {0, 1, 2, 3}
+    assert any(want[0] for want in wanted if want)
+    assert any(want[0] is None for want in wanted if want)
+
+
+def test_hands_the_arrays_leave_are_valued_one_by_one() -> None:
+    honour_four = [0] * 34
+    for kind, count in {0: 3, 1: 1, 2: 1, 9: 2, 10: 1, 27: 4, 30: 2}.items():
+        honour_four[kind] = count  # 14 tiles, East four times: the jidahai floor
+    bad_total = [1] * 13 + [0] * 21  # 13 tiles: not a hand to discard from
+    sanma_middle = [0] * 34
+    sanma_middle[3] = 2  # 4m in three-player mode
+    sanma_middle[9:21] = [1] * 12
+    not_held = Decision(honour_four, [0] * 34, 5)
+    banned = Decision(honour_four, [0] * 34, 0, allowed=[27])
+    decisions = [Decision(honour_four, [0] * 34, 27), Decision(bad_total, [0] * 34, 0)]
+    decisions += [not_held, banned]
+    found = discard_outcomes(decisions, FOUR)
+    assert found == [expected(decision, FOUR, False) for decision in decisions]
+    assert found[0] is not None and found[1:] == [None, None, None]
+    assert discard_outcomes([Decision(sanma_middle, [0] * 34, 9)], SANMA, three_player=True) == [
+        None
+    ]
+
+
+def test_without_the_tables_every_decision_is_valued_one_by_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(77)
+    decisions = [random_decision(rng, FOUR) for _ in range(200)]
+    with_tables = discard_outcomes(decisions, FOUR)
+    monkeypatch.setattr(acceptance_batch, "_tables", lambda: None)
+    assert discard_outcomes(decisions, FOUR) == with_tables
+
+
+def corpus_decisions() -> list[tuple[list[Decision], list[int], bool]]:
+    """Every decision of every fourth corpus file's riichi games, as the study gathers them."""
+    gathered: list[tuple[list[Decision], list[int], bool]] = []
+    original = StudyContext.outcomes
+
+    def spy(self: StudyContext, inputs: Sequence[object]) -> list[Outcome | None]:
+        hands = [x for x in inputs if isinstance(x, Decision)]
+        gathered.append((hands, self.copies, self.three_player))
+        return original(self, inputs)  # type: ignore[arg-type]
+
+    paths = sorted(path for path in corpus_dir().rglob("*") if path.is_file())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(StudyContext, "outcomes", spy)
+        for path in paths[::4]:
+            try:
+                games = read_games(path.read_bytes(), file_name=path.name)[0]
+            except ValueError:
+                continue
+            for game in games:
+                try:
+                    riichi_study(game)
+                except ValueError:
+                    continue
+    return gathered
+
+
+@pytest.mark.corpus
+def test_every_decision_of_corpus_games_is_valued_as_one_by_one() -> None:
+    checked = 0
+    three_player_games = 0
+    for decisions, copies, three_player in corpus_decisions():
+        found = discard_outcomes(decisions, copies, three_player=three_player)
+        wanted = [expected(decision, copies, three_player) for decision in decisions]
+        assert found == wanted
+        checked += len(decisions)
+        three_player_games += three_player
+    assert checked > 5000 and three_player_games
+
+
+def test_the_shipped_joins_read_back() -> None:
+    joins = join_tables.load()
+    table = shanten_table.load()
+    assert joins is not None and table is not None
+    assert joins.suits == len(table.frontiers)
+    assert len(joins.join2) == joins.suits**2
+    assert max(joins.join2) == joins.pairs - 1 and max(joins.join3) == joins.triples - 1
+
+
+@pytest.mark.slow
+def test_the_shipped_joins_are_those_of_the_frontiers() -> None:
+    table = shanten_table.load()
+    assert table is not None
+    assert join_tables.encode(rebuilt_joins(table.frontiers)) == join_tables.JOINS_PATH.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "contents", [b"", b"not zlib", b"x\x9c\x03\x00\x00\x00\x00\x01", b"MJSJ1\n"]
+)
+def test_a_broken_joins_file_is_no_table(tmp_path: Path, contents: bytes) -> None:
+    path = tmp_path / "suit_joins.bin"
+    path.write_bytes(contents)
+    assert join_tables.load(path) is None
+    truncated = tmp_path / "short.bin"
+    truncated.write_bytes(zlib.compress(zlib.decompress(join_tables.JOINS_PATH.read_bytes())[:-1]))
+    assert join_tables.load(truncated) is None
