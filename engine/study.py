@@ -34,12 +34,16 @@ from typing import Any, Final
 
 from engine.errors import EngineError, IllegalActionError
 from engine.events import (
+    AddedKan,
     Chi,
+    ClosedKan,
     Discard,
     DoraRevealed,
     Draw,
     Event,
     Game,
+    NorthExtraction,
+    OpenKan,
     Pon,
     RiichiAccepted,
     RiichiDeclared,
@@ -65,6 +69,7 @@ __all__ = [
     "VALUE",
     "RiichiPasses",
     "StudyContext",
+    "TableTiles",
     "chosen_discard",
     "discard_safety",
     "reach_shanten",
@@ -76,6 +81,16 @@ __all__ = [
     "trade_of",
     "yaku_in_reach",
 ]
+
+
+def _frozen(counts: Sequence[int]) -> Sequence[int]:
+    """A copy of counts that later changes leave alone: bytes (what the batch reads fastest),
+    or a list for counts outside 0-255 (a record's impossible tiles, valued one by one)."""
+    try:
+        return bytes(counts)
+    except ValueError:
+        return list(counts)
+
 
 #: A decision as :meth:`StudyContext.outcomes` takes it: the hand to value, or (shapes other
 #: than the standard ones) its outcome already worked out (``None``: one the engine cannot value).
@@ -111,6 +126,37 @@ def seen_on_table(state: GameState) -> list[int]:
     for tile in state.dora_indicators:
         seen[tile.kind] += 1
     return seen
+
+
+class TableTiles:
+    """:func:`seen_on_table` kept up to date event by event (:meth:`note`), from a round's
+    start: what a decision sees without counting every river again."""
+
+    def __init__(self, state: GameState) -> None:
+        self.seen = [0] * KINDS
+        self.indicators = 0
+        self._indicators(state)
+
+    def note(self, event: Event, state: GameState) -> None:
+        """Take in one event the state has just applied: a discard, a call's own tiles (the
+        called one was counted as a discard), a kan's, a north, and the dora indicators."""
+        seen = self.seen
+        kind = type(event)
+        if kind is Discard or kind is AddedKan or kind is NorthExtraction:
+            seen[event.tile.kind] += 1  # type: ignore[union-attr]
+        elif kind is Chi or kind is Pon or kind is OpenKan:
+            for tile in event.consumed:  # type: ignore[union-attr]
+                seen[tile.kind] += 1
+        elif kind is ClosedKan:
+            for tile in event.tiles:  # type: ignore[union-attr]
+                seen[tile.kind] += 1
+        if len(state.dora_indicators) != self.indicators:
+            self._indicators(state)
+
+    def _indicators(self, state: GameState) -> None:
+        for tile in state.dora_indicators[self.indicators :]:
+            self.seen[tile.kind] += 1
+        self.indicators = len(state.dora_indicators)
 
 
 def chosen_discard(events: Sequence[Event], index: int, seat: int) -> int | None:
@@ -160,15 +206,18 @@ class StudyContext:
         except (EngineError, ValueError):
             return None
 
-    def decision_input(self, state: GameState, seat: int, discarded: int) -> DecisionInput:
-        """``seat``'s decision now, discarding the kind ``discarded``, as :meth:`outcomes`
-        takes it: the hand, the tiles seen and the discards allowed, to be valued with the
-        game's others; or, for shapes other than the standard ones, its outcome at once."""
-        seen = seen_on_table(state)
+    def decision_input(
+        self, state: GameState, seat: int, discarded: int, seen: Sequence[int]
+    ) -> DecisionInput:
+        """``seat``'s decision now, discarding the kind ``discarded`` (``seen``: as
+        :func:`seen_on_table`), as :meth:`outcomes` takes it: the hand, the tiles seen and the
+        discards allowed, to be valued with the game's others; or, for shapes other than the
+        standard ones, its outcome at once."""
         if not self.shapes.standard:
             return self._outcome_now(state, seat, seen, discarded)
         data = state.seats[seat]
-        return Decision(list(data.counts), seen, discarded, self._options(state, seat)["discards"])
+        allowed = self._options(state, seat)["discards"] if data.forbidden else None
+        return Decision(_frozen(data.counts), _frozen(seen), discarded, allowed)
 
     def outcomes(self, inputs: Sequence[DecisionInput]) -> list[Outcome | None]:
         """The :data:`~engine.hand.acceptance.Outcome` of each decision of
@@ -722,6 +771,7 @@ def riichi_study(game: Game) -> list[StudyTally]:
             continue
         rounds.append(index)
         passes = RiichiPasses(players)
+        table = TableTiles(state)
         #: Each seat's decision facing a riichi, not genbutsu, waiting for its discard.
         pushes: dict[int, int] = {}
         #: The last discard, while a ron may still take it: its seat, and its decision's
@@ -732,6 +782,7 @@ def riichi_study(game: Game) -> list[StudyTally]:
             if state.push(event) is not None:
                 break
             passes.note(event)
+            table.note(event, state)
             if isinstance(event, Discard):
                 last = (event.seat, pushes.pop(event.seat, None))
             elif isinstance(event, Win):
@@ -749,7 +800,10 @@ def riichi_study(game: Game) -> list[StudyTally]:
             safe = bool(against) and all(
                 passes.genbutsu(state, other) >> discarded & 1 for other in against
             )
-            decision = gathered.add(context, state, seat, discarded, index, bool(against), safe)
+            decision = gathered.add(
+                context.decision_input(state, seat, discarded, table.seen),
+                (index, seat, bool(against), safe),
+            )
             if against and not safe:
                 pushes[seat] = decision
     return gathered.tallies(context, rounds, players)
@@ -766,19 +820,11 @@ class _GameDecisions:
         #: The decisions (numbers) whose discard a ron took.
         self.dealt_in: list[int] = []
 
-    def add(
-        self,
-        context: StudyContext,
-        state: GameState,
-        seat: int,
-        discarded: int,
-        round_index: int,
-        facing: bool,
-        safe: bool,
-    ) -> int:
-        """Gather one decision; its number."""
-        self.where.append((round_index, seat, facing, safe))
-        self.inputs.append(context.decision_input(state, seat, discarded))
+    def add(self, decision: DecisionInput, where: tuple[int, int, bool, bool]) -> int:
+        """Gather one decision (``where``: round index, seat, facing a riichi, genbutsu against
+        every one); its number."""
+        self.where.append(where)
+        self.inputs.append(decision)
         return len(self.where) - 1
 
     def deal_in(self, decision: int | None) -> None:

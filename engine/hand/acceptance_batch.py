@@ -79,8 +79,9 @@ class _Layout:
     honours: _Ints
     #: 5 ** rank of each number kind (0 for the honour group's).
     power: _Ints
-    #: 1 for the terminals and honours (thirteen orphans' kinds).
+    #: 1 for the terminals and honours (thirteen orphans' kinds), and as booleans.
     orphan: _Ints
+    orphan_kinds: npt.NDArray[np.bool_]
     three_player: bool
 
 
@@ -98,7 +99,8 @@ def _layout(three_player: bool) -> _Layout:
         honours = [kind for kind in honours if not 1 <= kind <= 7]
     orphan = np.zeros(KINDS, dtype=np.int64)
     orphan[list(YAOCHUU)] = 1
-    return _Layout(suits, column, np.array(honours, dtype=np.int64), power, orphan, three_player)
+    honour_kinds = np.array(honours, dtype=np.int64)
+    return _Layout(suits, column, honour_kinds, power, orphan, orphan > 0, three_player)
 
 
 _POWERS: Final = np.array([5**rank for rank in range(9)], dtype=np.int64)
@@ -119,18 +121,18 @@ def discard_outcomes(
     tables = _tables()
     layout = _layout(three_player)
     batched: list[int] = []
-    if tables is not None:
-        counts = np.array([decision.counts for decision in decisions], dtype=np.int64)
-        if counts.shape == (len(decisions), KINDS):
-            batched = _batchable(decisions, counts, layout)
+    counts = _rows([decision.counts for decision in decisions])
+    seen = _rows([decision.seen for decision in decisions])
+    if tables is not None and counts is not None and seen is not None:
+        batched = _batchable(decisions, counts, layout)
     rest = sorted(set(range(len(decisions))) - set(batched))
-    if batched and tables is not None:
+    if batched and tables is not None and counts is not None and seen is not None:
         found = _outcomes(
             tables,
             layout,
             counts[batched],
-            np.array([decisions[i].seen for i in batched], dtype=np.int64),
-            np.array(copies, dtype=np.int64),
+            seen[batched],
+            np.array(copies, dtype=np.int16),
             [decisions[i] for i in batched],
         )
         for index, outcome in zip(batched, found, strict=True):
@@ -138,6 +140,21 @@ def discard_outcomes(
     for index in rest:
         out[index] = _one_by_one(decisions[index], copies, three_player)
     return out
+
+
+def _rows(rows: list[Sequence[int]]) -> _Ints | None:
+    """Rows of 34 counts as an array (from bytes when they are, the study's way); ``None``
+    when a row is not 34 numbers."""
+    if any(len(row) != KINDS for row in rows):
+        return None
+    try:
+        flat = b"".join(map(bytes, rows))  # bytes of bytes is the same object: no copy
+    except (TypeError, ValueError):  # numbers outside a byte: _batchable leaves the row
+        try:
+            return np.array(rows, dtype=np.int64)
+        except (TypeError, ValueError):
+            return None
+    return np.frombuffer(flat, dtype=np.uint8).reshape(-1, KINDS).astype(np.int16)
 
 
 def _batchable(decisions: Sequence[Decision], counts: _Ints, layout: _Layout) -> list[int]:
@@ -248,20 +265,15 @@ def _outcomes(
     context = _honour_context(melds, pairs, singles, quads, row_calls)
     final = tables.final2 if layout.three_player else tables.final3
     whole = _suits_joined(tables, layout, ids)
-    number = final[whole * join_tables.CONTEXTS + context].astype(np.int64)
+    number = final[whole * join_tables.CONTEXTS + context]
     closed = row_calls == 0
     held_pairs = (left >= 2).sum(axis=1)
     kinds_held = (left > 0).sum(axis=1)
     terms = (left > 0) @ layout.orphan
     terms_paired = (left >= 2) @ layout.orphan
-    number = np.where(
-        closed,
-        np.minimum(
-            number,
-            np.minimum(_seven_pairs(held_pairs, kinds_held), _orphans(terms, terms_paired)),
-        ),
-        number,
-    )
+    pairs_number = _seven_pairs(held_pairs, kinds_held)
+    orphans_number = _orphans(terms, terms_paired)
+    number = np.where(closed, np.minimum(number, np.minimum(pairs_number, orphans_number)), number)
     starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
     lowest = np.minimum.reduceat(number, starts)
 
@@ -269,7 +281,7 @@ def _outcomes(
     low = np.flatnonzero(number == lowest[owner])
     low_left = left[low]
     low_context = context[low]
-    value = np.empty((len(low), KINDS), dtype=np.int64)
+    value = np.empty((len(low), KINDS), dtype=np.int8)
     for place, suit in enumerate(suits):
         base, join = _rest_of(tables, layout, ids[low], place)
         grown = np.minimum(patterns[low, place][:, None] + _POWERS, PATTERN_LIMIT)
@@ -290,23 +302,24 @@ def _outcomes(
         row_calls[low][:, None],
     )
     value[:, layout.honours] = final[whole[low][:, None] * join_tables.CONTEXTS + drawn_context]
+    lowers = value < number[low][:, None]
     shut = np.flatnonzero(closed[low])
     if len(shut):
+        # A draw lowers seven pairs by one when it pairs a single, or adds a kind to fewer
+        # than seven; thirteen orphans when it adds an orphan kind, or pairs one where none
+        # is paired. Either matters only where its shape has the hand's number.
+        rows_shut = low[shut]
         before = low_left[shut]
         zero = before == 0
         one = before == 1
-        rows_shut = low[shut]
-        other = np.minimum(
-            _seven_pairs(
-                held_pairs[rows_shut][:, None] + one, kinds_held[rows_shut][:, None] + zero
-            ),
-            _orphans(
-                terms[rows_shut][:, None] + layout.orphan * zero,
-                terms_paired[rows_shut][:, None] + layout.orphan * one,
-            ),
+        target = number[rows_shut]
+        by_pairs = (pairs_number[rows_shut] == target)[:, None] & (
+            one | (zero & (kinds_held[rows_shut] < 7)[:, None])
         )
-        value[shut] = np.minimum(value[shut], other)
-    lowers = value < number[low][:, None]
+        by_orphans = (orphans_number[rows_shut] == target)[:, None] & (
+            layout.orphan_kinds & (zero | (one & (terms_paired[rows_shut] == 0)[:, None]))
+        )
+        lowers[shut] |= by_pairs | by_orphans
     count = np.full(rows, -1, dtype=np.int64)
     count[low] = (lowers * unseen[owner[low]]).sum(axis=1)
 
@@ -314,13 +327,17 @@ def _outcomes(
     best = np.maximum.reduceat(count, starts)
     discarded = np.array([decision.discarded for decision in decisions], dtype=np.int64)
     made = np.flatnonzero(kind == discarded[owner])
-    out: list[Outcome] = []
-    for index, position in enumerate(made.tolist()):
-        lowest_number = int(lowest[index])
-        made_number = int(number[position])
-        loss = int(best[index] - count[position]) if made_number == lowest_number else None
-        out.append((loss, lowest_number, made_number))
-    return out
+    made_number = number[made]
+    return [
+        (loss if kept else None, low_number, left_number)
+        for loss, kept, low_number, left_number in zip(
+            (best - count[made]).tolist(),
+            (made_number == lowest).tolist(),
+            lowest.tolist(),
+            made_number.tolist(),
+            strict=True,
+        )
+    ]
 
 
 def _suits_joined(tables: _Tables, layout: _Layout, ids: _Ints) -> _Ints:
