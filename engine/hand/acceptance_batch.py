@@ -246,31 +246,48 @@ def _outcomes(
     suits = layout.suits
     pattern = counts[:, :27].reshape(-1, 3, 9)[:, suits] @ _POWERS  # (decisions, suits)
 
+    # Each decision's counts of pairs, kinds, orphan kinds and paired orphans, and of the
+    # honour group's melds, pairs, singles and fours: a row (below) adjusts them by its
+    # discard instead of counting its 34 kinds again.
+    held = counts > 0
+    paired = counts >= 2
+    held_pairs = paired.sum(axis=1)
+    kinds_held = held.sum(axis=1)
+    terms = held @ layout.orphan
+    terms_paired = paired @ layout.orphan
+    honour = counts[:, layout.honours]
+    melds = (honour >= 3).sum(axis=1)
+    pairs = (honour == 2).sum(axis=1)
+    singles = (honour == 1).sum(axis=1)
+
     # Every (decision, discard) as a row: the hand left, each suit's pattern and frontier.
     owner, kind = np.nonzero(allowed)
     rows = len(owner)
-    left = counts[owner]
-    left[np.arange(rows), kind] -= 1
+    had = counts[owner, kind]  # copies of the discarded kind before the discard
     patterns = pattern[owner]
     column = layout.column[kind]
     moved = np.flatnonzero(column >= 0)
     patterns[moved, column[moved]] -= layout.power[kind[moved]]
     ids = tables.full[patterns].astype(np.int64)
-    honour = left[:, layout.honours]
-    melds = (honour >= 3).sum(axis=1)
-    pairs = (honour == 2).sum(axis=1)
-    singles = (honour == 1).sum(axis=1)
-    quads = (honour == 4).sum(axis=1)
+    in_honours = column < 0
+    had_one = had == 1
+    had_two = had == 2
+    had_three = had == 3
+    melds = melds[owner] - (in_honours & had_three)
+    pairs = pairs[owner] + (in_honours & had_three) - (in_honours & had_two)
+    singles = singles[owner] + (in_honours & had_two) - (in_honours & had_one)
+    quads = np.zeros(rows, dtype=np.int64)  # none: such hands are valued one by one
     row_calls = calls[owner]
     context = _honour_context(melds, pairs, singles, quads, row_calls)
     final = tables.final2 if layout.three_player else tables.final3
     whole = _suits_joined(tables, layout, ids)
     number = final[whole * join_tables.CONTEXTS + context]
     closed = row_calls == 0
-    held_pairs = (left >= 2).sum(axis=1)
-    kinds_held = (left > 0).sum(axis=1)
-    terms = (left > 0) @ layout.orphan
-    terms_paired = (left >= 2) @ layout.orphan
+    orphan = layout.orphan[kind]
+    held_pairs = held_pairs[owner] - had_two
+    kinds_held = kinds_held[owner] - had_one
+    terms = terms[owner] - orphan * had_one
+    terms_paired = terms_paired[owner] - orphan * had_two
     pairs_number = _seven_pairs(held_pairs, kinds_held)
     orphans_number = _orphans(terms, terms_paired)
     number = np.where(closed, np.minimum(number, np.minimum(pairs_number, orphans_number)), number)
@@ -279,7 +296,8 @@ def _outcomes(
 
     # The draws of the rows at the lowest number: the value of every kind drawn.
     low = np.flatnonzero(number == lowest[owner])
-    low_left = left[low]
+    low_left = counts[owner[low]]
+    low_left[np.arange(len(low)), kind[low]] -= 1
     low_context = context[low]
     value = np.empty((len(low), KINDS), dtype=np.int8)
     for place, suit in enumerate(suits):
