@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from engine.dialect import Dialect
 from engine.errors import UnknownRulesetError
 from engine.events import Game
-from engine.report import ReplayReport
+from engine.report import ReplayReport, Verdict
 
 if TYPE_CHECKING:  # (the viewer's types: a verification never needs their module)
     from engine.frame_types import RoundFrames, RoundInfo, StudyTally
@@ -119,6 +119,14 @@ class GameFamily(ABC):
         :raises EngineError: the game's rule set is unknown.
         """
         return None
+
+    def replay_and_study(self, game: Game) -> tuple[ReplayReport, list[StudyTally] | None]:
+        """:meth:`replay`, and :meth:`study` of a game the rules agree with (``None`` for one
+        they do not): in one pass of the rules where the family can, else one after the
+        other."""
+        report = self.replay(game)
+        agrees = report.verdict in (Verdict.VERIFIED, Verdict.VERIFIED_FRAGMENT)
+        return report, self.study(game) if agrees else None
 
     def check_modifiers(
         self,

@@ -13,6 +13,8 @@ result and one row of facts per player per hand, the raw material of the statist
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.events import Game
 from engine.families import family_of
 from engine.report import (
@@ -25,6 +27,9 @@ from engine.report import (
     is_limit_hand,
 )
 
+if TYPE_CHECKING:  # (the study's types: a verification without it never needs them)
+    from engine.frame_types import StudyTally
+
 __all__ = [
     "Discrepancy",
     "ReplayReport",
@@ -34,6 +39,7 @@ __all__ = [
     "WinSummary",
     "is_limit_hand",
     "replay",
+    "replay_and_study",
 ]
 
 
@@ -48,3 +54,11 @@ def replay(game: Game, *, stop_at_first: bool = False) -> ReplayReport:
     (:mod:`engine.report`).
     """
     return family_of(game.header.ruleset).replay(game, stop_at_first=stop_at_first)
+
+
+def replay_and_study(game: Game) -> tuple[ReplayReport, list[StudyTally] | None]:
+    """:func:`replay`, and the study aids' tallies of a game the rules agree with (``None``
+    otherwise, or for a family without study aids), counted in the same pass of the rules
+    where the family can (:meth:`engine.families.GameFamily.replay_and_study`): what a worker's
+    verification asks."""
+    return family_of(game.header.ruleset).replay_and_study(game)

@@ -18,7 +18,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from engine.errors import IllegalActionError
 from engine.events import Event, Game, Round
@@ -386,7 +386,17 @@ class ReplayLedger:
 
 #: A family's table (its state machine) and the result of one of its finished hands.
 TableT = TypeVar("TableT", bound=Table[Any])
+TableT_contra = TypeVar("TableT_contra", bound=Table[Any], contravariant=True)
 ResultT = TypeVar("ResultT")
+
+
+class RoundFollower(Protocol[TableT_contra]):
+    """Pushes each hand's events into the table in a driver's stead, to follow the hand as
+    it goes (the study aids, counted in the verification's own pass: :mod:`engine.study`)."""
+
+    def push_round(self, index: int, round_: Round, table: TableT_contra) -> tuple[int, str] | None:
+        """:meth:`~engine.table.Table.push_events` of ``round_``'s events on ``table`` (dealt),
+        the ``index``-th hand of the record, following each."""
 
 
 class ReplayDriver(ReplayLedger, ABC, Generic[TableT, ResultT]):
@@ -407,6 +417,10 @@ class ReplayDriver(ReplayLedger, ABC, Generic[TableT, ResultT]):
     :meth:`check_hand` and :meth:`final_scores`, and may override :meth:`prepare`,
     :meth:`first_position`, :meth:`event_words` and :meth:`check_game`.
     """
+
+    #: Pushes each hand's events in the driver's stead, following them (``None``: the table's
+    #: own loop, :meth:`~engine.table.Table.push_events`).
+    follower: RoundFollower[TableT] | None = None
 
     def run(self) -> ReplayReport:
         """Replay the game and report."""
@@ -435,7 +449,11 @@ class ReplayDriver(ReplayLedger, ABC, Generic[TableT, ResultT]):
                 self.differ(Verdict.ILLEGAL_ACTION, None, "deal", str(error), "this deal")
                 break
             events = round_.events
-            refused = table.push_events(events)
+            follower = self.follower
+            if follower is None:
+                refused = table.push_events(events)
+            else:
+                refused = follower.push_round(index, round_, table)
             if refused is not None:
                 number, problem = refused
                 self.differ(

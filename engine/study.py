@@ -47,6 +47,7 @@ from engine.events import (
     Pon,
     RiichiAccepted,
     RiichiDeclared,
+    Round,
     Win,
 )
 from engine.frame_types import DiscardOption, Study, StudyTally
@@ -69,6 +70,7 @@ __all__ = [
     "VALUE",
     "RiichiPasses",
     "StudyContext",
+    "StudyPass",
     "TableTiles",
     "chosen_discard",
     "discard_safety",
@@ -752,25 +754,48 @@ def riichi_study(game: Game) -> list[StudyTally]:
     facing a riichi, not genbutsu against every one, that left two or more shanten
     (``docs/stats.md``, "Value and defence").
 
-    The decisions are gathered in the replay and valued after it, all of the game's at once
-    (:meth:`StudyContext.outcomes`).
+    The rounds are replayed here (:class:`StudyPass`); a verification counts the same in its
+    own replay (:meth:`engine.families.GameFamily.replay_and_study`).
 
     :raises EngineError: the game's rule set is unknown.
     """
     ruleset = ruleset_of(game)
-    context = StudyContext(ruleset)
+    study = StudyPass(ruleset)
     first_dealer = game.rounds[0].dealer if game.rounds else 0
-    players = ruleset.players
-    gathered = _GameDecisions()
-    rounds: list[int] = []
     for index, round_ in enumerate(game.rounds):
         state = GameState(ruleset, first_dealer=first_dealer)
         try:
             state.start_round(round_)
         except IllegalActionError:
             continue
-        rounds.append(index)
-        passes = RiichiPasses(players)
+        study.push_round(index, round_, state)
+    return study.tallies()
+
+
+class StudyPass:
+    """A riichi game's study, hand by hand as a replay deals them: :meth:`push_round` pushes a
+    hand's events into its state and gathers its decisions (a
+    :class:`~engine.report.RoundFollower`: the verification's replay can push through it),
+    :meth:`tallies` values them all at once (:meth:`StudyContext.outcomes`) and counts."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.context = StudyContext(ruleset)
+        self.players = ruleset.players
+        #: The hands pushed, by index in the record.
+        self.rounds: list[int] = []
+        #: Per decision: (round index, seat, facing a riichi, genbutsu against every one).
+        self.where: list[tuple[int, int, bool, bool]] = []
+        #: The decisions to value, as :meth:`StudyContext.outcomes` takes them.
+        self.inputs: list[DecisionInput] = []
+        #: The decisions (numbers) whose discard a ron took.
+        self.dealt_in: list[int] = []
+
+    def push_round(self, index: int, round_: Round, state: GameState) -> tuple[int, str] | None:
+        """Push the events of ``round_`` (the record's ``index``-th, dealt on ``state``),
+        gathering its decisions, up to the first the rules refuse: its number and why."""
+        context = self.context
+        self.rounds.append(index)
+        passes = RiichiPasses(self.players)
         table = TableTiles(state)
         #: Each seat's decision facing a riichi, not genbutsu, waiting for its discard.
         pushes: dict[int, int] = {}
@@ -779,15 +804,16 @@ def riichi_study(game: Game) -> list[StudyTally]:
         last: tuple[int, int | None] | None = None
         events = round_.events
         for number, event in enumerate(events):
-            if state.push(event) is not None:
-                break
+            problem = state.push(event)
+            if problem is not None:
+                return number, problem
             passes.note(event)
             table.note(event, state)
             if isinstance(event, Discard):
                 last = (event.seat, pushes.pop(event.seat, None))
             elif isinstance(event, Win):
                 if last is not None and not event.tsumo and event.from_seat == last[0]:
-                    gathered.deal_in(last[1])
+                    self.deal_in(last[1])
             elif not isinstance(event, _BEFORE_RON):
                 last = None
             seat = context.decision_seat(state, event)
@@ -800,25 +826,13 @@ def riichi_study(game: Game) -> list[StudyTally]:
             safe = bool(against) and all(
                 passes.genbutsu(state, other) >> discarded & 1 for other in against
             )
-            decision = gathered.add(
+            decision = self.add(
                 context.decision_input(state, seat, discarded, table.seen),
                 (index, seat, bool(against), safe),
             )
             if against and not safe:
                 pushes[seat] = decision
-    return gathered.tallies(context, rounds, players)
-
-
-class _GameDecisions:
-    """A game's decisions as the replay meets them, valued together at the end."""
-
-    def __init__(self) -> None:
-        #: Per decision: (round index, seat, facing a riichi, genbutsu against every one).
-        self.where: list[tuple[int, int, bool, bool]] = []
-        #: The decisions to value, as :meth:`StudyContext.outcomes` takes them.
-        self.inputs: list[DecisionInput] = []
-        #: The decisions (numbers) whose discard a ron took.
-        self.dealt_in: list[int] = []
+        return None
 
     def add(self, decision: DecisionInput, where: tuple[int, int, bool, bool]) -> int:
         """Gather one decision (``where``: round index, seat, facing a riichi, genbutsu against
@@ -832,9 +846,9 @@ class _GameDecisions:
         if decision is not None:
             self.dealt_in.append(decision)
 
-    def tallies(self, context: StudyContext, rounds: list[int], players: int) -> list[StudyTally]:
-        """Each started round's tallies per seat, the decisions valued."""
-        outcomes = context.outcomes(self.inputs)
+    def tallies(self) -> list[StudyTally]:
+        """Each pushed round's tallies per seat, the decisions valued."""
+        outcomes = self.context.outcomes(self.inputs)
         blank = (0, 0, 0, 0)
         counted: dict[tuple[int, int], tuple[int, int, int, int]] = {}
         for (round_index, seat, facing, safe), outcome in zip(self.where, outcomes, strict=True):
@@ -860,6 +874,6 @@ class _GameDecisions:
                 *counted.get((round_index, seat), blank),
                 (round_index, seat) in pushed,
             )
-            for round_index in rounds
-            for seat in range(players)
+            for round_index in self.rounds
+            for seat in range(self.players)
         ]

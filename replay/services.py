@@ -23,7 +23,7 @@ from engine.errors import EngineError
 from engine.events import Game as EngineGame
 from engine.formats import canonical
 from engine.frame_types import StudyTally
-from engine.replay import ReplayReport, replay
+from engine.replay import ReplayReport, replay, replay_and_study
 from engine.replay import RoundFact as EngineFact
 from engine.replay import Verdict as EngineVerdict
 from mjlogs import pipeline, record_cache
@@ -129,10 +129,14 @@ def replayed(
     ``label`` names the game in the log should the engine fail on it."""
     started = time.perf_counter()
     facts = None
+    counted: Sequence[StudyTally] | None = None
     try:
         if record is None:
             record = canonical.game_from_json(document)
-        report = replay(record)
+        if study:  # the study aids in the replay's own pass (None: a game they cannot count)
+            report, counted = replay_and_study(record)
+        else:
+            report = replay(record)
     except EngineError as error:
         # A stored document the engine can no longer read (a format change), or a game it
         # cannot replay at all (an unknown rule set): say so.
@@ -178,7 +182,9 @@ def replayed(
     }
     tallies = None
     if study and facts is not None and record is not None:
-        tallies = pipeline.statistics().study(record, label)
+        # Counted in the pass unless the family could not (a record judged by an older era's
+        # rules, a fault of the study's): then apart, with the catch-up's logging.
+        tallies = counted if counted is not None else pipeline.statistics().study(record, label)
     return Replayed(values, facts, tallies)
 
 

@@ -21,9 +21,9 @@ from engine.dialect import RIICHI, Dialect
 from engine.errors import EngineError
 from engine.events import Game
 from engine.families import GameFamily, Unit
-from engine.report import ReplayReport
+from engine.report import ReplayReport, Verdict
 from engine.rules import PRESETS
-from engine.rules.presets import with_overrides
+from engine.rules.presets import ruleset_of, with_overrides
 from engine.rules.ruleset import Scoring
 
 if TYPE_CHECKING:  # (the viewer's types, whose module a verification does not need)
@@ -83,6 +83,28 @@ class RiichiFamily(GameFamily):
         from engine.study import riichi_study
 
         return riichi_study(game)
+
+    def replay_and_study(self, game: Game) -> tuple[ReplayReport, list[StudyTally] | None]:
+        """The replay pushes every hand's events through the study
+        (:class:`engine.study.StudyPass`), so that a verification's one pass of the rules
+        serves both; the study stands apart only for a record judged by an older era's rules
+        (the pass followed the header's, which refused it)."""
+        from engine.study import StudyPass
+        from engine.variants.riichi.replay import replay
+
+        try:
+            study = StudyPass(ruleset_of(game))
+        except EngineError:
+            return self.replay(game), None  # unsupported: the replay says so
+        try:
+            report = replay(game, follower=study)
+        except Exception:  # a fault of the study's must not cost the verdict: replay alone
+            return self.replay(game), None
+        if report.verdict not in (Verdict.VERIFIED, Verdict.VERIFIED_FRAGMENT):
+            return report, None
+        if report.era is not None:
+            return report, self.study(game)
+        return report, study.tallies()
 
     def check_modifiers(
         self,

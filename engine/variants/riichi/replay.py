@@ -38,6 +38,7 @@ from engine.report import (
     ReplayDriver,
     ReplayReport,
     RoundFact,
+    RoundFollower,
     RoundSummary,
     Verdict,
     WinSummary,
@@ -387,9 +388,16 @@ def _facts(index: int, round_: Round, result: HandResult, state: GameState) -> l
     return facts
 
 
-def replay(game: Game, *, stop_at_first: bool = False) -> ReplayReport:
+def replay(
+    game: Game,
+    *,
+    stop_at_first: bool = False,
+    follower: RoundFollower[GameState] | None = None,
+) -> ReplayReport:
     """Replay a riichi game (any rule set of :mod:`engine.rules`) and compare the record with the
-    rules (:func:`engine.replay.replay`, which finds a game's family, says what it gives)."""
+    rules (:func:`engine.replay.replay`, which finds a game's family, says what it gives).
+    ``follower`` pushes each hand's events under the rule set the header names (not under an
+    older era's, should the record need one: a report with an ``era`` was not followed)."""
     try:
         ruleset = ruleset_of(game)
     except EngineError as error:
@@ -411,7 +419,9 @@ def replay(game: Game, *, stop_at_first: bool = False) -> ReplayReport:
     refusal = check_table(game, ruleset.players, ruleset.name)
     if refusal is not None:
         return refusal
-    report = _Replay(game, ruleset, stop_at_first).run()
+    judge = _Replay(game, ruleset, stop_at_first)
+    judge.follower = follower
+    report = judge.run()
     if report.verdict in _AGREES:
         return report
     return _older_era(game, ruleset, report, stop_at_first) or report
