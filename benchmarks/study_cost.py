@@ -1,18 +1,21 @@
 """What the study aids cost (tile acceptance of every discard decision, ``engine.study``), against
-the replay of the same games: the figure behind keeping them off the verification (issue 24).
+the replay of the same games (issue 42: no more than the replay's own cost again).
 
 Usage, from the repository root::
 
-    python benchmarks/study_cost.py [CORPUS] [--repeat 2] [--plain 300]
+    python benchmarks/study_cost.py [CORPUS] [--repeat 3] [--plain 300]
 
 ``CORPUS`` (default ``../shared/corpus``) is read whole (every game of every file the engine
-reads). In one process, timed in CPU seconds of the process: the replay of every game
-(``engine.replay.replay``, what ``python -m engine verify`` does after reading), then
-``engine.study.riichi_study`` of every riichi game (what the statistics' study catch-up runs:
-the replay of each round again and the acceptance of every decision), ``--repeat`` times: the
-first pass starts with the acceptance's memos empty (as a fresh worker), the later ones warm.
-Then ``--plain`` decisions of the corpus worked out by the plain definition (every discard,
-every draw, ``engine.hand.shanten.shanten``) against the fast table
+reads). In one process, timed in CPU seconds of the process, ``--repeat`` passes of each (the
+first starts cold: a fresh worker's; the best of them is the warm figure), in this order: the
+replay of every game (``engine.replay.replay``, what ``python -m engine verify`` does after
+reading); the study alone of every riichi game (``engine.study.riichi_study``, what the study
+catch-up runs: its own replay of each round and the valuing of every decision); the
+verification with the study in its own pass (``engine.replay.replay_and_study``, what a
+worker's verification runs). The study's cost is the last less the replay, best against best;
+the time spent valuing the decisions (``StudyContext.outcomes``) is given apart. Then
+``--plain`` decisions of the corpus worked out by the plain definition (every discard, every
+draw, ``engine.hand.shanten.shanten``) against the one-by-one table
 (``engine.hand.shanten.discard_acceptance``), to show what the table saves; the two must agree
 (exit status 1 otherwise).
 """
@@ -20,8 +23,10 @@ every draw, ``engine.hand.shanten.shanten``) against the fast table
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +36,13 @@ if str(ROOT) not in sys.path:
 
 from engine.errors import EngineError  # noqa: E402
 from engine.events import Game  # noqa: E402
+from engine.families import GameFamily, family_of  # noqa: E402
 from engine.formats import read_games  # noqa: E402
-from engine.hand import acceptance as acceptance_module  # noqa: E402
+from engine.hand.acceptance import Decision  # noqa: E402
 from engine.hand.shanten import acceptance_by_draws, discard_acceptance  # noqa: E402
-from engine.replay import replay  # noqa: E402
-from engine.study import riichi_study  # noqa: E402
+from engine.replay import replay, replay_and_study  # noqa: E402
+from engine.rules.presets import ruleset_of  # noqa: E402
+from engine.study import StudyContext, riichi_study  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
 
@@ -54,7 +61,7 @@ def games_of(folder: Path) -> list[Game]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
-    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
         "--plain", type=int, default=300, help="decisions compared with the plain definition"
     )
@@ -63,39 +70,49 @@ def main(argv: list[str] | None = None) -> int:
     if not games:
         print("no games", file=sys.stderr)
         return 2
-    start = time.process_time()
-    for game in games:
-        replay(game)
-    replayed = time.process_time() - start
-    print(f"{len(games)} games; replay: {1000 * replayed / len(games):.2f} ms a game")
+    riichi = [game for game in games if _studied(game)]
+    passes = max(1, args.repeat)
+    valuing = _ValuingClock()
     hands: list[tuple[list[int], bool]] = []
-    original = acceptance_module.discard_acceptance
 
-    def noted(counts: list[int], *, three_player: bool = False, lowest_only: bool = False) -> Any:
-        if len(hands) < args.plain:
-            hands.append((list(counts), three_player))
-        return original(counts, three_player=three_player, lowest_only=lowest_only)
-
-    for number in range(args.repeat):
-        studied = decisions = 0
-        chosen = noted if number == 0 else original
-        acceptance_module.discard_acceptance = chosen  # type: ignore[assignment]
-        start = time.process_time()
+    def replay_all() -> None:
         for game in games:
-            try:
-                tallies = riichi_study(game)
-            except EngineError:
-                continue
-            studied += 1
-            decisions += sum(tally.decisions for tally in tallies)
-        took = time.process_time() - start
-        state = "cold" if number == 0 else "warm"
-        print(
-            f"study pass {number + 1} ({state}): {1000 * took / studied:.2f} ms a game "
-            f"({studied} games, {decisions} decisions, {1e6 * took / decisions:.1f} us a "
-            f"decision, replay included); {took / replayed:.1f}x the replay"
-        )
-    acceptance_module.discard_acceptance = original  # type: ignore[assignment]
+            replay(game)
+
+    def study_all() -> None:
+        for game in riichi:
+            riichi_study(game)
+
+    def verify_all() -> None:
+        for game in games:
+            replay_and_study(game)
+
+    timings = {name: _passes(run, passes) for name, run in (("replay", replay_all),)}
+    with valuing.watching(hands, args.plain):
+        timings["study"] = _passes(study_all, passes)
+        valuing.reset()
+        timings["verify"] = _passes(verify_all, passes)
+    per_game = {name: [1000 * took / len(games) for took in runs] for name, runs in timings.items()}
+    per_game["study"] = [1000 * took / len(riichi) for took in timings["study"]]
+    decisions = valuing.decisions // passes
+    replay_ms, study_ms, verify_ms = (min(per_game[name]) for name in ("replay", "study", "verify"))
+    print(
+        f"{len(games)} games ({len(riichi)} riichi, {decisions} decisions); ms a game, "
+        f"first pass and best of {passes}:"
+    )
+    for name, words in (
+        ("replay", "replay (engine.replay.replay)"),
+        ("study", "study alone (engine.study.riichi_study, its own replay)"),
+        ("verify", "replay with the study in its pass (engine.replay.replay_and_study)"),
+    ):
+        print(f"  {words}: {per_game[name][0]:.2f}, {min(per_game[name]):.2f}")
+    extra = verify_ms - replay_ms
+    print(
+        f"the study aids in the verification's pass: {extra:.2f} ms a game more than the "
+        f"replay, {extra / replay_ms:.2f}x the replay (alone: {study_ms / replay_ms:.2f}x); "
+        f"valuing the decisions {1000 * valuing.seconds / passes / len(games):.2f} ms a game, "
+        f"{1e6 * valuing.seconds / passes / max(1, decisions):.1f} us a decision"
+    )
     if not hands:  # --plain 0: the comparison with the plain definition is not asked for
         return 0
     start = time.process_time()
@@ -109,6 +126,57 @@ def main(argv: list[str] | None = None) -> int:
         f"fast table {1e6 * fast_took / len(hands):.0f} us a decision (every discard's draws)"
     )
     return 0 if slow == fast else 1
+
+
+def _studied(game: Game) -> bool:
+    try:
+        ruleset_of(game)
+    except EngineError:
+        return False
+    return type(family_of(game.header.ruleset)).study is not GameFamily.study
+
+
+def _passes(run: Callable[[], None], count: int) -> list[float]:
+    """CPU seconds of the process for each of ``count`` passes of ``run``."""
+    out = []
+    for _ in range(count):
+        start = time.process_time()
+        run()
+        out.append(time.process_time() - start)
+    return out
+
+
+class _ValuingClock:
+    """The time the study spends valuing the decisions it gathered
+    (:meth:`engine.study.StudyContext.outcomes`), and the first hands it valued."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def reset(self) -> None:
+        self.seconds = 0.0
+        self.decisions = 0
+
+    @contextlib.contextmanager
+    def watching(self, hands: list[tuple[list[int], bool]], keep: int) -> Iterator[None]:
+        original = StudyContext.outcomes
+
+        def timed(context: StudyContext, inputs: Any) -> Any:
+            for decision in inputs:
+                if len(hands) < keep and isinstance(decision, Decision):
+                    hands.append((list(decision.counts), context.three_player))
+            start = time.process_time()
+            found = original(context, inputs)
+            self.seconds += time.process_time() - start
+            self.decisions += len(inputs)
+            return found
+
+        StudyContext.outcomes = timed  # type: ignore[method-assign, assignment]
+        try:
+            yield
+        finally:
+            StudyContext.outcomes = original  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":

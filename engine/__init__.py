@@ -2,7 +2,8 @@
 game state machine, the log formats, the replayer and self-play.
 
 Standard library only and free of Django, like python-chess, so it can be used from a view, a
-Celery task, the command line or a notebook.
+Celery task, the command line or a notebook. numpy, where installed, values the study aids of a
+whole game at once (``engine.hand.acceptance_batch``); without it they are valued one by one.
 """
 
 #: Recorded with every verification; raise it whenever a rule or a check changes, so that

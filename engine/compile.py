@@ -224,7 +224,8 @@ def build() -> None:
 
 # The wheels ---------------------------------------------------------------------------------
 #
-# The engine alone (it needs only the standard library) is shipped as a distribution of its
+# The engine alone (it needs only the standard library; numpy, optional, speeds up the study
+# aids) is shipped as a distribution of its
 # own, mjlogs-engine, in two wheels: the compiled one, for this platform and Python, and the
 # pure-Python one, for any, which pip takes where no compiled wheel fits. Both are built from a
 # copy of the engine's sources (no stray build or cache), so that setuptools reads no project
@@ -273,6 +274,9 @@ def _wheel(staged: Path, out: Path, compiled: list[str] | None) -> Path:
             version=_project_version(),
             description="The rules engine of mjlogs: riichi and its variants, log formats, replay.",
             python_requires=">=3.11",
+            # The study aids value a game's decisions together with numpy; without it, one by
+            # one (engine.study.StudyContext.outcomes): the same tallies, slower.
+            extras_require={"study": ["numpy>=1.26,<3"]},
             packages=find_packages(include=["engine", "engine.*"]),
             package_data={"engine": ["**/*.json", "**/*.bin", "py.typed"]},
             ext_modules=_extensions(compiled, build_base / "mypyc") if compiled else [],

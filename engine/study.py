@@ -51,7 +51,14 @@ from engine.events import (
     Win,
 )
 from engine.frame_types import DiscardOption, Study, StudyTally
-from engine.hand.acceptance import Acceptance, Decision, Outcome, acceptance, discard_outcome
+from engine.hand.acceptance import (
+    Acceptance,
+    Decision,
+    Outcome,
+    acceptance,
+    decision_outcome,
+    discard_outcome,
+)
 from engine.hand.melds import CHI, Meld, called_honour_runs
 from engine.hand.shanten import shanten_chiitoitsu
 from engine.hand.shapes import shapes_for
@@ -224,14 +231,20 @@ class StudyContext:
     def outcomes(self, inputs: Sequence[DecisionInput]) -> list[Outcome | None]:
         """The :data:`~engine.hand.acceptance.Outcome` of each decision of
         :meth:`decision_input` (``None``: a hand the engine cannot value), the hands worked out
-        together (:func:`engine.hand.acceptance_batch.discard_outcomes`)."""
-        from engine.hand.acceptance_batch import discard_outcomes  # numpy: not for verify
-
+        together (:func:`engine.hand.acceptance_batch.discard_outcomes`), or one by one
+        (:func:`engine.hand.acceptance.decision_outcome`) where numpy is not installed."""
         hands = [(number, x) for number, x in enumerate(inputs) if isinstance(x, Decision)]
         out = [None if isinstance(x, Decision) else x for x in inputs]
-        found = discard_outcomes(
-            [decision for _, decision in hands], self.copies, three_player=self.three_player
-        )
+        decisions = [decision for _, decision in hands]
+        try:  # numpy (imported here: a verification without the study never loads it)
+            from engine.hand.acceptance_batch import discard_outcomes
+        except ImportError:  # the engine alone needs only the standard library: one by one
+            found = [
+                decision_outcome(decision, self.copies, three_player=self.three_player)
+                for decision in decisions
+            ]
+        else:
+            found = discard_outcomes(decisions, self.copies, three_player=self.three_player)
         for (number, _), outcome in zip(hands, found, strict=True):
             out[number] = outcome
         return out

@@ -29,12 +29,20 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from engine.errors import InvalidHandError
+from engine.errors import EngineError, InvalidHandError
 from engine.hand.shanten import discard_acceptance
 from engine.hand.shapes import STANDARD, HandShapes
 from engine.tiles import KINDS, format_kind, kinds_mask
 
-__all__ = ["Acceptance", "Decision", "DiscardChoice", "Outcome", "acceptance", "discard_outcome"]
+__all__ = [
+    "Acceptance",
+    "Decision",
+    "DiscardChoice",
+    "Outcome",
+    "acceptance",
+    "decision_outcome",
+    "discard_outcome",
+]
 
 #: What the statistics need of a decision: the loss of the discard made (``None`` when it left
 #: more than the lowest), the lowest shanten any discard leaves, and the shanten the discard
@@ -179,6 +187,28 @@ def discard_outcome(
         if kind == discarded:
             return best - _count(mask, unseen), lowest
     return None, lowest  # it raises the shanten
+
+
+def decision_outcome(
+    decision: Decision, copies: Sequence[int], *, three_player: bool = False
+) -> Outcome | None:
+    """The :data:`Outcome` of one decision under the standard shapes, by its whole
+    :func:`acceptance`; ``None`` for a hand the engine cannot value or a discard it may not
+    make. (:mod:`engine.hand.acceptance_batch` values a game's decisions together, the same.)"""
+    try:
+        found = acceptance(
+            decision.counts,
+            copies,
+            decision.seen,
+            three_player=three_player,
+            discards=decision.allowed,
+        )
+    except (EngineError, ValueError):
+        return None
+    choice = found.choice(decision.discarded)
+    if choice is None:
+        return None
+    return found.loss(decision.discarded), found.shanten, choice.shanten
 
 
 #: A 1 in each byte of the 34: ``(x * _ONES) >> _TOP & 0xFF`` adds up the bytes of ``x``

@@ -15,7 +15,7 @@ decision of the corpus).
 Only the standard shapes are worked out here. A decision whose hand holds an honour four times
 (in three-player mode 1m or 9m too: the jidahai floor), one the engine cannot value (bad
 counts, not ``3n+2`` tiles, a discard it may not make) and every decision when the tables are
-missing go to :func:`engine.hand.acceptance.acceptance`, one at a time, as before.
+missing go to :func:`engine.hand.acceptance.decision_outcome`, one at a time.
 """
 
 from __future__ import annotations
@@ -28,9 +28,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from engine.errors import EngineError
 from engine.hand import join_tables, shanten_table
-from engine.hand.acceptance import Decision, Outcome, acceptance
+from engine.hand.acceptance import Decision, Outcome, decision_outcome
 from engine.tiles import EAST, KINDS, YAOCHUU
 
 __all__ = ["Decision", "Outcome", "discard_outcomes"]
@@ -138,7 +137,7 @@ def discard_outcomes(
         for index, outcome in zip(batched, found, strict=True):
             out[index] = outcome
     for index in rest:
-        out[index] = _one_by_one(decisions[index], copies, three_player)
+        out[index] = decision_outcome(decisions[index], copies, three_player=three_player)
     return out
 
 
@@ -177,24 +176,6 @@ def _batchable(decisions: Sequence[Decision], counts: _Ints, layout: _Layout) ->
             continue
         out.append(index)
     return out
-
-
-def _one_by_one(decision: Decision, copies: Sequence[int], three_player: bool) -> Outcome | None:
-    """A decision the arrays leave, by :func:`engine.hand.acceptance.acceptance`."""
-    try:
-        found = acceptance(
-            decision.counts,
-            copies,
-            decision.seen,
-            three_player=three_player,
-            discards=decision.allowed,
-        )
-    except (EngineError, ValueError):
-        return None
-    choice = found.choice(decision.discarded)
-    if choice is None:
-        return None
-    return found.loss(decision.discarded), found.shanten, choice.shanten
 
 
 def _honour_context(

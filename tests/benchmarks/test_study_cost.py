@@ -18,5 +18,6 @@ GAMES = (
 def test_the_study_cost_runs(plain: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(GAMES), "--repeat", "1", "--plain", plain]) == 0
     printed = capsys.readouterr().out
-    assert "study pass 1 (cold)" in printed
+    assert "the study aids in the verification's pass" in printed
+    assert "x the replay" in printed
     assert ("plain definition" in printed) == (plain != "0")

@@ -79,7 +79,12 @@ def test_the_pure_wheel_holds_every_module_and_its_data_and_nothing_built(
     # The source tree's tools stay out: this script's --clean, run from site-packages, would
     # delete other packages' extension modules.
     assert not tools & names
-    data = {"engine/py.typed", "engine/hand/suit_frontiers.bin", "engine/schema/game.schema.json"}
+    data = {
+        "engine/py.typed",
+        "engine/hand/suit_frontiers.bin",
+        "engine/hand/suit_joins.bin",
+        "engine/schema/game.schema.json",
+    }
     assert data <= names
     assert not [name for name in names if name.endswith(tuple(build_script.EXTENSION_SUFFIXES))]
     assert not [name for name in names if "__pycache__" in name]
@@ -87,8 +92,11 @@ def test_the_pure_wheel_holds_every_module_and_its_data_and_nothing_built(
         metadata = archive.read(f"mjlogs_engine-{version}.dist-info/METADATA").decode()
         wheel_file = archive.read(f"mjlogs_engine-{version}.dist-info/WHEEL").decode()
     assert "Name: mjlogs-engine" in metadata
-    # The engine needs only the standard library: the wheel requires nothing.
-    assert "Requires-Dist" not in metadata
+    # The engine needs only the standard library: the wheel requires nothing but under its
+    # extra "study" (numpy, which values a game's study aids at once).
+    required = [line for line in metadata.splitlines() if line.startswith("Requires-Dist")]
+    assert required and all('extra == "study"' in line for line in required)
+    assert "Provides-Extra: study" in metadata
     assert "Root-Is-Purelib: true" in wheel_file
 
 

@@ -5,6 +5,7 @@ corpus games, and the tables it gathers from (engine/hand/join_tables.py)."""
 from __future__ import annotations
 
 import random
+import sys
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -176,3 +177,16 @@ def test_a_broken_joins_file_is_no_table(tmp_path: Path, contents: bytes) -> Non
     truncated = tmp_path / "short.bin"
     truncated.write_bytes(zlib.compress(zlib.decompress(join_tables.JOINS_PATH.read_bytes())[:-1]))
     assert join_tables.load(truncated) is None
+
+
+@pytest.mark.corpus
+def test_without_numpy_the_study_values_its_decisions_one_by_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    paths = sorted(path for path in corpus_dir().rglob("*.mjlog") if path.is_file())
+    game = read_games(paths[0].read_bytes(), file_name=paths[0].name)[0][0]
+    with_numpy = riichi_study(game)
+    monkeypatch.setitem(sys.modules, "engine.hand.acceptance_batch", None)  # import fails
+    monkeypatch.setattr(acceptance_batch, "discard_outcomes", None)  # and cannot be reached
+    assert riichi_study(game) == with_numpy
+    assert sum(tally.decisions for tally in with_numpy) > 50
