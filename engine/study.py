@@ -172,7 +172,8 @@ def chosen_discard(events: Sequence[Event], index: int, seat: int) -> int | None
     """The kind ``seat`` discarded as its next move after ``events[index]`` (a riichi
     declaration or a dora indicator may come between), or ``None`` when its next move was not
     a discard."""
-    for later in events[index + 1 :]:
+    for number in range(index + 1, len(events)):
+        later = events[number]
         if isinstance(later, Discard):
             return later.tile.kind if later.seat == seat else None
         if isinstance(later, _BETWEEN) and getattr(later, "seat", seat) == seat:
@@ -816,21 +817,33 @@ class StudyPass:
         #: number if that decision may have pushed.
         last: tuple[int, int | None] | None = None
         events = round_.events
+        push = state.push
+        seats = state.seats
         for number, event in enumerate(events):
-            problem = state.push(event)
+            problem = push(event)
             if problem is not None:
                 return number, problem
-            passes.note(event)
-            table.note(event, state)
-            if isinstance(event, Discard):
-                last = (event.seat, pushes.pop(event.seat, None))
-            elif isinstance(event, Win):
-                if last is not None and not event.tsumo and event.from_seat == last[0]:
-                    self.deal_in(last[1])
-            elif not isinstance(event, _BEFORE_RON):
-                last = None
-            seat = context.decision_seat(state, event)
-            if seat is None:
+            if isinstance(event, Draw):
+                seat = event.seat
+                if len(state.dora_indicators) != table.indicators:
+                    table.note(event, state)
+            elif isinstance(event, Chi | Pon):
+                seat = event.seat
+                table.note(event, state)
+            else:  # not a decision: what a ron, a push and the riichi passes follow
+                table.note(event, state)
+                passes.note(event)
+                if isinstance(event, Discard):
+                    last = (event.seat, pushes.pop(event.seat, None))
+                elif isinstance(event, Win):
+                    if last is not None and not event.tsumo and event.from_seat == last[0]:
+                        self.deal_in(last[1])
+                elif not isinstance(event, _BEFORE_RON):
+                    last = None
+                continue
+            # A draw, a chi or a pon: a decision unless the seat is in riichi.
+            last = None
+            if seats[seat].riichi:
                 continue
             discarded = chosen_discard(events, number, seat)
             if discarded is None:

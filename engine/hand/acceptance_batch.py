@@ -166,15 +166,14 @@ def _batchable(decisions: Sequence[Decision], counts: _Ints, layout: _Layout) ->
     fine &= (counts[:, layout.honours] < 4).all(axis=1)
     if layout.three_player:
         fine &= (counts[:, 1:8] == 0).all(axis=1)
-    out = []
-    for index in np.flatnonzero(fine).tolist():
-        decision = decisions[index]
-        kind = decision.discarded
-        if not 0 <= kind < KINDS or not counts[index, kind]:
-            continue
-        if decision.allowed is not None and kind not in decision.allowed:
-            continue
-        out.append(index)
+    discarded = np.array([decision.discarded for decision in decisions], dtype=np.int64)
+    known = (discarded >= 0) & (discarded < KINDS)
+    fine &= known
+    fine &= counts[np.arange(len(decisions)), np.where(known, discarded, 0)] > 0
+    for index, decision in enumerate(decisions):  # a swap call's bans: rare
+        if decision.allowed is not None and decision.discarded not in decision.allowed:
+            fine[index] = False
+    out: list[int] = np.flatnonzero(fine).tolist()
     return out
 
 
