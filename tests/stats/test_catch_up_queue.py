@@ -59,8 +59,10 @@ def due_in(now: Any) -> float:
 
 
 def countdown_for(due: float) -> float:
-    """The countdown of a catch-up due in ``due`` seconds: it wakes every CHECK_EVERY."""
-    return min(due, catch_up.CHECK_EVERY.total_seconds())
+    """The countdown of a catch-up a change queues, due in ``due`` seconds: it wakes every
+    CHECK_EVERY, and first when changes would have stopped (WAKE_AFTER_CHANGE)."""
+    wake = catch_up.WAKE_AFTER_CHANGE.total_seconds()
+    return min(due, catch_up.CHECK_EVERY.total_seconds(), wake)
 
 
 def delay_after(started_ago: float, took: float | None) -> float | None:
@@ -108,19 +110,23 @@ def test_a_catch_up_not_yet_due_when_it_starts_puts_itself_off() -> None:
     now = timezone.now()
     check_every = catch_up.CHECK_EVERY.total_seconds()
     catch_up.release(TASK)
+    wake = catch_up.WAKE_AFTER_CHANGE.total_seconds()
     # Running for 10 s; the last finished pass took 100 s: due 400 s after this one started.
-    # The task wakes every CHECK_EVERY meanwhile.
+    # The change's task wakes when changes would have stopped; while the pass runs, it wakes
+    # every CHECK_EVERY.
     set_times(started_at=now - timedelta(seconds=10), finished_at=None, last_seconds=100.0)
-    for delay in (catch_up.claim(TASK), catch_up.postpone(TASK)):
-        assert delay == pytest.approx(check_every, abs=1)
+    for delay, expected in ((catch_up.claim(TASK), wake), (catch_up.postpone(TASK), check_every)):
+        assert delay == pytest.approx(expected, abs=1)
         assert 389 < due_in(now) <= 391
     # It finished after 300 s, and changes keep coming: the next is due 1,200 s after it
-    # started.
+    # started, and the task wakes again when changes would have stopped after the last one.
     set_times(started_at=now - timedelta(seconds=300), finished_at=now, last_seconds=300.0)
     catch_up.claim(TASK)  # a change: the catch-up waits, and notes it
     delay = catch_up.postpone(TASK)
-    assert delay == pytest.approx(check_every, abs=1)
+    assert delay == pytest.approx(wake, abs=1)
     assert 899 < due_in(now) <= 901
+    set_times(changed_at=now - timedelta(seconds=2))  # the last change, 2 s ago
+    assert catch_up.postpone(TASK) == pytest.approx(wake - 2, abs=1)
     # Due (or nearly): run now.
     started = now - timedelta(seconds=1198)
     set_times(started_at=started, finished_at=started + timedelta(seconds=300))
