@@ -12,12 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from engine.errors import IllegalActionError
 from engine.formats import read_games
 from engine.hand import acceptance_batch, join_tables, shanten_table
 from engine.hand.acceptance import Decision, Outcome, acceptance
 from engine.hand.acceptance_batch import discard_outcomes
 from engine.hand.shanten_table_build import join_tables as rebuilt_joins
-from engine.study import StudyContext, riichi_study
+from engine.rules.presets import ruleset_of
+from engine.state import GameState
+from engine.study import StudyPass, riichi_study
 from tests.engine.corpus import corpus_dir
 
 FOUR = [4] * 34
@@ -113,28 +116,31 @@ def test_without_the_tables_every_decision_is_valued_one_by_one(
 
 
 def corpus_decisions() -> list[tuple[list[Decision], list[int], bool]]:
-    """Every decision of every fourth corpus file's riichi games, as the study gathers them."""
+    """Every decision of every fourth corpus file's riichi games, as the study gathers them
+    (:class:`engine.study.StudyPass`, round by round as ``riichi_study`` pushes them)."""
     gathered: list[tuple[list[Decision], list[int], bool]] = []
-    original = StudyContext.outcomes
-
-    def spy(self: StudyContext, inputs: Sequence[object]) -> list[Outcome | None]:
-        hands = [x for x in inputs if isinstance(x, Decision)]
-        gathered.append((hands, self.copies, self.three_player))
-        return original(self, inputs)  # type: ignore[arg-type]
-
     paths = sorted(path for path in corpus_dir().rglob("*") if path.is_file())
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(StudyContext, "outcomes", spy)
-        for path in paths[::4]:
+    for path in paths[::4]:
+        try:
+            games = read_games(path.read_bytes(), file_name=path.name)[0]
+        except ValueError:
+            continue
+        for game in games:
             try:
-                games = read_games(path.read_bytes(), file_name=path.name)[0]
+                ruleset = ruleset_of(game)
             except ValueError:
                 continue
-            for game in games:
+            study = StudyPass(ruleset)
+            first_dealer = game.rounds[0].dealer if game.rounds else 0
+            for index, round_ in enumerate(game.rounds):
+                state = GameState(ruleset, first_dealer=first_dealer)
                 try:
-                    riichi_study(game)
-                except ValueError:
+                    state.start_round(round_)
+                except IllegalActionError:
                     continue
+                study.push_round(index, round_, state)
+            hands = [x for x in study.inputs if isinstance(x, Decision)]
+            gathered.append((hands, study.context.copies, study.context.three_player))
     return gathered
 
 
