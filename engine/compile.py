@@ -343,6 +343,8 @@ TESTED = (
     "tests/engine/test_cli.py",
     "tests/engine/test_final_points.py",
     "tests/engine/test_state_memory.py",  # compiled, a nested function is a cycle per call
+    "tests/engine/test_study_pass.py",  # the study in the verification's pass
+    "tests/engine/test_study_table_tiles.py",
 )
 
 
