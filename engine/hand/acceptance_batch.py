@@ -1,16 +1,15 @@
 """Tile acceptance of many decisions at once, with numpy: what the statistics ask of a game.
 
 :func:`engine.hand.acceptance.discard_outcome` answers one decision at a time in Python, at
-some 40 µs: ten times a game's replay over its few hundred decisions. The statistics need only
-three numbers of each decision (the loss of the discard made, the lowest shanten, the shanten
-the discard made leaves), so a whole game's decisions go through here together: every
-(decision, discard) pair and every (decision, discard, draw) triple as rows of arrays, each
-hand's regular shanten by gathers from the precomputed tables (:mod:`engine.hand.shanten_table`
-gives each suit pattern its full frontier, :mod:`engine.hand.join_tables` joins them), seven
-pairs and thirteen orphans from counts. The numbers are those of
-:func:`engine.hand.shanten.shanten` and of :func:`engine.hand.acceptance.acceptance`
-(``tests/engine/hand/test_acceptance_batch.py`` compares them on random hands and on every
-decision of the corpus).
+some 40 µs. The statistics need only three numbers of each decision (the loss of the discard
+made, the lowest shanten, the shanten the discard made leaves), so a whole game's decisions go
+through here together: every (decision, discard) pair is a row of arrays, and each row at its
+decision's lowest shanten gets its 34 draws as columns; each hand's regular shanten comes from
+gathers in the precomputed tables (:mod:`engine.hand.shanten_table` gives each suit pattern
+its full frontier, :mod:`engine.hand.join_tables` joins them), seven pairs and thirteen
+orphans from counts. The numbers are those of :func:`engine.hand.shanten.shanten` and of
+:func:`engine.hand.acceptance.acceptance` (``tests/engine/hand/test_acceptance_batch.py``
+compares them on random hands and on the corpus's decisions).
 
 Only the standard shapes are worked out here. A decision whose hand holds an honour four times
 (in three-player mode 1m or 9m too: the jidahai floor), one the engine cannot value (bad
@@ -124,19 +123,18 @@ def discard_outcomes(
     seen = _rows([decision.seen for decision in decisions])
     if tables is not None and counts is not None and seen is not None:
         batched = _batchable(decisions, counts, layout)
-    rest = sorted(set(range(len(decisions))) - set(batched))
-    if batched and tables is not None and counts is not None and seen is not None:
-        found = _outcomes(
-            tables,
-            layout,
-            counts[batched],
-            seen[batched],
-            np.array(copies, dtype=np.int16),
-            [decisions[i] for i in batched],
-        )
-        for index, outcome in zip(batched, found, strict=True):
-            out[index] = outcome
-    for index in rest:
+        if batched:
+            found = _outcomes(
+                tables,
+                layout,
+                counts[batched],
+                seen[batched],
+                np.array(copies, dtype=np.int16),
+                [decisions[i] for i in batched],
+            )
+            for index, outcome in zip(batched, found, strict=True):
+                out[index] = outcome
+    for index in sorted(set(range(len(decisions))) - set(batched)):
         out[index] = decision_outcome(decisions[index], copies, three_player=three_player)
     return out
 
