@@ -86,6 +86,7 @@ __all__ = [
     "safety_rank",
     "seen_on_table",
     "study_of",
+    "study_pass",
     "tile_copies",
     "trade_of",
     "yaku_in_reach",
@@ -773,6 +774,15 @@ def riichi_study(game: Game) -> list[StudyTally]:
 
     :raises EngineError: the game's rule set is unknown.
     """
+    return study_pass(game).tallies()
+
+
+def study_pass(game: Game) -> StudyPass:
+    """A riichi game's :class:`StudyPass` with every round pushed, each from its deal (a round
+    that cannot start is left out), its decisions gathered and not yet valued.
+
+    :raises EngineError: the game's rule set is unknown.
+    """
     ruleset = ruleset_of(game)
     study = StudyPass(ruleset)
     first_dealer = game.rounds[0].dealer if game.rounds else 0
@@ -783,7 +793,7 @@ def riichi_study(game: Game) -> list[StudyTally]:
         except IllegalActionError:
             continue
         study.push_round(index, round_, state)
-    return study.tallies()
+    return study
 
 
 class StudyPass:

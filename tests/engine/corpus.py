@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.events import Game
+from engine.formats import read_games
+
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 
 
@@ -30,6 +33,18 @@ class CorpusFile:
     @property
     def name(self) -> str:
         return self.path.name
+
+
+def corpus_games(step: int = 1) -> list[Game]:
+    """Every game of every ``step``-th corpus file the engine reads (skips without the
+    corpus)."""
+    games: list[Game] = []
+    for path in sorted(p for p in corpus_dir().rglob("*") if p.is_file())[::step]:
+        try:
+            games += read_games(path.read_bytes(), file_name=path.name)[0]
+        except ValueError:  # EngineError: a file the engine does not read
+            continue
+    return games
 
 
 def corpus_dir() -> Path:

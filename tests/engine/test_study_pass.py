@@ -8,22 +8,12 @@ import pytest
 
 from engine import study as study_module
 from engine.events import Game
-from engine.formats import canonical, read_games
+from engine.formats import canonical
 from engine.replay import Verdict, replay, replay_and_study
 from engine.study import riichi_study
-from tests.engine.corpus import corpus_dir
+from tests.engine.corpus import corpus_games
 
 AGREES = (Verdict.VERIFIED, Verdict.VERIFIED_FRAGMENT)
-
-
-def corpus_games(step: int) -> list[Game]:
-    games: list[Game] = []
-    for path in sorted(p for p in corpus_dir().rglob("*") if p.is_file())[::step]:
-        try:
-            games += read_games(path.read_bytes(), file_name=path.name)[0]
-        except ValueError:
-            continue
-    return games
 
 
 @pytest.mark.corpus

@@ -12,37 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import IllegalActionError
-from engine.formats import read_games
 from engine.hand import acceptance_batch, join_tables, shanten_table
-from engine.hand.acceptance import Decision, Outcome, acceptance
+from engine.hand.acceptance import Decision, decision_outcome
 from engine.hand.acceptance_batch import discard_outcomes
 from engine.hand.shanten_table_build import join_tables as rebuilt_joins
-from engine.rules.presets import ruleset_of
-from engine.state import GameState
-from engine.study import StudyPass, riichi_study
-from tests.engine.corpus import corpus_dir
+from engine.study import riichi_study, study_pass
+from tests.engine.corpus import corpus_games
 
 FOUR = [4] * 34
 SANMA = [0 if 1 <= kind <= 7 else 4 for kind in range(34)]
-
-
-def expected(decision: Decision, copies: Sequence[int], three_player: bool) -> Outcome | None:
-    """The outcome by the whole acceptance of the hand, or ``None`` where it refuses."""
-    try:
-        found = acceptance(
-            decision.counts,
-            copies,
-            decision.seen,
-            three_player=three_player,
-            discards=decision.allowed,
-        )
-    except ValueError:  # InvalidHandError, a ValueError
-        return None
-    choice = found.choice(decision.discarded)
-    if choice is None:
-        return None
-    return found.loss(decision.discarded), found.shanten, choice.shanten
 
 
 def random_decision(rng: random.Random, copies: Sequence[int]) -> Decision:
@@ -70,7 +48,9 @@ def test_the_batch_gives_what_the_acceptance_gives(copies: list[int], three_play
     rng = random.Random(4211 + three_player)
     decisions = [random_decision(rng, copies) for _ in range(3000)]
     found = discard_outcomes(decisions, copies, three_player=three_player)
-    wanted = [expected(decision, copies, three_player) for decision in decisions]
+    wanted = [
+        decision_outcome(decision, copies, three_player=three_player) for decision in decisions
+    ]
     differ = [
         (decision, got, want)
         for decision, got, want in zip(decisions, found, wanted, strict=True)
@@ -98,7 +78,7 @@ def test_hands_the_arrays_leave_are_valued_one_by_one() -> None:
     decisions = [Decision(honour_four, [0] * 34, 27), Decision(bad_total, [0] * 34, 0)]
     decisions += [not_held, banned]
     found = discard_outcomes(decisions, FOUR)
-    assert found == [expected(decision, FOUR, False) for decision in decisions]
+    assert found == [decision_outcome(decision, FOUR) for decision in decisions]
     assert found[0] is not None and found[1:] == [None, None, None]
     assert discard_outcomes([Decision(sanma_middle, [0] * 34, 9)], SANMA, three_player=True) == [
         None
@@ -117,30 +97,15 @@ def test_without_the_tables_every_decision_is_valued_one_by_one(
 
 def corpus_decisions() -> list[tuple[list[Decision], list[int], bool]]:
     """Every decision of every fourth corpus file's riichi games, as the study gathers them
-    (:class:`engine.study.StudyPass`, round by round as ``riichi_study`` pushes them)."""
+    (:func:`engine.study.study_pass`)."""
     gathered: list[tuple[list[Decision], list[int], bool]] = []
-    paths = sorted(path for path in corpus_dir().rglob("*") if path.is_file())
-    for path in paths[::4]:
+    for game in corpus_games(4):
         try:
-            games = read_games(path.read_bytes(), file_name=path.name)[0]
-        except ValueError:
+            study = study_pass(game)
+        except ValueError:  # EngineError: a rule set the engine does not know
             continue
-        for game in games:
-            try:
-                ruleset = ruleset_of(game)
-            except ValueError:
-                continue
-            study = StudyPass(ruleset)
-            first_dealer = game.rounds[0].dealer if game.rounds else 0
-            for index, round_ in enumerate(game.rounds):
-                state = GameState(ruleset, first_dealer=first_dealer)
-                try:
-                    state.start_round(round_)
-                except IllegalActionError:
-                    continue
-                study.push_round(index, round_, state)
-            hands = [x for x in study.inputs if isinstance(x, Decision)]
-            gathered.append((hands, study.context.copies, study.context.three_player))
+        hands = [x for x in study.inputs if isinstance(x, Decision)]
+        gathered.append((hands, study.context.copies, study.context.three_player))
     return gathered
 
 
@@ -150,7 +115,9 @@ def test_every_decision_of_corpus_games_is_valued_as_one_by_one() -> None:
     three_player_games = 0
     for decisions, copies, three_player in corpus_decisions():
         found = discard_outcomes(decisions, copies, three_player=three_player)
-        wanted = [expected(decision, copies, three_player) for decision in decisions]
+        wanted = [
+            decision_outcome(decision, copies, three_player=three_player) for decision in decisions
+        ]
         assert found == wanted
         checked += len(decisions)
         three_player_games += three_player
@@ -189,8 +156,7 @@ def test_a_broken_joins_file_is_no_table(tmp_path: Path, contents: bytes) -> Non
 def test_without_numpy_the_study_values_its_decisions_one_by_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    paths = sorted(path for path in corpus_dir().rglob("*.mjlog") if path.is_file())
-    game = read_games(paths[0].read_bytes(), file_name=paths[0].name)[0][0]
+    game = next(game for game in corpus_games(4) if game.header.ruleset.startswith("tenhou"))
     with_numpy = riichi_study(game)
     monkeypatch.setitem(sys.modules, "engine.hand.acceptance_batch", None)  # import fails
     monkeypatch.setattr(acceptance_batch, "discard_outcomes", None)  # and cannot be reached
