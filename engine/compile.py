@@ -112,13 +112,26 @@ def modules() -> tuple[list[Path], dict[Path, str]]:
     return compiled, left
 
 
+#: The engine's hand-written C extensions, by module: ``pip install`` builds them
+#: (pyproject.toml, ``[tool.setuptools] ext-modules``), this script leaves them in place, and
+#: the compiled wheel ships them too. Each has a Python fallback.
+NATIVE: dict[str, str] = {"engine.hand._outcomes": "engine/hand/_outcomes.c"}
+
+
+def _native(path: Path) -> bool:
+    """Whether an extension module's file is one of :data:`NATIVE`'s."""
+    name = path.relative_to(ROOT).as_posix().split(".")[0].replace("/", ".")
+    return name in NATIVE
+
+
 def built_files() -> list[Path]:
-    """Every extension module under engine/ and at the top (mypyc's shared library)."""
+    """Every extension module under engine/ and at the top (mypyc's shared library) that this
+    script builds: not those of :data:`NATIVE`."""
     found = [
         path
         for folder, pattern in ((ENGINE, "**/*"), (ROOT, "*"))
         for path in folder.glob(pattern)
-        if path.name.endswith(tuple(EXTENSION_SUFFIXES))
+        if path.name.endswith(tuple(EXTENSION_SUFFIXES)) and not _native(path)
     ]
     return sorted(found)
 
@@ -190,6 +203,13 @@ def _extensions(compiled: list[str], target_dir: Path) -> list[Any]:
         # a name made of a hash); mypyc cannot put it inside the package.
         group_name="engine",
     )
+
+
+def _native_extensions() -> list[Any]:
+    """The extensions of :data:`NATIVE` (sources relative to the working directory)."""
+    from setuptools import Extension
+
+    return [Extension(name, [source]) for name, source in NATIVE.items()]
 
 
 def _jobs() -> int:
@@ -279,7 +299,11 @@ def _wheel(staged: Path, out: Path, compiled: list[str] | None) -> Path:
             extras_require={"study": ["numpy>=1.26,<3"]},
             packages=find_packages(include=["engine", "engine.*"]),
             package_data={"engine": ["**/*.json", "**/*.bin", "py.typed"]},
-            ext_modules=_extensions(compiled, build_base / "mypyc") if compiled else [],
+            ext_modules=(
+                [*_extensions(compiled, build_base / "mypyc"), *_native_extensions()]
+                if compiled
+                else []
+            ),
             script_args=[
                 "build",
                 "--build-base",

@@ -183,6 +183,28 @@ def chosen_discard(events: Sequence[Event], index: int, seat: int) -> int | None
     return None
 
 
+def _discard_outcomes(
+    decisions: Sequence[Decision], copies: Sequence[int], three_player: bool
+) -> list[Outcome | None]:
+    """The decisions' outcomes the fastest way this install has: in C
+    (:mod:`engine.hand.acceptance_native`, built by ``pip install`` with a C compiler), with
+    numpy (:mod:`engine.hand.acceptance_batch`), or one by one
+    (:func:`engine.hand.acceptance.decision_outcome`: the engine alone needs only the standard
+    library). The same numbers every way. Imported here: a verification without the study
+    loads none of them."""
+    from engine.hand import acceptance_native
+
+    if acceptance_native.available():
+        return acceptance_native.discard_outcomes(decisions, copies, three_player=three_player)
+    try:
+        from engine.hand.acceptance_batch import discard_outcomes
+    except ImportError:
+        return [
+            decision_outcome(decision, copies, three_player=three_player) for decision in decisions
+        ]
+    return discard_outcomes(decisions, copies, three_player=three_player)
+
+
 class StudyContext:
     """What a rule set fixes for every decision: the tiles in the set, sanma, the shapes."""
 
@@ -238,15 +260,7 @@ class StudyContext:
         hands = [(number, x) for number, x in enumerate(inputs) if isinstance(x, Decision)]
         out = [None if isinstance(x, Decision) else x for x in inputs]
         decisions = [decision for _, decision in hands]
-        try:  # numpy (imported here: a verification without the study never loads it)
-            from engine.hand.acceptance_batch import discard_outcomes
-        except ImportError:  # the engine alone needs only the standard library: one by one
-            found = [
-                decision_outcome(decision, self.copies, three_player=self.three_player)
-                for decision in decisions
-            ]
-        else:
-            found = discard_outcomes(decisions, self.copies, three_player=self.three_player)
+        found = _discard_outcomes(decisions, self.copies, self.three_player)
         for (number, _), outcome in zip(hands, found, strict=True):
             out[number] = outcome
         return out
@@ -614,11 +628,15 @@ class RiichiPasses:
     def __init__(self, players: int) -> None:
         self.declared = [False] * players
         self.passed: list[int | None] = [None] * players
+        #: Whether a seat has declared riichi this round: until then a discard changes nothing
+        #: here (a study notes only those it must).
+        self.live = False
 
     def note(self, event: Event) -> None:
         """Take in one event applied to the round."""
         if isinstance(event, RiichiDeclared):
             self.declared[event.seat] = True
+            self.live = True
         elif isinstance(event, Discard):
             bit = 1 << event.tile.kind
             for seat, passed in enumerate(self.passed):
@@ -816,58 +834,96 @@ class StudyPass:
 
     def push_round(self, index: int, round_: Round, state: GameState) -> tuple[int, str] | None:
         """Push the events of ``round_`` (the record's ``index``-th, dealt on ``state``),
-        gathering its decisions, up to the first the rules refuse: its number and why."""
+        gathering its decisions, up to the first the rules refuse: its number and why.
+
+        This runs for every event a worker verifies, so it is written for speed: the state's
+        own loop (:meth:`~engine.state.GameState.push_events`) inlined, a draw and a discard
+        each by one type test, the tiles seen and the riichi passes kept as events come, and
+        each decision gathered as bytes, valued later with the game's others (:meth:`tallies`).
+        """
         context = self.context
+        standard = context.shapes.standard
         self.rounds.append(index)
         passes = RiichiPasses(self.players)
         table = TableTiles(state)
+        seen = table.seen
         #: Each seat's decision facing a riichi, not genbutsu, waiting for its discard.
         pushes: dict[int, int] = {}
         #: The last discard, while a ron may still take it: its seat, and its decision's
         #: number if that decision may have pushed.
         last: tuple[int, int | None] | None = None
         events = round_.events
-        push = state.push
+        count = len(events)
         seats = state.seats
+        plain_draw = state._plain_draw
+        plain_discard = state._plain_discard
+        push_checked = state._push_checked
+        where = self.where
+        inputs = self.inputs
         for number, event in enumerate(events):
-            problem = push(event)
-            if problem is not None:
-                return number, problem
-            if isinstance(event, Draw):
+            # (type() tests, not isinstance: the events' classes have no subclasses)
+            if type(event) is Draw:
+                if not plain_draw(event):
+                    problem = push_checked(Draw, event)
+                    if problem is not None:
+                        return number, problem
                 seat = event.seat
                 if len(state.dora_indicators) != table.indicators:
                     table.note(event, state)
-            elif isinstance(event, Chi | Pon):
+            elif type(event) is Discard:
+                if not plain_discard(event):
+                    problem = push_checked(Discard, event)
+                    if problem is not None:
+                        return number, problem
+                table.note(event, state)
+                if passes.live:
+                    passes.note(event)
                 seat = event.seat
-                table.note(event, state)
-            else:  # not a decision: what a ron, a push and the riichi passes follow
-                table.note(event, state)
-                passes.note(event)
-                if isinstance(event, Discard):
-                    last = (event.seat, pushes.pop(event.seat, None))
-                elif isinstance(event, Win):
-                    if last is not None and not event.tsumo and event.from_seat == last[0]:
-                        self.deal_in(last[1])
-                elif not isinstance(event, _BEFORE_RON):
-                    last = None
+                last = (seat, pushes.pop(seat, None) if pushes else None)
                 continue
+            else:
+                problem = push_checked(type(event), event)
+                if problem is not None:
+                    return number, problem
+                table.note(event, state)
+                if type(event) is Chi or type(event) is Pon:
+                    seat = event.seat
+                else:  # not a decision: what a ron, a push and the riichi passes follow
+                    passes.note(event)
+                    if type(event) is Win:
+                        if last is not None and not event.tsumo and event.from_seat == last[0]:
+                            self.deal_in(last[1])
+                    elif not isinstance(event, _BEFORE_RON):
+                        last = None
+                    continue
             # A draw, a chi or a pon: a decision unless the seat is in riichi.
             last = None
-            if seats[seat].riichi:
+            data = seats[seat]
+            if data.riichi:
                 continue
-            discarded = chosen_discard(events, number, seat)
-            if discarded is None:
-                continue
-            against = riichi_seats(state, seat)
+            following = events[number + 1] if number + 1 < count else None
+            if type(following) is Discard and following.seat == seat:
+                discarded = following.tile.kind
+            else:  # a riichi declaration or a dora may come between, or no discard follows
+                found = chosen_discard(events, number, seat)
+                if found is None:
+                    continue
+                discarded = found
+            against = riichi_seats(state, seat) if passes.live else ()
             safe = bool(against) and all(
                 passes.genbutsu(state, other) >> discarded & 1 for other in against
             )
-            decision = self.add(
-                context.decision_input(state, seat, discarded, table.seen),
-                (index, seat, bool(against), safe),
-            )
+            if standard and not data.forbidden:
+                try:
+                    decision: DecisionInput = Decision(bytes(data.counts), bytes(seen), discarded)
+                except ValueError:  # counts outside 0-255: a record's impossible tiles
+                    decision = context.decision_input(state, seat, discarded, seen)
+            else:
+                decision = context.decision_input(state, seat, discarded, seen)
+            where.append((index, seat, bool(against), safe))
+            inputs.append(decision)
             if against and not safe:
-                pushes[seat] = decision
+                pushes[seat] = len(where) - 1
         return None
 
     def add(self, decision: DecisionInput, where: tuple[int, int, bool, bool]) -> int:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from engine.errors import EngineError, InvalidHandError
 from engine.hand.shanten import discard_acceptance
@@ -50,11 +50,12 @@ __all__ = [
 Outcome = tuple[int | None, int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     """One discard decision to value: the ``3n+2`` concealed tiles (34 counts), the copies
     of each kind seen outside them (as :func:`engine.study.seen_on_table`), the kind
-    discarded, and the kinds the rules let the player discard (``None``: all it holds)."""
+    discarded, and the kinds the rules let the player discard (``None``: all it holds).
+    A named tuple: a study makes hundreds a game, and the batches take them apart by
+    columns (``zip(*decisions)``)."""
 
     counts: Sequence[int]
     seen: Sequence[int]

@@ -1,19 +1,21 @@
-"""A game's decisions valued together (engine/hand/acceptance_batch.py) against the one-at-a-time
+"""A game's decisions valued together, with numpy (engine/hand/acceptance_batch.py) and in C
+(engine/hand/acceptance_native.py, engine/hand/_outcomes.c), against the one-at-a-time
 definition (engine.hand.acceptance.acceptance): random hands of every kind, every decision of
-corpus games, and the tables it gathers from (engine/hand/join_tables.py)."""
+corpus games, and the tables they gather from (engine/hand/join_tables.py)."""
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
-from engine.hand import acceptance_batch, join_tables, shanten_table
-from engine.hand.acceptance import Decision, decision_outcome
+from engine.hand import acceptance_batch, acceptance_native, join_tables, shanten_table
+from engine.hand.acceptance import Decision, Outcome, decision_outcome
 from engine.hand.acceptance_batch import discard_outcomes
 from engine.hand.shanten_table_build import join_tables as rebuilt_joins
 from engine.study import riichi_study, study_pass
@@ -21,6 +23,24 @@ from tests.engine.corpus import corpus_games
 
 FOUR = [4] * 34
 SANMA = [0 if 1 <= kind <= 7 else 4 for kind in range(34)]
+
+Valuer = Callable[..., list[Outcome | None]]
+
+
+def native(
+    decisions: Sequence[Decision], copies: Sequence[int], **options: bool
+) -> list[Outcome | None]:
+    """The C code's outcomes; skips the test where it is not built (CI builds it: there its
+    absence fails)."""
+    if not acceptance_native.available():
+        if os.environ.get("CI"):
+            pytest.fail("engine.hand._outcomes is not built: pip install needs a C compiler")
+        pytest.skip("engine.hand._outcomes is not built (no C compiler at pip install)")
+    return acceptance_native.discard_outcomes(decisions, copies, **options)
+
+
+#: The two ways a game's decisions are valued together.
+VALUERS = [pytest.param(discard_outcomes, id="numpy"), pytest.param(native, id="c")]
 
 
 def random_decision(rng: random.Random, copies: Sequence[int]) -> Decision:
@@ -43,11 +63,14 @@ def random_decision(rng: random.Random, copies: Sequence[int]) -> Decision:
     return Decision(counts, seen, rng.choice(held), allowed)
 
 
+@pytest.mark.parametrize("valued", VALUERS)
 @pytest.mark.parametrize(("copies", "three_player"), [(FOUR, False), (SANMA, True)])
-def test_the_batch_gives_what_the_acceptance_gives(copies: list[int], three_player: bool) -> None:
+def test_the_batch_gives_what_the_acceptance_gives(
+    valued: Valuer, copies: list[int], three_player: bool
+) -> None:
     rng = random.Random(4211 + three_player)
     decisions = [random_decision(rng, copies) for _ in range(3000)]
-    found = discard_outcomes(decisions, copies, three_player=three_player)
+    found = valued(decisions, copies, three_player=three_player)
     wanted = [
         decision_outcome(decision, copies, three_player=three_player) for decision in decisions
     ]
@@ -65,7 +88,8 @@ def test_the_batch_gives_what_the_acceptance_gives(copies: list[int], three_play
     assert any(want[0] is None for want in wanted if want)
 
 
-def test_hands_the_arrays_leave_are_valued_one_by_one() -> None:
+@pytest.mark.parametrize("valued", VALUERS)
+def test_hands_the_arrays_leave_are_valued_one_by_one(valued: Valuer) -> None:
     honour_four = [0] * 34
     for kind, count in {0: 3, 1: 1, 2: 1, 9: 2, 10: 1, 27: 4, 30: 2}.items():
         honour_four[kind] = count  # 14 tiles, East four times: the jidahai floor
@@ -77,12 +101,13 @@ def test_hands_the_arrays_leave_are_valued_one_by_one() -> None:
     banned = Decision(honour_four, [0] * 34, 0, allowed=[27])
     decisions = [Decision(honour_four, [0] * 34, 27), Decision(bad_total, [0] * 34, 0)]
     decisions += [not_held, banned]
-    found = discard_outcomes(decisions, FOUR)
+    found = valued(decisions, FOUR)
     assert found == [decision_outcome(decision, FOUR) for decision in decisions]
     assert found[0] is not None and found[1:] == [None, None, None]
-    assert discard_outcomes([Decision(sanma_middle, [0] * 34, 9)], SANMA, three_player=True) == [
-        None
-    ]
+    assert valued([Decision(sanma_middle, [0] * 34, 9)], SANMA, three_player=True) == [None]
+    # Counts no byte holds, or not 34 of them: the whole game one by one.
+    odd = [Decision([300] + [0] * 33, [0] * 34, 0), Decision([1] * 14, [0] * 34, 0)]
+    assert valued(odd + decisions, FOUR) == [None, None, *found]
 
 
 def test_without_the_tables_every_decision_is_valued_one_by_one(
@@ -110,11 +135,12 @@ def corpus_decisions() -> list[tuple[list[Decision], list[int], bool]]:
 
 
 @pytest.mark.corpus
-def test_every_decision_of_corpus_games_is_valued_as_one_by_one() -> None:
+@pytest.mark.parametrize("valued", VALUERS)
+def test_every_decision_of_corpus_games_is_valued_as_one_by_one(valued: Valuer) -> None:
     checked = 0
     three_player_games = 0
     for decisions, copies, three_player in corpus_decisions():
-        found = discard_outcomes(decisions, copies, three_player=three_player)
+        found = valued(decisions, copies, three_player=three_player)
         wanted = [
             decision_outcome(decision, copies, three_player=three_player) for decision in decisions
         ]
@@ -158,7 +184,23 @@ def test_without_numpy_the_study_values_its_decisions_one_by_one(
 ) -> None:
     game = next(game for game in corpus_games(4) if game.header.ruleset.startswith("tenhou"))
     with_numpy = riichi_study(game)
+    monkeypatch.setattr(acceptance_native, "available", lambda: False)  # as if not built
+    assert riichi_study(game) == with_numpy  # with numpy
     monkeypatch.setitem(sys.modules, "engine.hand.acceptance_batch", None)  # import fails
     monkeypatch.setattr(acceptance_batch, "discard_outcomes", None)  # and cannot be reached
     assert riichi_study(game) == with_numpy
     assert sum(tally.decisions for tally in with_numpy) > 50
+
+
+def test_the_c_code_refuses_what_it_cannot_read() -> None:
+    native([], FOUR)  # skips when not built, and loads the tables
+    from engine.hand import _outcomes
+
+    with pytest.raises(ValueError, match="different numbers of decisions"):
+        _outcomes.outcomes(bytes(34), bytes(34), b"\x00\x01", bytes(8), bytes(34), False)
+    with pytest.raises(ValueError, match="do not fit together"):
+        _outcomes.load(b"short", 512, b"", b"", b"", b"")
+    # The refused tables left the loaded ones in place.
+    rng = random.Random(5)
+    decisions = [random_decision(rng, FOUR) for _ in range(50)]
+    assert native(decisions, FOUR) == [decision_outcome(d, FOUR) for d in decisions]
