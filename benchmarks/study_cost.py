@@ -3,16 +3,18 @@ the replay of the same games (issue 42: no more than the replay's own cost again
 
 Usage, from the repository root::
 
-    python benchmarks/study_cost.py [CORPUS] [--repeat 3] [--plain 300]
+    python benchmarks/study_cost.py [CORPUS] [--repeat 5] [--plain 300]
 
 ``CORPUS`` (default ``../shared/corpus``) is read whole (every game of every file the engine
-reads). In one process, timed in CPU seconds of the process, ``--repeat`` passes of each (the
-first starts cold: a fresh worker's; the best of them is the warm figure), in this order: the
-replay of every game (``engine.replay.replay``, what ``python -m engine verify`` does after
-reading); the study alone of every riichi game (``engine.study.riichi_study``, what the study
-catch-up runs: its own replay of each round and the valuing of every decision); the
-verification with the study in its own pass (``engine.replay.replay_and_study``, what a
-worker's verification runs). The study's cost is the last less the replay, best against best;
+reads). In one process, with the collector's settings of a worker (``engine.gc_settings``),
+timed in CPU seconds of the process, ``--repeat`` rounds of three passes, taking turns so that
+the machine's drift weighs on each alike (the replay's first pass starts cold: a fresh
+worker's; the best of each is the warm figure): the replay of every game
+(``engine.replay.replay``, what ``python -m engine verify`` does after reading); the study
+alone of every riichi game (``engine.study.riichi_study``, what the study catch-up runs: its
+own replay of each round and the valuing of every decision); the verification with the study
+in its own pass (``engine.replay.replay_and_study``, what a worker's verification runs). The
+study's cost is the last less the replay, best against best;
 the time spent valuing the decisions (``StudyContext.outcomes``) is given apart (not on a
 compiled engine, whose study calls that method directly). Then
 ``--plain`` decisions of the corpus worked out by the plain definition (every discard, every
@@ -39,6 +41,7 @@ from engine.errors import EngineError  # noqa: E402
 from engine.events import Game  # noqa: E402
 from engine.families import GameFamily, family_of  # noqa: E402
 from engine.formats import read_games  # noqa: E402
+from engine.gc_settings import settle_for_batch_work  # noqa: E402
 from engine.hand.acceptance import Decision  # noqa: E402
 from engine.hand.shanten import acceptance_by_draws, discard_acceptance  # noqa: E402
 from engine.replay import replay, replay_and_study  # noqa: E402
@@ -62,11 +65,12 @@ def games_of(folder: Path) -> list[Game]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument(
         "--plain", type=int, default=300, help="decisions compared with the plain definition"
     )
     args = parser.parse_args(argv)
+    settle_for_batch_work(skip_exit_collection=False)  # the collector as a worker runs it
     games = games_of(args.corpus)
     if not games:
         print("no games", file=sys.stderr)
@@ -88,11 +92,17 @@ def main(argv: list[str] | None = None) -> int:
         for game in games:
             replay_and_study(game)
 
-    timings = {name: _passes(run, passes) for name, run in (("replay", replay_all),)}
+    # The three take turns, pass after pass, so that the machine's speed drifting during the run
+    # (it does, by tens of percent) weighs on each alike; the valuing is clocked in the
+    # verification's passes only.
+    timings: dict[str, list[float]] = {"replay": [], "study": [], "verify": []}
     with valuing.watching(hands, args.plain):
-        timings["study"] = _passes(study_all, passes)
-        valuing.reset()
-        timings["verify"] = _passes(verify_all, passes)
+        for _ in range(passes):
+            timings["replay"].append(_cpu_seconds(replay_all))
+            valuing.clocking = False
+            timings["study"].append(_cpu_seconds(study_all))
+            valuing.clocking = True
+            timings["verify"].append(_cpu_seconds(verify_all))
     per_game = {name: [1000 * took / len(games) for took in runs] for name, runs in timings.items()}
     per_game["study"] = [1000 * took / len(riichi) for took in timings["study"]]
     decisions = valuing.decisions // passes
@@ -144,14 +154,11 @@ def _studied(game: Game) -> bool:
     return type(family_of(game.header.ruleset)).study is not GameFamily.study
 
 
-def _passes(run: Callable[[], None], count: int) -> list[float]:
-    """CPU seconds of the process for each of ``count`` passes of ``run``."""
-    out = []
-    for _ in range(count):
-        start = time.process_time()
-        run()
-        out.append(time.process_time() - start)
-    return out
+def _cpu_seconds(run: Callable[[], None]) -> float:
+    """CPU seconds of the process for one pass of ``run``."""
+    start = time.process_time()
+    run()
+    return time.process_time() - start
 
 
 class _ValuingClock:
@@ -161,10 +168,8 @@ class _ValuingClock:
     def __init__(self) -> None:
         self.seconds = 0.0
         self.decisions = 0
-
-    def reset(self) -> None:
-        self.seconds = 0.0
-        self.decisions = 0
+        #: Whether the time and the decisions count now.
+        self.clocking = True
 
     @contextlib.contextmanager
     def watching(self, hands: list[tuple[list[int], bool]], keep: int) -> Iterator[None]:
@@ -176,8 +181,9 @@ class _ValuingClock:
                     hands.append((list(decision.counts), context.three_player))
             start = time.process_time()
             found = original(context, inputs)
-            self.seconds += time.process_time() - start
-            self.decisions += len(inputs)
+            if self.clocking:
+                self.seconds += time.process_time() - start
+                self.decisions += len(inputs)
             return found
 
         StudyContext.outcomes = timed  # type: ignore[method-assign, assignment]

@@ -145,7 +145,7 @@ class TableTiles:
     def __init__(self, state: GameState) -> None:
         self.seen = [0] * KINDS
         self.indicators = 0
-        self._indicators(state)
+        self.note_indicators(state)
 
     def note(self, event: Event, state: GameState) -> None:
         """Take in one event the state has just applied: a discard, a call's own tiles (the
@@ -161,9 +161,10 @@ class TableTiles:
             for tile in event.tiles:  # type: ignore[union-attr]
                 seen[tile.kind] += 1
         if len(state.dora_indicators) != self.indicators:
-            self._indicators(state)
+            self.note_indicators(state)
 
-    def _indicators(self, state: GameState) -> None:
+    def note_indicators(self, state: GameState) -> None:
+        """Take in the dora indicators revealed since the last look."""
         for tile in state.dora_indicators[self.indicators :]:
             self.seen[tile.kind] += 1
         self.indicators = len(state.dora_indicators)
@@ -257,6 +258,8 @@ class StudyContext:
         :meth:`decision_input` (``None``: a hand the engine cannot value), the hands worked out
         together (:func:`engine.hand.acceptance_batch.discard_outcomes`), or one by one
         (:func:`engine.hand.acceptance.decision_outcome`) where numpy is not installed."""
+        if self.shapes.standard:  # every input a hand (decision_input)
+            return _discard_outcomes(inputs, self.copies, self.three_player)  # type: ignore[arg-type]
         hands = [(number, x) for number, x in enumerate(inputs) if isinstance(x, Decision)]
         out = [None if isinstance(x, Decision) else x for x in inputs]
         decisions = [decision for _, decision in hands]
@@ -825,8 +828,9 @@ class StudyPass:
         self.players = ruleset.players
         #: The hands pushed, by index in the record.
         self.rounds: list[int] = []
-        #: Per decision: (round index, seat, facing a riichi, genbutsu against every one).
-        self.where: list[tuple[int, int, bool, bool]] = []
+        #: Per decision: its seat's slot (the hand's place in :attr:`rounds` times the
+        #: players, plus the seat), facing a riichi, genbutsu against every one.
+        self.where: list[tuple[int, bool, bool]] = []
         #: The decisions to value, as :meth:`StudyContext.outcomes` takes them.
         self.inputs: list[DecisionInput] = []
         #: The decisions (numbers) whose discard a ron took.
@@ -860,6 +864,7 @@ class StudyPass:
         push_checked = state._push_checked
         where = self.where
         inputs = self.inputs
+        first_slot = (len(self.rounds) - 1) * self.players
         for number, event in enumerate(events):
             # (type() tests, not isinstance: the events' classes have no subclasses)
             if type(event) is Draw:
@@ -869,13 +874,15 @@ class StudyPass:
                         return number, problem
                 seat = event.seat
                 if len(state.dora_indicators) != table.indicators:
-                    table.note(event, state)
+                    table.note_indicators(state)
             elif type(event) is Discard:
                 if not plain_discard(event):
                     problem = push_checked(Discard, event)
                     if problem is not None:
                         return number, problem
-                table.note(event, state)
+                seen[event.tile.kind] += 1  # (TableTiles.note written out: half the events)
+                if len(state.dora_indicators) != table.indicators:
+                    table.note_indicators(state)
                 if passes.live:
                     passes.note(event)
                 seat = event.seat
@@ -910,9 +917,9 @@ class StudyPass:
                     continue
                 discarded = found
             against = riichi_seats(state, seat) if passes.live else ()
-            safe = bool(against) and all(
-                passes.genbutsu(state, other) >> discarded & 1 for other in against
-            )
+            safe = False
+            if against:
+                safe = all(passes.genbutsu(state, other) >> discarded & 1 for other in against)
             if standard and not data.forbidden:
                 try:
                     decision: DecisionInput = Decision(bytes(data.counts), bytes(seen), discarded)
@@ -920,18 +927,11 @@ class StudyPass:
                     decision = context.decision_input(state, seat, discarded, seen)
             else:
                 decision = context.decision_input(state, seat, discarded, seen)
-            where.append((index, seat, bool(against), safe))
+            where.append((first_slot + seat, bool(against), safe))
             inputs.append(decision)
             if against and not safe:
                 pushes[seat] = len(where) - 1
         return None
-
-    def add(self, decision: DecisionInput, where: tuple[int, int, bool, bool]) -> int:
-        """Gather one decision (``where``: round index, seat, facing a riichi, genbutsu against
-        every one); its number."""
-        self.where.append(where)
-        self.inputs.append(decision)
-        return len(self.where) - 1
 
     def deal_in(self, decision: int | None) -> None:
         """A ron took the discard of this decision (``None``: one that cannot have pushed)."""
@@ -941,31 +941,32 @@ class StudyPass:
     def tallies(self) -> list[StudyTally]:
         """Each pushed round's tallies per seat, the decisions valued."""
         outcomes = self.context.outcomes(self.inputs)
-        blank = (0, 0, 0, 0)
-        counted: dict[tuple[int, int], tuple[int, int, int, int]] = {}
-        for (round_index, seat, facing, safe), outcome in zip(self.where, outcomes, strict=True):
+        slots = len(self.rounds) * self.players
+        decisions, kept, faced, genbutsu = [0] * slots, [0] * slots, [0] * slots, [0] * slots
+        for (slot, facing, safe), outcome in zip(self.where, outcomes, strict=True):
             if outcome is None:
                 continue
-            decisions, kept, faced, genbutsu = counted.get((round_index, seat), blank)
-            counted[round_index, seat] = (
-                decisions + 1,
-                kept + (outcome[0] == 0),
-                faced + facing,
-                genbutsu + (facing and safe),
-            )
-        pushed: set[tuple[int, int]] = set()
+            decisions[slot] += 1
+            if outcome[0] == 0:
+                kept[slot] += 1
+            if facing:
+                faced[slot] += 1
+                genbutsu[slot] += safe
+        pushed = [False] * slots
         for number in self.dealt_in:
             outcome = outcomes[number]
             if outcome is not None and outcome[2] >= 2:
-                round_index, seat, _, _ = self.where[number]
-                pushed.add((round_index, seat))
+                pushed[self.where[number][0]] = True
+        players = self.players
         return [
             StudyTally(
-                round_index,
-                seat,
-                *counted.get((round_index, seat), blank),
-                (round_index, seat) in pushed,
+                self.rounds[slot // players],
+                slot % players,
+                decisions[slot],
+                kept[slot],
+                faced[slot],
+                genbutsu[slot],
+                pushed[slot],
             )
-            for round_index in self.rounds
-            for seat in range(self.players)
+            for slot in range(slots)
         ]

@@ -33,7 +33,10 @@
 
 static const int POW5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
 
-static Py_buffer ids_buffer, join2_buffer, join3_buffer, final3_buffer, final2_buffer;
+/* The full frontier id of every suit pattern, apart from the suit table's interleaved (fast,
+ * full) pairs: half the memory the look-ups touch. */
+static uint16_t *full_ids = NULL;
+static Py_buffer join2_buffer, join3_buffer, final3_buffer, final2_buffer;
 static int loaded = 0;
 static long suit_frontiers = 0;
 
@@ -41,12 +44,9 @@ static inline int is_orphan(int kind) {
     return kind >= EAST || kind % 9 == 0 || kind % 9 == 8;
 }
 
-/* The full frontier id of a suit pattern. Patterns of more than 14 tiles have none (an id past
- * the frontiers): only a draw onto a rank held four times reaches one, and it is never counted
- * (no copy unseen), but the look-ups that follow must stay inside the tables. */
+/* The full frontier id of a suit pattern. */
 static inline int full_id(long pattern) {
-    int id = ((const uint16_t *)ids_buffer.buf)[2 * pattern + 1];
-    return id < suit_frontiers ? id : (int)suit_frontiers - 1;
+    return full_ids[pattern];
 }
 
 /* join_tables.honour_context of an honour group by its counts (and the calls). */
@@ -59,7 +59,8 @@ static inline int honour_context(int melds, int pairs, int singles, int quads, i
 
 static void release_tables(void) {
     if (loaded) {
-        PyBuffer_Release(&ids_buffer);
+        PyMem_Free(full_ids);
+        full_ids = NULL;
         PyBuffer_Release(&join2_buffer);
         PyBuffer_Release(&join3_buffer);
         PyBuffer_Release(&final3_buffer);
@@ -94,8 +95,26 @@ static PyObject *load(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the shanten tables do not fit together");
         return NULL;
     }
+    uint16_t *compact = PyMem_Malloc(sizeof(uint16_t) * 1953125);
+    if (compact == NULL) {
+        PyBuffer_Release(&ids);
+        PyBuffer_Release(&join2);
+        PyBuffer_Release(&join3);
+        PyBuffer_Release(&final3);
+        PyBuffer_Release(&final2);
+        return PyErr_NoMemory();
+    }
+    /* Patterns of more than 14 tiles have no frontier (an id past them): only a draw onto a
+     * rank held four times reaches one, never counted (no copy unseen), but the look-ups that
+     * follow must stay inside the tables. */
+    const uint16_t *interleaved = (const uint16_t *)ids.buf;
+    for (long i = 0; i < 1953125; i++) {
+        uint16_t id = interleaved[2 * i + 1];
+        compact[i] = id < suits ? id : (uint16_t)(suits - 1);
+    }
+    PyBuffer_Release(&ids);
     release_tables();
-    ids_buffer = ids;
+    full_ids = compact;
     join2_buffer = join2;
     join3_buffer = join3;
     final3_buffer = final3;
