@@ -27,8 +27,7 @@
 #define EAST 27
 /* join_tables.CONTEXTS: melds with calls 0-4, blocks 0-5, pair 0-1, isolated state 0-2. */
 #define CONTEXTS 180
-/* shanten_table.PATTERNS - 1: a draw onto a rank held four times carries into the next digit;
- * its kind has no copy unseen, so it is skipped before the look-up, but stay in the table. */
+/* shanten_table.PATTERNS - 1. */
 #define PATTERN_LIMIT (1953125 - 1)
 
 static const int POW5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
@@ -36,6 +35,10 @@ static const int POW5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
 /* The full frontier id of every suit pattern, apart from the suit table's interleaved (fast,
  * full) pairs: half the memory the look-ups touch. */
 static uint16_t *full_ids = NULL;
+/* The final tables again, context by context (``by_context[h * ids + t]``): a row's draws in
+ * the number suits all read one context's slab (a few cache lines) rather than one line each. */
+static int8_t *by_context3 = NULL, *by_context2 = NULL;
+static long triple_count = 0, pair_count = 0;
 static Py_buffer join2_buffer, join3_buffer, final3_buffer, final2_buffer;
 static int loaded = 0;
 static long suit_frontiers = 0;
@@ -49,6 +52,16 @@ static inline int full_id(long pattern) {
     return full_ids[pattern];
 }
 
+/* The full frontier ids of a suit pattern grown by a tile of each rank. A rank held four times
+ * carries into the next digit: a wrong pattern, but its kind has no copy unseen, so its value
+ * is never counted; the limit keeps the last one inside the table. */
+static inline void grow(int pattern, int ids[9]) {
+    for (int r = 0; r < 9; r++) {
+        long grown = pattern + POW5[r];
+        ids[r] = full_id(grown > PATTERN_LIMIT ? PATTERN_LIMIT : grown);
+    }
+}
+
 /* join_tables.honour_context of an honour group by its counts (and the calls). */
 static inline int honour_context(int melds, int pairs, int singles, int quads, int calls) {
     int state = singles > 0 ? 2 : (quads > 0 ? 1 : 0);
@@ -60,7 +73,10 @@ static inline int honour_context(int melds, int pairs, int singles, int quads, i
 static void release_tables(void) {
     if (loaded) {
         PyMem_Free(full_ids);
+        PyMem_Free(by_context3);
+        PyMem_Free(by_context2);
         full_ids = NULL;
+        by_context3 = by_context2 = NULL;
         PyBuffer_Release(&join2_buffer);
         PyBuffer_Release(&join3_buffer);
         PyBuffer_Release(&final3_buffer);
@@ -96,7 +112,11 @@ static PyObject *load(PyObject *self, PyObject *args) {
         return NULL;
     }
     uint16_t *compact = PyMem_Malloc(sizeof(uint16_t) * 1953125);
-    if (compact == NULL) {
+    int8_t *transposed3 = PyMem_Malloc(final3.len), *transposed2 = PyMem_Malloc(final2.len);
+    if (compact == NULL || transposed3 == NULL || transposed2 == NULL) {
+        PyMem_Free(compact);
+        PyMem_Free(transposed3);
+        PyMem_Free(transposed2);
         PyBuffer_Release(&ids);
         PyBuffer_Release(&join2);
         PyBuffer_Release(&join3);
@@ -112,9 +132,19 @@ static PyObject *load(PyObject *self, PyObject *args) {
         uint16_t id = interleaved[2 * i + 1];
         compact[i] = id < suits ? id : (uint16_t)(suits - 1);
     }
+    for (long t = 0; t < triples; t++)
+        for (int h = 0; h < CONTEXTS; h++)
+            transposed3[h * triples + t] = ((const int8_t *)final3.buf)[t * CONTEXTS + h];
+    for (long t = 0; t < pairs; t++)
+        for (int h = 0; h < CONTEXTS; h++)
+            transposed2[h * pairs + t] = ((const int8_t *)final2.buf)[t * CONTEXTS + h];
     PyBuffer_Release(&ids);
     release_tables();
     full_ids = compact;
+    by_context3 = transposed3;
+    by_context2 = transposed2;
+    triple_count = triples;
+    pair_count = pairs;
     join2_buffer = join2;
     join3_buffer = join3;
     final3_buffer = final3;
@@ -131,6 +161,23 @@ typedef struct {
     int pattern[3], ids[3];
     int count;
 } Row;
+
+/* What a closed hand's draws can do besides the regular shape's: a row whose seven pairs
+ * (or thirteen orphans) has its number. */
+typedef struct {
+    int pairs_at, orphans_at, few_kinds, no_orphan_pair;
+} Closed;
+
+/* Whether drawing ``kind``, held ``left`` times after the discard, lowers seven pairs (it pairs
+ * a single, or adds a kind to fewer than seven) or thirteen orphans (it adds an orphan kind, or
+ * pairs one where none is), where that shape has the row's number. Without branches: the draws'
+ * outcomes are as good as random, and a mispredicted branch cost more than the look-ups. */
+static inline int closed_lowers(const Closed *closed, int kind, int left) {
+    int by_pairs = closed->pairs_at & ((left == 1) | ((left == 0) & closed->few_kinds));
+    int by_orphans = closed->orphans_at & is_orphan(kind)
+                     & ((left == 0) | ((left == 1) & closed->no_orphan_pair));
+    return by_pairs | by_orphans;
+}
 
 /* The value of one decision; 0 when it is left to Python. */
 static int value_decision(const uint8_t *counts, const uint8_t *seen, int discarded,
@@ -230,11 +277,21 @@ static int value_decision(const uint8_t *counts, const uint8_t *seen, int discar
         row_count++;
     }
 
+    int grown[3][9];
+    for (int place = 0; place < places; place++) grow(pattern[place], grown[place]);
     int best = -1;
     for (int i = 0; i < row_count; i++) {
         Row *row = &rows[i];
         if (row->number != lowest) continue;
         const int number = row->number;
+        const Closed closed = {
+            calls == 0 && row->pairs_number == number,
+            calls == 0 && row->orphans_number == number,
+            row->kinds_held < 7,
+            row->terms_paired == 0,
+        };
+        const int8_t *slab = three_player ? by_context2 + row->context * pair_count
+                                          : by_context3 + row->context * triple_count;
         int count = 0;
         for (int place = 0; place < places; place++) {
             /* The other suits joined, and the table that joins them with this one's growth. */
@@ -248,21 +305,22 @@ static int value_decision(const uint8_t *counts, const uint8_t *seen, int discar
                 base = join2[row->ids[a] * S + row->ids[b]];
                 join = join3;
             }
+            /* The suit's pattern grown by each draw: the decision's own (looked up once) unless
+             * this row discards from this suit. Each step's nine look-ups are independent, so
+             * they are made together: the misses of the large tables overlap. */
+            const int *grown_ids = grown[place];
+            int own_ids[9];
+            if (column[row->kind] == place) {
+                grow(row->pattern[place], own_ids);
+                grown_ids = own_ids;
+            }
+            const uint16_t *joins = join + base * S;
+            int joined[9];
+            for (int r = 0; r < 9; r++) joined[r] = joins[grown_ids[r]];
             for (int r = 0; r < 9; r++) {
                 int t = 9 * suits[place] + r;
-                if (!unseen[t]) continue;
-                long grown = row->pattern[place] + POW5[r];
-                if (grown > PATTERN_LIMIT) grown = PATTERN_LIMIT;
-                int joined = join[base * S + full_id(grown)];
-                if (final[joined * CONTEXTS + row->context] < number) count += unseen[t];
-                else if (calls == 0) {
-                    int left = counts[t] - (t == row->kind);
-                    if ((row->pairs_number == number
-                         && (left == 1 || (left == 0 && row->kinds_held < 7)))
-                        || (row->orphans_number == number && is_orphan(t)
-                            && (left == 0 || (left == 1 && row->terms_paired == 0))))
-                        count += unseen[t];
-                }
+                int left = counts[t] - (t == row->kind);
+                count += unseen[t] & -((slab[joined[r]] < number) | closed_lowers(&closed, t, left));
             }
         }
         for (int h = 0; h < honour_count; h++) {
@@ -273,14 +331,8 @@ static int value_decision(const uint8_t *counts, const uint8_t *seen, int discar
                                          row->pairs + (before == 1) - (before == 2),
                                          row->singles + (before == 0) - (before == 1),
                                          before == 3, calls);
-            if (final[row->whole * CONTEXTS + context] < number) count += unseen[t];
-            else if (calls == 0) {
-                if ((row->pairs_number == number
-                     && (before == 1 || (before == 0 && row->kinds_held < 7)))
-                    || (row->orphans_number == number && is_orphan(t)
-                        && (before == 0 || (before == 1 && row->terms_paired == 0))))
-                    count += unseen[t];
-            }
+            int lowers = final[row->whole * CONTEXTS + context] < number;
+            count += unseen[t] & -(lowers | closed_lowers(&closed, t, before));
         }
         row->count = count;
         if (count > best) best = count;
