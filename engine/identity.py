@@ -118,7 +118,10 @@ def _round_play(round_: Mapping[str, Any], plain: Callable[[str], str]) -> dict[
     moves: list[dict[str, Any]] = []
     for event in round_.get("events", ()):
         kind = event.get("type")
-        if kind == "dora":
+        if kind == "draw" or kind == "discard":  # nine events in ten: see _plain_move
+            move = _plain_move(event, kind, plain)
+            moves.append(_move(event, plain) if move is None else move)
+        elif kind == "dora":
             indicators.append(plain(event["indicator"]))
         elif kind not in _NOT_MOVES:
             moves.append(_move(event, plain))
@@ -127,6 +130,27 @@ def _round_play(round_: Mapping[str, Any], plain: Callable[[str], str]) -> dict[
         "indicators": indicators,
         "moves": _wins_in_seat_order(moves),
     }
+
+
+def plain_move_members(event: Mapping[str, Any]) -> bool:
+    """Whether a draw or a discard has the members the engine writes and no other: a seat, a
+    tile and (a discard) the tsumogiri flag, besides its type. Every member is then known, and
+    a loop over them (of :func:`_move`, or of a record's claims) can be skipped."""
+    members = len(event)
+    return (members == 3 or (members == 4 and "tsumogiri" in event)) and (
+        "seat" in event and "tile" in event
+    )
+
+
+def _plain_move(
+    event: Mapping[str, Any], kind: str, plain: Callable[[str], str]
+) -> dict[str, Any] | None:
+    """:func:`_move` of a draw or a discard written the engine's way (:func:`plain_move_members`),
+    without its loop over the members; ``None`` for any other (``_move`` then)."""
+    tile = event["tile"] if plain_move_members(event) else None
+    if not isinstance(tile, str):
+        return None
+    return {"type": kind, "seat": event["seat"], "tile": plain(tile)}
 
 
 def _move(event: Mapping[str, Any], plain: Callable[[str], str]) -> dict[str, Any]:

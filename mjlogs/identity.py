@@ -36,7 +36,7 @@ import orjson
 
 from engine.errors import EngineError
 from engine.events import GameHeader, Source
-from engine.identity import play_identity
+from engine.identity import plain_move_members, play_identity
 from engine.rules.presets import apply_overrides, as_preset, get_ruleset
 from engine.rules.tenhou import DATED_OPTIONS
 from mjlogs.models import PlayerKind
@@ -116,7 +116,10 @@ def record_claims(document: Mapping[str, Any]) -> dict[str, Any]:
         if round_.get("ura_indicators"):
             claims[f"ura/{index}"] = round_["ura_indicators"]
         for event in round_.get("events", ()):
-            if event.get("type") == "win":
+            kind = event.get("type")
+            if (kind == "draw" or kind == "discard") and plain_move_members(event):
+                continue  # nine events in ten, with no member a claim
+            if kind == "win":
                 for what, value in (event.get("recorded") or {}).items():
                     claims[f"win/{index}/{event.get('seat')}/{what}"] = value
                 continue

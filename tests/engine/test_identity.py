@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from engine import identity as identity_module
 from engine.families import family_of
 from engine.formats import canonical, get_format, read_games
 from engine.identity import PLAY_IDENTITY_VERSION, json_text, play_content, play_identity
@@ -260,3 +261,31 @@ def test_each_corpus_game_has_one_identity_in_every_format() -> None:
             "example_after_injection",
             "example_before_injection",
         }, copies
+
+
+def with_odd_members(document: Document) -> Document:
+    """``document`` with draws and discards the engine would not write: a claim recorded on a
+    draw, a member of no known meaning, a tile that is not text, a seat left out."""
+    odd = copy.deepcopy(document)
+    changes = [
+        lambda event: event.update(recorded_note="x"),
+        lambda event: event.update(extra=[1, 2]),
+        lambda event: event.update(tile=None),
+        lambda event: event.pop("seat"),
+    ]
+    plain = [event for _, _, event in events(odd) if event["type"] in ("draw", "discard")]
+    for number, event in enumerate(plain[: 4 * len(changes)]):
+        changes[number % len(changes)](event)
+    return odd
+
+
+@pytest.mark.parametrize("preset", ["tenhou-4p-east", "tenhou-3p-east", "space-4p"])
+def test_the_draws_and_discards_fast_path_changes_no_identity(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    documents = [self_played(preset, number) for number in range(2)]
+    documents += [with_odd_members(document) for document in documents]
+    fast = [play_content(document) for document in documents]
+    monkeypatch.setattr(identity_module, "_plain_move", lambda *_: None)  # every move the long way
+    assert [play_content(document) for document in documents] == fast
+    assert fast[0] != fast[2]  # the odd members count where they change the move

@@ -79,3 +79,20 @@ def test_what_json_dumps_refuses_is_still_refused() -> None:
 def test_any_number_is_written_as_json_dumps_writes_it(numbers: list[float], whole: int) -> None:
     content = {"numbers": numbers, "whole": whole, "name": "Ann"}
     assert identity_text(content) == by_json(content)
+
+
+def test_draws_and_discards_skipped_by_the_claims_claim_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mjlogs import identity as identity_module
+
+    games = simulate("tenhou-4p-east", 2, 11)
+    documents = [canonical.game_to_json(game) for game in games]
+    odd = json.loads(json.dumps(documents[0]))
+    draw = next(e for r in odd["rounds"] for e in r["events"] if e["type"] == "draw")
+    draw["recorded_payments"] = [1000, -1000, 0, 0]  # a claim where none is expected
+    documents.append(odd)
+    fast = [record_claims(document) for document in documents]
+    assert any(claim.endswith("/payments") for claim in fast[-1])
+    monkeypatch.setattr(identity_module, "plain_move_members", lambda _: False)  # none skipped
+    assert [record_claims(document) for document in documents] == fast
