@@ -18,7 +18,6 @@ decoder, which Django hands to ``json.dumps(value, cls=...)`` on every database 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import orjson
@@ -35,17 +34,26 @@ class ColumnEncoder(json.JSONEncoder):
             return super().encode(o)
 
 
-#: Nineteen digits in a row: where an integer may be beyond 64 bits, which orjson reads as a
-#: float without a word (json reads it exactly). A name or a long fraction matching only costs
-#: json's slower reading.
-LONG_NUMBER = re.compile(r"\d{19}")
+#: Every byte but an ASCII digit made a space, and the digits ``0``: a text holds nineteen
+#: digits in a row when its translation holds ``LONG_RUN``.
+_DIGITS_ONLY = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
+LONG_RUN = b"0" * 19
+
+
+def may_hold_long_integer(text: str) -> bool:
+    """Whether ``text`` has nineteen ASCII digits in a row: where an integer may be beyond 64
+    bits, which orjson reads as a float without a word (json reads it exactly). A name or a
+    long fraction matching only costs json's slower reading. (A translation and a substring
+    search: a regular expression took 0.9 ms on a game's 30 KB document, five times orjson's
+    reading of it.)"""
+    return LONG_RUN in text.encode("utf-8", "surrogatepass").translate(_DIGITS_ONLY)
 
 
 class ColumnDecoder(json.JSONDecoder):
     """``json.loads(text, cls=ColumnDecoder)``: orjson's reading, else ``json``'s."""
 
     def decode(self, s: str, *args: Any, **kwargs: Any) -> Any:
-        if LONG_NUMBER.search(s) is None:
+        if not may_hold_long_integer(s):
             try:
                 return orjson.loads(s)
             except orjson.JSONDecodeError:

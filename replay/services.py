@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import DataError, transaction
+from django.db import DataError, connection, transaction
 from django.utils import timezone
 
 import engine
-from config.rows import update_column
+from config.rows import insert_rows, update_column
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
 from engine.formats import canonical
@@ -252,13 +252,12 @@ def _save(outcomes: Sequence[_Outcome]) -> dict[int, Verification]:
         for outcome in outcomes:
             verification = saved.get(outcome.game_id)
             if verification is None:
-                new.append(Verification(game_id=outcome.game_id, **outcome.values))
+                new.append(outcome)
                 continue
             for name, value in outcome.values.items():
                 setattr(verification, name, value)
             verification.save(update_fields=list(outcome.values))
-        for verification in Verification.objects.bulk_create(new):
-            saved[verification.game_id] = verification
+        saved |= _verifications_insert(new)
         _game_ends_replace(outcomes)
         statistics = pipeline.statistics()
         statistics.facts_replace(
@@ -271,6 +270,30 @@ def _save(outcomes: Sequence[_Outcome]) -> dict[int, Verification]:
         changed = Game.objects.filter(pk__in=present).only("started_at", "uploaded_at")
         statistics.games_changed(changed, verified=True)
     return {outcome.game_id: saved[outcome.game_id] for outcome in outcomes}
+
+
+def _verifications_insert(outcomes: Sequence[_Outcome]) -> dict[int, Verification]:
+    """Insert the verifications of games that had none, by game: their rows through
+    :func:`config.rows.insert_rows` (PostgreSQL's ``COPY``), then their ids in one query.
+    (``bulk_create`` sends PostgreSQL each column as one array, every report and frames
+    index quoted into it in Python: a third of what storing a verification cost the worker.)"""
+    if not outcomes:
+        return {}
+    insert_rows(Verification, [{"game_id": o.game_id, **o.values} for o in outcomes])
+    ids = dict(
+        Verification.objects.filter(game_id__in=[o.game_id for o in outcomes]).values_list(
+            "game_id", "pk"
+        )
+    )
+    made = {}
+    for outcome in outcomes:
+        verification = Verification(
+            pk=ids[outcome.game_id], game_id=outcome.game_id, **outcome.values
+        )
+        verification._state.adding = False  # stored: as bulk_create leaves its objects
+        verification._state.db = connection.alias
+        made[outcome.game_id] = verification
+    return made
 
 
 def _game_ends_replace(outcomes: Sequence[_Outcome]) -> None:

@@ -11,7 +11,7 @@ import pytest
 from django.apps import apps
 from django.db import models
 
-from config.json_columns import ColumnDecoder, ColumnEncoder, JSONColumn
+from config.json_columns import ColumnDecoder, ColumnEncoder, JSONColumn, may_hold_long_integer
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs.importing import import_file
@@ -52,6 +52,21 @@ def test_texts_orjson_refuses_are_read_by_json() -> None:
     assert all(type(value) is int for value in big.values())
     with pytest.raises(json.JSONDecodeError):
         read("{not json")
+
+
+@pytest.mark.parametrize(
+    ("text", "long"),
+    [
+        ("1" * 18, False),
+        ("1" * 19, True),
+        ('{"東南": 9223372036854775807}', True),  # after text of several bytes a character
+        ("1" * 9 + "." + "1" * 9, False),
+        ("1" * 10 + chr(0x661) * 9, False),  # Arabic-Indic digits are no JSON number's
+        ('"\ud800" 1234567890123456789', True),
+    ],
+)
+def test_a_run_of_nineteen_ascii_digits_may_be_a_long_integer(text: str, long: bool) -> None:
+    assert may_hold_long_integer(text) is long
 
 
 def test_every_json_column_of_our_models_uses_the_codec_and_needs_no_migration() -> None:
