@@ -56,7 +56,8 @@ task's row, and the task :func:`release`\\ s it as the first thing it does and r
   caught up in passes, each covering every game verified since the last;
 * the spacing only matters while changes keep coming: a waiting catch-up looks again every
   :data:`CHECK_EVERY` and starts at once when no change has come for :data:`QUIET` (the end of
-  a bulk import, a single upload), so the statistics catch up soon after the last change;
+  a bulk import, a single upload), or for :data:`SETTLED` with the game stored last verified
+  (no verification is on its way), so the statistics catch up soon after the last change;
 * a claim still waiting :data:`LOST_AFTER` past its due time counts as lost (a message lost
   with a broker that did not keep it, a task dropped by hand), and the next change queues anew.
 
@@ -91,7 +92,12 @@ from django.utils import timezone
 
 from mjlogs.models import Game
 from stats.models import QueuedCatchUp, RatingsBacklog, SummaryBacklog
-from stats.selectors import players_of_games, study_documents, study_pending_games
+from stats.selectors import (
+    newest_game_has_verdict,
+    players_of_games,
+    study_documents,
+    study_pending_games,
+)
 from stats.services import (
     RATINGS_LOCK,
     document_study_counts,
@@ -280,6 +286,15 @@ QUIET = timedelta(seconds=5)
 #: for the clocks), so that it starts soon after changes stop: waking only every CHECK_EVERY,
 #: it found the end of a bulk import 10 to 40 s late (benchmarks/load.py).
 WAKE_AFTER_CHANGE = QUIET + timedelta(seconds=0.5)
+#: No change for this long, and the game stored last has its verdict
+#: (:func:`stats.selectors.newest_game_has_verdict`): every verification of the uploads has
+#: come, so changes have stopped without waiting for QUIET (the end of a bulk import, where
+#: waiting QUIET was a fifth of the end-to-end time of benchmarks/load.py). While changes keep
+#: coming (verifications commit many times a second), it is never true.
+SETTLED = timedelta(seconds=1)
+#: A waiting catch-up first wakes this long after the last change it knows of, to see whether
+#: the uploads are settled.
+WAKE_WHEN_SETTLED = SETTLED + timedelta(seconds=0.2)
 
 
 def interval() -> timedelta:
@@ -310,7 +325,7 @@ def claim(task: str) -> float | None:
         return None
     started, finished, last_seconds = _aware(claimed[0]), _aware(claimed[1]), claimed[2]
     due = now if started is None else next_start(started, finished, last_seconds, now)
-    return _hold_until(task, due, now, wake=now + WAKE_AFTER_CHANGE)
+    return _hold_until(task, due, now, wake=now + WAKE_WHEN_SETTLED)
 
 
 def postpone(task: str) -> float | None:
@@ -331,7 +346,11 @@ def postpone(task: str) -> float | None:
     changed = row.changed_at
     if _quiet(changed, now) or changed is None:
         return None
-    return _hold_until(task, due, now, wake=changed + WAKE_AFTER_CHANGE)
+    if changed <= now - SETTLED:
+        if newest_game_has_verdict():
+            return None
+        return _hold_until(task, due, now, wake=changed + WAKE_AFTER_CHANGE)
+    return _hold_until(task, due, now, wake=changed + WAKE_WHEN_SETTLED)
 
 
 def next_start(

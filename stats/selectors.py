@@ -211,6 +211,15 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def newest_game_has_verdict() -> bool:
+    """Whether the game stored last has its verdict: then no upload is waiting for its
+    verifications (as good as certain: games are verified in the order they were stored, in
+    batches), and their changes to the statistics have all come (``stats.catch_up``). One
+    look-up by the primary key's index, however many games there are."""
+    newest = Game.objects.order_by("-pk").values_list("verification__verdict", flat=True)
+    return newest.first() is not None
+
+
 def player_ids_with_facts_or_summary() -> list[int]:
     """Every player a rebuild must visit: those seated in a game (their summary may need
     creating) and those with a summary (it may need removing)."""

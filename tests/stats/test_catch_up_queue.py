@@ -15,6 +15,8 @@ from django.db import connection
 from django.test import override_settings
 from django.utils import timezone
 
+from mjlogs.models import Game
+from replay.models import Verification
 from stats import catch_up
 from stats.models import QueuedCatchUp, SummaryBacklog
 from tests.stats.second_connection import second_connection
@@ -60,8 +62,8 @@ def due_in(now: Any) -> float:
 
 def countdown_for(due: float) -> float:
     """The countdown of a catch-up a change queues, due in ``due`` seconds: it wakes every
-    CHECK_EVERY, and first when changes would have stopped (WAKE_AFTER_CHANGE)."""
-    wake = catch_up.WAKE_AFTER_CHANGE.total_seconds()
+    CHECK_EVERY, and first when the uploads may be settled (WAKE_WHEN_SETTLED)."""
+    wake = catch_up.WAKE_WHEN_SETTLED.total_seconds()
     return min(due, catch_up.CHECK_EVERY.total_seconds(), wake)
 
 
@@ -111,11 +113,15 @@ def test_a_catch_up_not_yet_due_when_it_starts_puts_itself_off() -> None:
     check_every = catch_up.CHECK_EVERY.total_seconds()
     catch_up.release(TASK)
     wake = catch_up.WAKE_AFTER_CHANGE.total_seconds()
+    settled = catch_up.WAKE_WHEN_SETTLED.total_seconds()
     # Running for 10 s; the last finished pass took 100 s: due 400 s after this one started.
-    # The change's task wakes when changes would have stopped; while the pass runs, it wakes
+    # The change's task wakes when the uploads may be settled; while the pass runs, it wakes
     # every CHECK_EVERY.
     set_times(started_at=now - timedelta(seconds=10), finished_at=None, last_seconds=100.0)
-    for delay, expected in ((catch_up.claim(TASK), wake), (catch_up.postpone(TASK), check_every)):
+    for delay, expected in (
+        (catch_up.claim(TASK), settled),
+        (catch_up.postpone(TASK), check_every),
+    ):
         assert delay == pytest.approx(expected, abs=1)
         assert 389 < due_in(now) <= 391
     # It finished after 300 s, and changes keep coming: the next is due 1,200 s after it
@@ -123,9 +129,11 @@ def test_a_catch_up_not_yet_due_when_it_starts_puts_itself_off() -> None:
     set_times(started_at=now - timedelta(seconds=300), finished_at=now, last_seconds=300.0)
     catch_up.claim(TASK)  # a change: the catch-up waits, and notes it
     delay = catch_up.postpone(TASK)
-    assert delay == pytest.approx(wake, abs=1)
+    assert delay == pytest.approx(settled, abs=0.5)
     assert 899 < due_in(now) <= 901
-    set_times(changed_at=now - timedelta(seconds=2))  # the last change, 2 s ago
+    # The last change 2 s ago, and no game has its verdict (there is none): not settled, so
+    # it wakes when changes would have stopped.
+    set_times(changed_at=now - timedelta(seconds=2))
     assert catch_up.postpone(TASK) == pytest.approx(wake - 2, abs=1)
     # Due (or nearly): run now.
     started = now - timedelta(seconds=1198)
@@ -159,6 +167,27 @@ def test_a_catch_up_not_yet_due_starts_once_changes_stop() -> None:
     # But not while the last pass is still running: two would only share the marks.
     set_times(started_at=now - timedelta(seconds=20), finished_at=None)
     assert catch_up.postpone(TASK) is not None
+
+
+@pytest.mark.django_db
+@override_settings(STATS_CATCH_UP_INTERVAL=60)
+def test_a_catch_up_starts_once_the_last_upload_is_verified(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    import_games(django_capture_on_commit_callbacks, 2, 73)  # stored and verified (eager)
+    now = timezone.now()
+    catch_up.release(TASK)
+    set_times(started_at=now - timedelta(seconds=30), finished_at=now - timedelta(seconds=29))
+    catch_up.claim(TASK)  # a change just now, the next pass not due for 30 s: it waits
+    assert catch_up.postpone(TASK) is not None  # too soon to tell
+    set_times(changed_at=now - catch_up.SETTLED - timedelta(seconds=0.1))
+    assert catch_up.postpone(TASK) is None  # the newest game has its verdict: settled
+    newest = Game.objects.order_by("-pk").first()
+    assert newest is not None
+    Verification.objects.filter(game=newest).delete()  # as if its verification were queued
+    assert catch_up.postpone(TASK) is not None  # one is on its way: wait for QUIET
+    set_times(changed_at=now - catch_up.QUIET - timedelta(seconds=0.1))
+    assert catch_up.postpone(TASK) is None
 
 
 @pytest.mark.django_db
