@@ -112,21 +112,24 @@ def modules() -> tuple[list[Path], dict[Path, str]]:
     return compiled, left
 
 
-#: The engine's hand-written C extensions, by module: ``pip install`` builds them
-#: (pyproject.toml, ``[tool.setuptools] ext-modules``), this script leaves them in place, and
-#: the compiled wheel ships them too. Each has a Python fallback.
-NATIVE: dict[str, str] = {"engine.hand._outcomes": "engine/hand/_outcomes.c"}
+def native_modules() -> dict[str, list[str]]:
+    """The engine's hand-written C extensions, their sources by module name, as pyproject.toml
+    lists them (``[tool.setuptools] ext-modules``): ``pip install`` builds them, this script
+    leaves them in place, and the compiled wheel ships them too. Each has a Python fallback."""
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        listed = tomllib.load(file)["tool"]["setuptools"].get("ext-modules", [])
+    return {str(module["name"]): list(module["sources"]) for module in listed}
 
 
 def _native(path: Path) -> bool:
-    """Whether an extension module's file is one of :data:`NATIVE`'s."""
+    """Whether an extension module's file is one of :func:`native_modules`."""
     name = path.relative_to(ROOT).as_posix().split(".")[0].replace("/", ".")
-    return name in NATIVE
+    return name in native_modules()
 
 
 def built_files() -> list[Path]:
     """Every extension module under engine/ and at the top (mypyc's shared library) that this
-    script builds: not those of :data:`NATIVE`."""
+    script builds: not those of :func:`native_modules`."""
     found = [
         path
         for folder, pattern in ((ENGINE, "**/*"), (ROOT, "*"))
@@ -206,10 +209,10 @@ def _extensions(compiled: list[str], target_dir: Path) -> list[Any]:
 
 
 def _native_extensions() -> list[Any]:
-    """The extensions of :data:`NATIVE` (sources relative to the working directory)."""
+    """The extensions of :func:`native_modules` (sources relative to the working directory)."""
     from setuptools import Extension
 
-    return [Extension(name, [source]) for name, source in NATIVE.items()]
+    return [Extension(name, sources) for name, sources in native_modules().items()]
 
 
 def _jobs() -> int:

@@ -256,8 +256,7 @@ class StudyContext:
     def outcomes(self, inputs: Sequence[DecisionInput]) -> list[Outcome | None]:
         """The :data:`~engine.hand.acceptance.Outcome` of each decision of
         :meth:`decision_input` (``None``: a hand the engine cannot value), the hands worked out
-        together (:func:`engine.hand.acceptance_batch.discard_outcomes`), or one by one
-        (:func:`engine.hand.acceptance.decision_outcome`) where numpy is not installed."""
+        together (:func:`_discard_outcomes`: in C, with numpy, or one by one)."""
         if self.shapes.standard:  # every input a hand (decision_input)
             return _discard_outcomes(inputs, self.copies, self.three_player)  # type: ignore[arg-type]
         hands = [(number, x) for number, x in enumerate(inputs) if isinstance(x, Decision)]
@@ -859,9 +858,7 @@ class StudyPass:
         events = round_.events
         count = len(events)
         seats = state.seats
-        plain_draw = state._plain_draw
-        plain_discard = state._plain_discard
-        push_checked = state._push_checked
+        plain_draw, plain_discard, push_checked = state.push_steps()
         where = self.where
         inputs = self.inputs
         first_slot = (len(self.rounds) - 1) * self.players

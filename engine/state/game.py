@@ -332,6 +332,18 @@ class GameState(DrawDiscardRules):
             return None
         return self._push_checked(kind, event)
 
+    def push_steps(
+        self,
+    ) -> tuple[
+        Callable[[Draw], bool], Callable[[Discard], bool], Callable[[type, Event], str | None]
+    ]:
+        """The three steps of :meth:`push` (and of :meth:`push_events`' loop), for a caller that
+        writes the loop out with work of its own between events (``engine.study.StudyPass``):
+        the plain draw and the plain discard (``True``: applied; ``False``: nothing changed),
+        then, for any event they leave, the general check and applier (``None``: applied, else
+        why the event is illegal)."""
+        return self._plain_draw, self._plain_discard, self._push_checked
+
     def push_events(self, events: Iterable[Event]) -> tuple[int, str] | None:
         """:meth:`push` each event in turn (the replayer's loop), stopping at the first illegal
         one: its index and why it is illegal, or ``None`` when every event was applied.

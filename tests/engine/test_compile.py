@@ -112,3 +112,30 @@ def test_the_script_refuses_to_run_outside_the_source_tree(
 
     assert "not the source tree" in capsys.readouterr().err
     assert (tmp_path / "other.cpython-311-x86_64-linux-gnu.so").exists()
+
+
+def test_the_hand_written_extensions_are_pyproject_s_and_clean_leaves_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with (build_script.ROOT / "pyproject.toml").open("rb") as file:
+        listed = tomllib.load(file)["tool"]["setuptools"]["ext-modules"]
+    assert build_script.native_modules() == {m["name"]: m["sources"] for m in listed}
+    assert "engine.hand._outcomes" in build_script.native_modules()
+    # A tree with one extension of mypyc's and one hand-written: only mypyc's is the build's.
+    root = tmp_path / "tree"
+    (root / "engine" / "hand").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(
+        '[[tool.setuptools.ext-modules]]\nname = "engine.hand._outcomes"\n'
+        'sources = ["engine/hand/_outcomes.c"]\n'
+    )
+    suffix = build_script.EXTENSION_SUFFIXES[0]
+    mypyc_built = root / "engine" / "hand" / f"shanten{suffix}"
+    hand_written = root / "engine" / "hand" / f"_outcomes{suffix}"
+    for path in (mypyc_built, hand_written):
+        path.write_bytes(b"")
+    monkeypatch.setattr(build_script, "ROOT", root)
+    monkeypatch.setattr(build_script, "ENGINE", root / "engine")
+    monkeypatch.setattr(build_script, "BUILD", root / "build" / "mypyc")
+    assert build_script.built_files() == [mypyc_built]
+    build_script.clean()
+    assert not mypyc_built.exists() and hand_written.exists()
