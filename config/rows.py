@@ -80,8 +80,11 @@ def insert_rows(model: type[Model], rows: Iterable[Mapping[str, Any]]) -> int:
             # COPY: one statement for every row, the rows streamed in PostgreSQL's text
             # format; about half the database's and the driver's work of running one
             # prepared INSERT a row (docs/performance.md, "Storing a verification").
+            # (On the driver's own cursor, so its errors are wrapped as Django's are: a value
+            # beyond a column is a DataError, which a verification's writer catches.)
             table = quote(model._meta.db_table)
-            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+            copy_sql = f"COPY {table} ({columns}) FROM STDIN"
+            with connection.wrap_database_errors, cursor.cursor.copy(copy_sql) as copy:
                 for row in values:
                     copy.write_row(row)
         else:

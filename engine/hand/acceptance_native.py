@@ -2,8 +2,8 @@
 
 The same numbers as :mod:`engine.hand.acceptance_batch` (each decision's
 :data:`~engine.hand.acceptance.Outcome`, from the same tables), worked out by the extension
-module ``engine.hand._outcomes`` (``engine/hand/_outcomes.c``), which ``pip install`` builds when
-a C compiler is there. Without it (:func:`available` is False),
+module ``engine.hand.acceptance_kernel`` (``engine/hand/acceptance_kernel.c``), which ``pip
+install`` builds when a C compiler is there. Without it (:func:`available` is False),
 :meth:`engine.study.StudyContext.outcomes`
 uses the numpy batch, or values decisions one by one.
 
@@ -24,9 +24,9 @@ from engine.hand.acceptance import Decision, Outcome, decision_outcome
 from engine.tiles import KINDS
 
 try:
-    from engine.hand import _outcomes
+    from engine.hand import acceptance_kernel
 except ImportError:  # not built: no C compiler at install, or a pure-Python wheel
-    _outcomes = None  # type: ignore[assignment]
+    acceptance_kernel = None  # type: ignore[assignment]
 
 __all__ = ["available", "discard_outcomes"]
 
@@ -37,14 +37,16 @@ _EVERY_KIND: Final = ((1 << KINDS) - 1).to_bytes(8, "little")
 @functools.cache
 def available() -> bool:
     """Whether the C code is built and holds the tables (read once per process)."""
-    if _outcomes is None:
+    if acceptance_kernel is None:
         return False
     table = shanten_table.load()
     joins = join_tables.load()
     if table is None or joins is None:
         return False
     try:
-        _outcomes.load(table.ids, joins.suits, joins.join2, joins.join3, joins.final3, joins.final2)
+        acceptance_kernel.load(
+            table.ids, joins.suits, joins.join2, joins.join3, joins.final3, joins.final2
+        )
     except (ValueError, TypeError, BufferError):
         return False
     return True
@@ -65,7 +67,7 @@ def discard_outcomes(
         else b"".join(map(_mask, allowed))
     )
     try:
-        found = _outcomes.outcomes(
+        found = acceptance_kernel.outcomes(
             _joined(counts), _joined(seen), bytes(discarded), masks, bytes(copies), three_player
         )
     except (ValueError, TypeError, OverflowError):  # a count outside a byte, or not 34 of

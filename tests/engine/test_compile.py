@@ -120,17 +120,17 @@ def test_the_hand_written_extensions_are_pyproject_s_and_clean_leaves_them(
     with (build_script.ROOT / "pyproject.toml").open("rb") as file:
         listed = tomllib.load(file)["tool"]["setuptools"]["ext-modules"]
     assert build_script.native_modules() == {m["name"]: m["sources"] for m in listed}
-    assert "engine.hand._outcomes" in build_script.native_modules()
+    assert "engine.hand.acceptance_kernel" in build_script.native_modules()
     # A tree with one extension of mypyc's and one hand-written: only mypyc's is the build's.
     root = tmp_path / "tree"
     (root / "engine" / "hand").mkdir(parents=True)
     (root / "pyproject.toml").write_text(
-        '[[tool.setuptools.ext-modules]]\nname = "engine.hand._outcomes"\n'
-        'sources = ["engine/hand/_outcomes.c"]\n'
+        '[[tool.setuptools.ext-modules]]\nname = "engine.hand.acceptance_kernel"\n'
+        'sources = ["engine/hand/acceptance_kernel.c"]\n'
     )
     suffix = build_script.EXTENSION_SUFFIXES[0]
     mypyc_built = root / "engine" / "hand" / f"shanten{suffix}"
-    hand_written = root / "engine" / "hand" / f"_outcomes{suffix}"
+    hand_written = root / "engine" / "hand" / f"acceptance_kernel{suffix}"
     for path in (mypyc_built, hand_written):
         path.write_bytes(b"")
     monkeypatch.setattr(build_script, "ROOT", root)

@@ -1,5 +1,5 @@
 """A game's decisions valued together, with numpy (engine/hand/acceptance_batch.py) and in C
-(engine/hand/acceptance_native.py, engine/hand/_outcomes.c), against the one-at-a-time
+(engine/hand/acceptance_native.py, engine/hand/acceptance_kernel.c), against the one-at-a-time
 definition (engine.hand.acceptance.acceptance): random hands of every kind, every decision of
 corpus games, and the tables they gather from (engine/hand/join_tables.py)."""
 
@@ -34,8 +34,8 @@ def native(
     absence fails)."""
     if not acceptance_native.available():
         if os.environ.get("CI"):
-            pytest.fail("engine.hand._outcomes is not built: pip install needs a C compiler")
-        pytest.skip("engine.hand._outcomes is not built (no C compiler at pip install)")
+            pytest.fail("engine.hand.acceptance_kernel is not built: pip needs a C compiler")
+        pytest.skip("engine.hand.acceptance_kernel is not built (no C compiler at pip install)")
     return acceptance_native.discard_outcomes(decisions, copies, **options)
 
 
@@ -194,12 +194,12 @@ def test_without_numpy_the_study_values_its_decisions_one_by_one(
 
 def test_the_c_code_refuses_what_it_cannot_read() -> None:
     native([], FOUR)  # skips when not built, and loads the tables
-    from engine.hand import _outcomes
+    from engine.hand import acceptance_kernel
 
     with pytest.raises(ValueError, match="different numbers of decisions"):
-        _outcomes.outcomes(bytes(34), bytes(34), b"\x00\x01", bytes(8), bytes(34), False)
+        acceptance_kernel.outcomes(bytes(34), bytes(34), b"\x00\x01", bytes(8), bytes(34), False)
     with pytest.raises(ValueError, match="do not fit together"):
-        _outcomes.load(b"short", 512, b"", b"", b"", b"")
+        acceptance_kernel.load(b"short", 512, b"", b"", b"", b"")
     # The refused tables left the loaded ones in place.
     rng = random.Random(5)
     decisions = [random_decision(rng, FOUR) for _ in range(50)]

@@ -402,8 +402,8 @@ static PyMethodDef methods[] = {
 static void free_module(void *module) { release_tables(); }
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_outcomes", "The study's decisions valued in C.", -1, methods,
+    PyModuleDef_HEAD_INIT, "acceptance_kernel", "The study's decisions valued in C.", -1, methods,
     NULL, NULL, NULL, free_module,
 };
 
-PyMODINIT_FUNC PyInit__outcomes(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit_acceptance_kernel(void) { return PyModule_Create(&module); }

@@ -1,4 +1,5 @@
-# The C extension engine/hand/_outcomes.c: what each function takes is in its header comment.
+# The C extension engine/hand/acceptance_kernel.c: what each function takes is in its header
+# comment.
 from array import array
 
 _Buffer = bytes | bytearray | memoryview | array[int]
