@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from engine.dialect import Dialect
 from engine.errors import UnknownRulesetError
 from engine.events import Game
-from engine.report import ReplayReport, Verdict
+from engine.report import ReplayReport
 
 if TYPE_CHECKING:  # (the viewer's types: a verification never needs their module)
     from engine.frame_types import RoundFrames, RoundInfo, StudyTally
@@ -125,8 +125,7 @@ class GameFamily(ABC):
         they do not): in one pass of the rules where the family can, else one after the
         other."""
         report = self.replay(game)
-        agrees = report.verdict in (Verdict.VERIFIED, Verdict.VERIFIED_FRAGMENT)
-        return report, self.study(game) if agrees else None
+        return report, self.study(game) if report.agrees else None
 
     def check_modifiers(
         self,

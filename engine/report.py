@@ -194,6 +194,12 @@ class ReplayReport:
     #: platform's rule history, ``docs/rules.md``); ``None`` when the header's rules fit.
     era: str | None = None
 
+    @property
+    def agrees(self) -> bool:
+        """Whether the record fits the rules it was judged by (``verified``, or
+        ``verified_fragment`` for a part of a game): what its statistics and study count."""
+        return self.verdict in (Verdict.VERIFIED, Verdict.VERIFIED_FRAGMENT)
+
     def to_json(self) -> dict[str, Any]:
         """The report as plain JSON values (facts left out: they are large)."""
         return {

@@ -25,7 +25,6 @@ from engine.formats import canonical
 from engine.frame_types import StudyTally
 from engine.replay import ReplayReport, replay, replay_and_study
 from engine.replay import RoundFact as EngineFact
-from engine.replay import Verdict as EngineVerdict
 from mjlogs import pipeline, record_cache
 from mjlogs.copies import copies_regroup, plays_with_copies
 from mjlogs.game_end import RecordEnd, game_end, record_end
@@ -173,7 +172,7 @@ def replayed(
             # the replay's time).
             "frames_index": _frames_index(label, document, record, report),
         }
-        if report.verdict in (EngineVerdict.VERIFIED, EngineVerdict.VERIFIED_FRAGMENT):
+        if report.agrees:
             # Statistics count only games the rules engine agrees with.
             facts = report.facts
     values |= {

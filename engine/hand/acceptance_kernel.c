@@ -21,14 +21,14 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
-#include <string.h>
 
 #define KINDS 34
 #define EAST 27
 /* join_tables.CONTEXTS: melds with calls 0-4, blocks 0-5, pair 0-1, isolated state 0-2. */
 #define CONTEXTS 180
-/* shanten_table.PATTERNS - 1. */
-#define PATTERN_LIMIT (1953125 - 1)
+/* shanten_table.PATTERNS: every suit pattern, 5 ** 9. */
+#define PATTERNS 1953125
+#define PATTERN_LIMIT (PATTERNS - 1)
 
 static const int POW5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
 
@@ -94,7 +94,7 @@ static PyObject *load(PyObject *self, PyObject *args) {
      * finals as many rows as the ids they index can reach (pairs and triples, from the sizes). */
     long pairs = (long)(join3.len / 2) / (suits > 0 ? suits : 1);
     long triples = (long)(final3.len / CONTEXTS);
-    int fine = suits > 0 && ids.len == 4L * 1953125 && join2.len == 2 * suits * suits
+    int fine = suits > 0 && ids.len == 4L * PATTERNS && join2.len == 2 * suits * suits
                && join3.len == 2 * pairs * suits && final2.len == pairs * CONTEXTS
                && final3.len == triples * CONTEXTS;
     if (fine) {
@@ -111,7 +111,7 @@ static PyObject *load(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the shanten tables do not fit together");
         return NULL;
     }
-    uint16_t *compact = PyMem_Malloc(sizeof(uint16_t) * 1953125);
+    uint16_t *compact = PyMem_Malloc(sizeof(uint16_t) * PATTERNS);
     int8_t *transposed3 = PyMem_Malloc(final3.len), *transposed2 = PyMem_Malloc(final2.len);
     if (compact == NULL || transposed3 == NULL || transposed2 == NULL) {
         PyMem_Free(compact);
@@ -128,7 +128,7 @@ static PyObject *load(PyObject *self, PyObject *args) {
      * rank held four times reaches one, never counted (no copy unseen), but the look-ups that
      * follow must stay inside the tables. */
     const uint16_t *interleaved = (const uint16_t *)ids.buf;
-    for (long i = 0; i < 1953125; i++) {
+    for (long i = 0; i < PATTERNS; i++) {
         uint16_t id = interleaved[2 * i + 1];
         compact[i] = id < suits ? id : (uint16_t)(suits - 1);
     }

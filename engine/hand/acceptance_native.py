@@ -61,11 +61,7 @@ def discard_outcomes(
     if not decisions:
         return []
     counts, seen, discarded, allowed = zip(*decisions, strict=True)
-    masks = (
-        _EVERY_KIND * len(decisions)
-        if allowed.count(None) == len(allowed)
-        else b"".join(map(_mask, allowed))
-    )
+    masks = b"".join(map(_mask, allowed))
     try:
         found = acceptance_kernel.outcomes(
             _joined(counts), _joined(seen), bytes(discarded), masks, bytes(copies), three_player

@@ -21,7 +21,7 @@ from engine.dialect import RIICHI, Dialect
 from engine.errors import EngineError
 from engine.events import Game
 from engine.families import GameFamily, Unit
-from engine.report import ReplayReport, Verdict
+from engine.report import ReplayReport
 from engine.rules import PRESETS
 from engine.rules.presets import ruleset_of, with_overrides
 from engine.rules.ruleset import Scoring
@@ -100,7 +100,7 @@ class RiichiFamily(GameFamily):
             report = replay(game, follower=study)
         except Exception:  # a fault of the study's must not cost the verdict: replay alone
             return self.replay(game), None
-        if report.verdict not in (Verdict.VERIFIED, Verdict.VERIFIED_FRAGMENT):
+        if not report.agrees:
             return report, None
         if report.era is not None:
             return report, self.study(game)

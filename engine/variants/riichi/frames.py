@@ -71,7 +71,7 @@ from engine.frame_types import (
 from engine.hand.melds import Meld, MeldType, called_honour_runs
 from engine.hand.shanten import shanten
 from engine.hand.shapes import STANDARD, HandShapes, shapes_for
-from engine.report import ReplayReport, Verdict
+from engine.report import ReplayReport
 from engine.rules.presets import ruleset_of
 from engine.rules.ruleset import Ruleset
 from engine.state import GameState, HandResult, Phase, WinResult, hand_waits
@@ -147,8 +147,7 @@ def round_list_after_replay(game: Game, report: ReplayReport) -> list[RoundInfo]
     verification lists the rounds right after replaying the game; this spares it a second
     replay. Otherwise (a discrepancy, a record that stops inside a hand) the rounds are
     replayed."""
-    agreed = report.verdict in (Verdict.VERIFIED, Verdict.VERIFIED_FRAGMENT)
-    if agreed and len(report.rounds) == len(game.rounds):
+    if report.agrees and len(report.rounds) == len(game.rounds):
         return [
             RoundInfo(index, summary.name, summary.honba, summary.result)
             for index, summary in enumerate(report.rounds)

@@ -422,13 +422,9 @@ def replay(
     judge = _Replay(game, ruleset, stop_at_first)
     judge.follower = follower
     report = judge.run()
-    if report.verdict in _AGREES:
+    if report.agrees:
         return report
     return _older_era(game, ruleset, report, stop_at_first) or report
-
-
-#: The verdicts of a record that fits the rules it was judged by.
-_AGREES = (Verdict.VERIFIED, Verdict.VERIFIED_FRAGMENT)
 
 
 def _older_era(
@@ -442,7 +438,7 @@ def _older_era(
     played_on = log_date(header.source.id)
     for era in rule_eras(header.ruleset, ruleset, played_on):
         report = _Replay(game, era.ruleset, stop_at_first).run()
-        if report.verdict in _AGREES:
+        if report.agrees:
             report.era = era.name
             found = today.discrepancy.message if today.discrepancy else today.verdict.value
             report.warnings.append(
