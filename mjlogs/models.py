@@ -20,7 +20,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from config.json_columns import JSONColumn
+from config.json_columns import JSONColumn, PackedJSONColumn
 
 
 class PlayerKind(models.TextChoices):
@@ -123,7 +123,7 @@ class Game(models.Model):
     visibility = models.CharField(
         max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
     )
-    document = JSONColumn(help_text="The canonical record (docs/format.md).")
+    document = PackedJSONColumn(help_text="The canonical record (docs/format.md), packed.")
     raw = models.BinaryField(help_text="The original file's bytes, gzip-compressed.")
     raw_name = models.CharField(max_length=255, blank=True)
     raw_size = models.PositiveIntegerField(help_text="Size of the original, uncompressed.")

@@ -5,13 +5,22 @@ from __future__ import annotations
 
 import json
 import math
+import zlib
 from typing import Any
 
 import pytest
 from django.apps import apps
 from django.db import models
 
-from config.json_columns import ColumnDecoder, ColumnEncoder, JSONColumn, may_hold_long_integer
+from config.json_columns import (
+    ColumnDecoder,
+    ColumnEncoder,
+    JSONColumn,
+    PackedJSONColumn,
+    may_hold_long_integer,
+    packed,
+    unpacked,
+)
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs.importing import import_file
@@ -67,6 +76,40 @@ def test_texts_orjson_refuses_are_read_by_json() -> None:
 )
 def test_a_run_of_nineteen_ascii_digits_may_be_a_long_integer(text: str, long: bool) -> None:
     assert may_hold_long_integer(text) is long
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": [1, 2.5, None, True], "東": '南 \u2028 " \\ \n', "n": -0.0},
+        {"big": 2**70 + 1, "small": -(2**63) - 1, "edge": 2**63 - 1},  # json's, exactly
+        {1: "a"},  # a key that is not text: json writes it
+        [],
+    ],
+)
+def test_packed_values_read_back_as_json_reads_them(value: Any) -> None:
+    data = packed(value)
+    assert zlib.decompress(data) == written(value).encode()
+    back = unpacked(data)
+    assert back == json.loads(json.dumps(value))
+    assert [type(item) for item in _numbers(back)] == [type(item) for item in _numbers(value)]
+
+
+def _numbers(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [number for item in value.values() for number in _numbers(item)]
+    if isinstance(value, list):
+        return [number for item in value for number in _numbers(item)]
+    return [value] if isinstance(value, int | float) else []
+
+
+def test_a_packed_column_goes_in_a_fixture_as_json_text() -> None:
+    field = Game._meta.get_field("document")
+    assert isinstance(field, PackedJSONColumn)
+    game = Game(document={"rounds": [], "n": 2**70})
+    text = field.value_to_string(game)
+    assert json.loads(text) == {"rounds": [], "n": 2**70}
+    assert field.to_python(text) == field.to_python(packed(game.document)) == game.document
 
 
 def test_every_json_column_of_our_models_uses_the_codec_and_needs_no_migration() -> None:

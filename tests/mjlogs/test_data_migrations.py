@@ -3,7 +3,8 @@ their points those of their verification's report (the others none); mjlogs.0005
 games stored before their room, from their documents' source; mjlogs.0006 gives every seat the
 player it has now (per platform, guests apart); mjlogs.0008 makes Tenhou's hidden names guests and
 self-play bots; mjlogs.0009 folds the copies of one game; mjlogs.0012 seats a canonical record's
-names on the platform ``canonical``, whatever its source claims."""
+names on the platform ``canonical``, whatever its source claims; mjlogs.0013 packs every
+document and back."""
 
 from __future__ import annotations
 
@@ -383,3 +384,41 @@ def test_the_migration_seats_canonical_records_on_their_own_platform() -> None:
     marked = set(SummaryBacklog.objects.values_list("player_id", flat=True))
     assert {ann.pk, ben.pk, forged[0].pk, forged[2].pk} <= marked
     assert bot.pk not in marked
+
+
+def test_the_migration_packs_every_document_and_back() -> None:
+    """mjlogs.0013: every stored document reads back the same once packed (a self-played game,
+    an integer beyond 64 bits, text of several bytes, a document with nothing in it), and the
+    column holds zlib's bytes, not JSON; undone, the JSON column holds the same documents."""
+    import zlib
+
+    from engine.sim.selfplay import simulate
+
+    before = [("mjlogs", "0012_canonical_origin_is_a_claim")]
+    after = [("mjlogs", "0013_game_document_packed")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    game_model = executor.loader.project_state(before).apps.get_model("mjlogs", "Game")
+    (played,) = simulate("tenhou-4p-east", 1, 5)
+    documents = {
+        "played": canonical.game_to_json(played),
+        "odd": {"players": [{"name": "東 \u2028 \"q\""}], "n": 2**70 + 1, "x": [1.5, None]},
+        "empty": {},
+    }
+    for source_id, document in documents.items():
+        game_model.objects.create(
+            ruleset="tenhou-4p-east", players_count=4, rounds_count=1, complete=True,
+            source_format="canonical", source_id=source_id, content_hash=source_id,
+            play_hash=source_id, raw=b"", raw_size=0, document=document,
+        )  # fmt: skip
+    MigrationExecutor(connection).migrate(after)
+    assert dict(Game.objects.values_list("source_id", "document")) == documents
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT document FROM mjlogs_game WHERE source_id = 'odd'")
+        (stored,) = cursor.fetchone()
+    assert zlib.decompress(stored).startswith(b'{"players"')  # zlib's stream of the JSON
+    MigrationExecutor(connection).migrate(before)
+    game_model = MigrationExecutor(connection).loader.project_state(before).apps.get_model(
+        "mjlogs", "Game"
+    )
+    assert dict(game_model.objects.values_list("source_id", "document")) == documents
