@@ -192,16 +192,16 @@ def player_summaries_update(player_ids: Iterable[int]) -> int:
     return stored
 
 
-def player_summaries_catch_up() -> int:
-    """Recompute the summary of every player marked when it starts, once each however many
-    marks they have, skipping any another worker is already on. Returns how many summaries were
-    recomputed (stored or removed).
+def player_summaries_catch_up(marked: Sequence[int] | None = None) -> int:
+    """Recompute the summary of every player marked when it starts (or of those of ``marked``
+    still marked), once each however many marks they have, skipping any another worker is
+    already on. Returns how many summaries were recomputed (stored or removed).
 
     Marks made after it started are left to the catch-up their change queued: a pass that took
     them too would never end while games keep being verified, and would keep a worker from
     verifying them."""
     done = 0
-    for chunk in _chunks(summaries_marked(), SUMMARY_CHUNK):
+    for chunk in _chunks(summaries_marked() if marked is None else marked, SUMMARY_CHUNK):
         with transaction.atomic():
             # Those cleared meanwhile, or held by another worker, are left out.
             versions = summary_marks_hold_if_free(chunk)
@@ -552,17 +552,43 @@ def _queue_now(task: CatchUpTask) -> None:
         task()
 
 
-def player_summaries_pass(task: CatchUpTask) -> int:
+#: Helpers a summaries' pass queues at most (one a worker process beyond its own, on a
+#: 16-core machine): a helper that finds every chunk taken costs a few queries.
+SUMMARY_HELPERS = 15
+
+
+def player_summaries_pass(task: CatchUpTask, helper: CatchUpTask | None = None) -> int:
     """What the summaries' catch-up ``task`` does when it runs: unless it puts itself off
     (:func:`postpone`), release its claim, recompute the summaries of the players marked
-    (:func:`player_summaries_catch_up`) and record the pass. Returns how many."""
+    (:func:`player_summaries_catch_up`) and record the pass. Returns how many.
+
+    On a worker, a pass of more than one chunk first queues a ``helper`` a chunk beyond the
+    first (up to :data:`SUMMARY_HELPERS`): a task that runs :func:`player_summaries_catch_up`
+    too, so that idle workers take chunks beside it (the chunks a worker holds are skipped by
+    the others). At the end of a bulk import every summary is behind at once, and one worker
+    recomputing them all while the others waited was most of the time the statistics took to
+    catch up (benchmarks/load.py). Helpers queued behind verifications find the pass done, and
+    cost a few queries."""
     if _postponed(task):
         return 0
     release(task.name)
     try:
-        return player_summaries_catch_up()
+        marked = summaries_marked()
+        if helper is not None and not task.app.conf.task_always_eager:
+            _queue_helpers(helper, min(SUMMARY_HELPERS, (len(marked) - 1) // SUMMARY_CHUNK))
+        return player_summaries_catch_up(marked)
     finally:
         finish(task.name)
+
+
+def _queue_helpers(helper: CatchUpTask, count: int) -> None:
+    from kombu.exceptions import OperationalError as BrokerUnreachable  # (Celery's: loaded)
+
+    try:
+        for _ in range(count):
+            helper.delay()
+    except BrokerUnreachable as error:  # the pass goes on alone
+        logger.warning("The task broker cannot be reached (%s): no helpers", error)
 
 
 def ratings_pass(task: CatchUpTask) -> int:

@@ -40,7 +40,14 @@ def catch_up_player_stats() -> int:
     """Recompute the summaries of the players marked behind when it starts, unless it is not
     yet due (``stats.catch_up.player_summaries_pass``); returns how many. Workers running it at
     once share the marks."""
-    return catch_up.player_summaries_pass(catch_up_player_stats)
+    return catch_up.player_summaries_pass(catch_up_player_stats, help_catch_up_player_stats)
+
+
+@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def help_catch_up_player_stats() -> int:
+    """Take chunks of the players marked behind beside a running summaries' pass, which queues
+    this (``stats.catch_up.player_summaries_pass``); returns how many summaries it did."""
+    return catch_up.player_summaries_catch_up()
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)

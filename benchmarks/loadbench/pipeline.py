@@ -38,7 +38,9 @@ from benchmarks.loadbench.services import (
 
 #: Games per call of the import service (its limit is 2,000 files per import).
 IMPORT_BATCH = 500
-POLL_SECONDS = 1.0
+#: How often the verdicts and the tasks left are counted: the last verdict and the statistics
+#: being current are seen this late at most (each poll is one count, a few milliseconds).
+POLL_SECONDS = 0.2
 
 
 def setup_django(env: dict[str, str]) -> None:

@@ -244,6 +244,58 @@ def test_summaries_recomputed_in_chunks_equal_one_at_a_time(
     assert marked_count() == 0
 
 
+class PassTask:
+    """A catch-up task as a pass sees it: a name, whether tasks run here, and ``delay`` (here
+    run at once, as an idle worker would take it: a helper)."""
+
+    def __init__(self, name: str, eager: bool, run: Any = None) -> None:
+        self.name = name
+        self.app = type("App", (), {"conf": type("Conf", (), {"task_always_eager": eager})})
+        self.run = run
+        self.sent = 0
+
+    def delay(self) -> None:
+        self.sent += 1
+        if self.run is not None:
+            self.run()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("eager", [False, True])
+def test_a_pass_of_many_chunks_queues_helpers_that_take_chunks_of_it(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch, eager: bool
+) -> None:
+    import_games(django_capture_on_commit_callbacks, 5, 70)
+    ids = sorted(Player.objects.values_list("pk", flat=True))
+    assert len(ids) == 6
+    PlayerSummary.objects.all().delete()
+    catch_up.summaries_mark_stale(ids)
+    monkeypatch.setattr(catch_up, "SUMMARY_CHUNK", 2)
+    recomputed = counting_refreshes(monkeypatch)
+    # The helper runs as soon as it is queued, before the pass's own first chunk: it takes
+    # every chunk, and the pass finds them done.
+    helper = PassTask("helper", eager, run=catch_up.player_summaries_catch_up)
+    task = PassTask("stats.tasks.example_summaries", eager)
+    done = catch_up.player_summaries_pass(task, helper)  # type: ignore[arg-type]
+    assert helper.sent == (0 if eager else 2)  # three chunks: two helpers
+    assert sorted(recomputed) == ids  # each player once, by whoever took the chunk
+    assert done == (6 if eager else 0) and marked_count() == 0
+    assert PlayerSummary.objects.count() == 6
+
+
+@pytest.mark.django_db
+def test_a_pass_of_one_chunk_queues_no_helper(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import_games(django_capture_on_commit_callbacks, 1, 71)
+    catch_up.summaries_mark_stale(Player.objects.values_list("pk", flat=True))
+    monkeypatch.setattr(catch_up, "SUMMARY_CHUNK", 4)
+    helper = PassTask("helper", False)
+    task = PassTask("stats.tasks.example_summaries", False)
+    assert catch_up.player_summaries_pass(task, helper) == 4  # type: ignore[arg-type]
+    assert helper.sent == 0
+
+
 @pytest.mark.django_db
 def test_a_player_without_public_games_loses_the_summary_in_a_chunk(
     django_capture_on_commit_callbacks: Any,
