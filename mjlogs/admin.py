@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from django.contrib import admin
@@ -41,11 +42,17 @@ class GameAdmin(GameAdminBase):
     # it says.
     readonly_fields = (
         "ruleset", "rule_overrides", "players_count", "rounds_count", "complete",
-        "source_format", "source_id", "content_hash", "started_at", "uploaded_at", "document",
-        "raw_name", "raw_size",
+        "source_format", "source_id", "content_hash", "started_at", "uploaded_at",
+        "document_json", "raw_name", "raw_size",
     )  # fmt: skip
-    exclude = ("raw",)
+    exclude = ("raw", "document")
     inlines = (GameSeatInline,)
+
+    @admin.display(description="document")
+    def document_json(self, game: Game) -> str:
+        """The canonical record as JSON text (it is stored packed: shown as it is, the admin
+        would write Python's spelling of it)."""
+        return json.dumps(game.document, ensure_ascii=False)
 
 
 class PlayerNameInline(PlayerNameInlineBase):
