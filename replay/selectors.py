@@ -79,8 +79,8 @@ class FramesNotFound(LookupError):
 # verdict (``Verification.frames_index``, written by ``services.game_verify``); of the stored
 # document only the asked hand is decoded and replayed. A long upload (a hand repeated thousands
 # of times) used to make every request decode the whole document and replay every hand of it.
-# (The document is stored packed, config.json_columns: unpacking it whole costs about 0.5 ms
-# for a usual game, a tenth of replaying one hand.)
+# (The document is stored packed, config.json_columns, and unpacked whole: about 0.5 ms for a
+# 30 KB document, zlib 0.06 ms and orjson 0.4 ms; decoding and replaying are for the hand.)
 
 #: The canonical document's members a hand's frames do not read (``frames_index_of``).
 _NOT_IN_HEADER = frozenset({"rounds", "final", "warnings"})
