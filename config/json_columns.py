@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from django.db import models
@@ -112,13 +112,23 @@ def unpacked(data: bytes | bytearray | memoryview) -> Any:
     return json.loads(text)
 
 
-class PackedJSONColumn(models.BinaryField):
+if TYPE_CHECKING:
+    # Generic in django-stubs only (set and got: any JSON value).
+    _BinaryField = models.BinaryField[Any, Any]
+else:
+    _BinaryField = models.BinaryField
+
+
+class PackedJSONColumn(_BinaryField):
     """A JSON value stored :func:`packed` in a binary column (``bytea``, SQLite's ``BLOB``):
     for a large value written once and read whole, which the database never looks into (no
     lookups by its members). The attribute is the value itself, as a ``JSONField``'s is; a
     fixture (``dumpdata``) holds its JSON text."""
 
     description = "JSON, zlib-compressed"
+    if TYPE_CHECKING:  # what django-stubs' plugin reads a value of the column as
+        _pyi_private_set_type: Any
+        _pyi_private_get_type: Any
 
     def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
         return None if value is None else unpacked(value)

@@ -402,7 +402,7 @@ def test_the_migration_packs_every_document_and_back() -> None:
     (played,) = simulate("tenhou-4p-east", 1, 5)
     documents = {
         "played": canonical.game_to_json(played),
-        "odd": {"players": [{"name": "東 \u2028 \"q\""}], "n": 2**70 + 1, "x": [1.5, None]},
+        "odd": {"players": [{"name": '東 \u2028 "q"'}], "n": 2**70 + 1, "x": [1.5, None]},
         "empty": {},
     }
     for source_id, document in documents.items():
@@ -418,7 +418,7 @@ def test_the_migration_packs_every_document_and_back() -> None:
         (stored,) = cursor.fetchone()
     assert zlib.decompress(stored).startswith(b'{"players"')  # zlib's stream of the JSON
     MigrationExecutor(connection).migrate(before)
-    game_model = MigrationExecutor(connection).loader.project_state(before).apps.get_model(
-        "mjlogs", "Game"
+    game_model = (
+        MigrationExecutor(connection).loader.project_state(before).apps.get_model("mjlogs", "Game")
     )
     assert dict(game_model.objects.values_list("source_id", "document")) == documents
