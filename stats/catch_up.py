@@ -577,7 +577,8 @@ def player_summaries_pass(task: CatchUpTask, helper: CatchUpTask | None = None) 
     try:
         marked = summaries_marked()
         if helper is not None and not task.app.conf.task_always_eager:
-            _queue_helpers(helper, min(SUMMARY_HELPERS, (len(marked) - 1) // SUMMARY_CHUNK))
+            helpers = max(0, len(marked) - 1) // SUMMARY_CHUNK
+            _queue_helpers(helper, min(SUMMARY_HELPERS, helpers))
         return player_summaries_catch_up(marked)
     finally:
         finish(task.name)
