@@ -1,6 +1,6 @@
 """Inserting many rows of one model fast: PostgreSQL's ``COPY``, elsewhere one prepared
-``INSERT`` run by ``executemany`` (and setting one column of many rows by one prepared
-``UPDATE``).
+``INSERT`` run by ``executemany`` (inserting or updating by one prepared ``INSERT ... ON
+CONFLICT``, and setting one column of many rows by one prepared ``UPDATE``).
 
 Django's ``bulk_create`` compiles its SQL again for every batch, and SQLite's limit on
 parameters makes the batches small (about 30 rows of a 30-column model): storing one game's
@@ -17,7 +17,7 @@ are sent: for append-only rows such as ``stats.RoundFact``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import connection
@@ -89,6 +89,50 @@ def insert_rows(model: type[Model], rows: Iterable[Mapping[str, Any]]) -> int:
                     copy.write_row(row)
         else:
             cursor.executemany(sql, values)
+    return len(values)
+
+
+def upsert_rows(model: type[Model], rows: Sequence[Mapping[str, Any]], *, unique: str) -> int:
+    """Insert these rows of ``model``, or where a row with the same value of the unique field
+    ``unique`` is stored, set its fields to the given ones: one prepared ``INSERT ... ON
+    CONFLICT (...) DO UPDATE`` run by ``executemany``. Every row gives the same fields
+    (attribute names: ``player_id``), the primary key left to the database. Returns how many
+    rows were given. (Django's ``bulk_create(update_conflicts=True)`` builds and quotes one
+    array a column in Python: three times this one's CPU for 200 players' summaries.)"""
+    if not rows:
+        return 0
+    names = list(rows[0])
+    fields = [model._meta.get_field(name) for name in names]
+    if not all(isinstance(field, Field) and field.concrete for field in fields):
+        raise TypeError(f"{model.__name__}: not every one of {names} is a column")
+    concrete = [field for field in fields if isinstance(field, Field)]
+    key = model._meta.get_field(unique)
+    assert isinstance(key, Field)
+    quote = connection.ops.quote_name
+    columns = [quote(_column(field)) for field in concrete]
+    updates = ", ".join(
+        f"{column} = EXCLUDED.{column}"
+        for field, column in zip(concrete, columns, strict=True)
+        if field is not key
+    )
+    sql = (
+        f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(columns)}) "
+        f"VALUES ({', '.join(['%s'] * len(columns))}) "
+        f"ON CONFLICT ({quote(_column(key))}) DO UPDATE SET {updates}"
+    )
+    prepared = [
+        (index, prepare) for index, field in enumerate(concrete) if (prepare := _preparer(field))
+    ]
+    values = []
+    for given in rows:
+        if list(given) != names:
+            raise TypeError(f"every row must give the fields {names}, in that order")
+        row = list(given.values())
+        for index, prepare in prepared:
+            row[index] = prepare(row[index])
+        values.append(row)
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, values)
     return len(values)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from config.rows import insert_rows
+from config.rows import insert_rows, upsert_rows
 from engine.errors import EngineError
 from engine.events import Game
 from engine.families import family_of
@@ -137,37 +137,25 @@ def player_summaries_refresh(player_ids: Sequence[int]) -> int:
     locked = list(players.order_by("pk").values_list("pk", flat=True))
     figures = public_summaries_of(locked)
     PlayerSummary.objects.filter(player_id__in=set(locked) - figures.keys()).delete()
-    rows = [_summary_row(player_id, figures[player_id]) for player_id in sorted(figures)]
-    PlayerSummary.objects.bulk_create(
-        rows,
-        update_conflicts=True,
-        unique_fields=["player"],
-        update_fields=[name for name in SUMMARY_FIELDS if name != "player"],
-    )
-    return len(rows)
+    now = timezone.now()
+    rows = [_summary_row(player_id, figures[player_id], now) for player_id in sorted(figures)]
+    return upsert_rows(PlayerSummary, rows, unique="player")
 
 
-#: The columns a recomputation writes (every one but the id).
-SUMMARY_FIELDS = (
-    "player", "games", "hands", "counts", "metrics", "yaku", "han", "longest_dealer_streak",
-    "stable_dan", "updated_at",
-)  # fmt: skip
-
-
-def _summary_row(player_id: int, figures: SummaryFigures) -> PlayerSummary:
-    return PlayerSummary(
-        player_id=player_id,
-        games=figures.counts["games"],
-        hands=figures.counts["hands"],
-        counts=figures.counts,
-        metrics=figures.metrics,
-        yaku=[list(pair) for pair in figures.yaku],
-        han=[list(pair) for pair in figures.han.items()],
-        longest_dealer_streak=figures.longest_dealer_streak,
-        stable_dan=figures.stable_dan,
-        # bulk_create leaves auto_now alone on the rows it updates
-        updated_at=timezone.now(),
-    )
+def _summary_row(player_id: int, figures: SummaryFigures, now: datetime) -> dict[str, Any]:
+    """A player's summary row: every column but the id."""
+    return {
+        "player_id": player_id,
+        "games": figures.counts["games"],
+        "hands": figures.counts["hands"],
+        "counts": figures.counts,
+        "metrics": figures.metrics,
+        "yaku": [list(pair) for pair in figures.yaku],
+        "han": [list(pair) for pair in figures.han.items()],
+        "longest_dealer_streak": figures.longest_dealer_streak,
+        "stable_dan": figures.stable_dan,
+        "updated_at": now,
+    }
 
 
 def ratings_recompute(since: datetime | None = None) -> int:

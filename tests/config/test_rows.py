@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.forms.models import model_to_dict
 
-from config.rows import insert_rows, update_column
+from config.rows import insert_rows, update_column, upsert_rows
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
 from mjlogs.importing import import_file
@@ -84,3 +84,37 @@ def test_update_column_sets_one_field_of_the_rows_given() -> None:
     assert set(GameSeat.objects.filter(game_id=ids[1]).values_list("pk", "points")) == untouched
     with pytest.raises(TypeError, match=r"Game\.seats is not a column"):  # a reverse relation
         update_column(Game, "seats", [])
+
+
+def test_upsert_rows_inserts_new_rows_and_sets_every_field_of_stored_ones() -> None:
+    from django.utils import timezone
+
+    from mjlogs.models import Player
+    from stats.models import PlayerSummary
+
+    ann, ben = (Player.objects.create(name=name) for name in ("Ann", "Ben"))
+    then = timezone.now()
+
+    def row(player: Player, games: int, **more: Any) -> dict[str, Any]:
+        return {
+            "player_id": player.pk, "games": games, "hands": 10 * games,
+            "counts": {"games": games, "東": 1}, "metrics": {"win_rate": None, "x": 0.25},
+            "yaku": [["riichi", games]], "han": [[1, games]], "longest_dealer_streak": 2,
+            "stable_dan": None, "updated_at": then,
+        } | more  # fmt: skip
+
+    old = PlayerSummary.objects.create(**row(ann, 1))
+    assert (
+        upsert_rows(PlayerSummary, [row(ann, 3, stable_dan=4.5), row(ben, 2)], unique="player") == 2
+    )
+    stored = {summary.player_id: summary for summary in PlayerSummary.objects.all()}
+    assert stored[ann.pk].pk == old.pk  # Ann's row, updated in place
+    for player, games, dan in ((ann, 3, 4.5), (ben, 2, None)):
+        got = model_to_dict(stored[player.pk], exclude=["id", "player"])
+        expected = row(player, games, stable_dan=dan)
+        assert got | {"updated_at": stored[player.pk].updated_at} == {
+            name: value for name, value in expected.items() if name != "player_id"
+        }
+    assert upsert_rows(PlayerSummary, [], unique="player") == 0
+    with pytest.raises(TypeError, match="every row must give"):
+        upsert_rows(PlayerSummary, [row(ann, 1), {"player_id": ben.pk}], unique="player")
