@@ -234,9 +234,9 @@ def test_the_statistics_catch_up_once_after_the_whole_import(
         catch_up.ratings_catch_up,
     )
 
-    def summaries_pass() -> int:
+    def summaries_pass(*marked: Any) -> int:
         passes["summaries"] += 1
-        return summaries_catch_up()
+        return summaries_catch_up(*marked)
 
     def ratings_pass() -> int | None:
         passes["ratings"] += 1
