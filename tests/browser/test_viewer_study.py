@@ -158,6 +158,13 @@ def test_study_aids_screenshots(
         }"""
     )
     assert overflow == 0
+    # Every hand loaded first: as each loads, the game's summary grows and moves the buttons
+    # below it, and a tap Playwright aimed before such a move can land beside its button.
+    page.wait_for_function(
+        "(n) => { const g = document.querySelector('#analysis .game-summary');"
+        " return g && Number(g.dataset.hands) === n; }",
+        arg=len(hanchan.document["rounds"]),
+    )
     if size[0] < 600:
         # On a phone the buttons do what the keys do.
         ours = decisions(hanchan, 0)
@@ -166,11 +173,6 @@ def test_study_aids_screenshots(
         wait_step(page, *following)
         page.locator('#analysis [data-study="previous"]').click()
         wait_step(page, round_index, step)
-    page.wait_for_function(
-        "(n) => { const g = document.querySelector('#analysis .game-summary');"
-        " return g && Number(g.dataset.hands) === n; }",
-        arg=len(hanchan.document["rounds"]),
-    )
     assert_fits(page, size)
     path = screenshot(page, f"study-aids-{size[0]}x{size[1]}")
     # The panel alone, as large as it is drawn (the page's picture is long).
