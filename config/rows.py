@@ -61,18 +61,14 @@ def insert_rows(model: type[Model], rows: Iterable[Mapping[str, Any]]) -> int:
     names = [field.attname for field in fields]
     known = frozenset(names)
     defaults = {field.attname: field.get_default for field in fields}
-    prepared = [
-        (index, prepare) for index, field in enumerate(fields) if (prepare := _preparer(field))
-    ]
-    values = []
-    for given in rows:
+
+    def listed(given: Mapping[str, Any]) -> list[Any]:
         if not known.issuperset(given):
             unknown = ", ".join(sorted(set(given) - known))
             raise TypeError(f"{model.__name__} has no field {unknown}")
-        row = [given[name] if name in given else defaults[name]() for name in names]
-        for index, prepare in prepared:
-            row[index] = prepare(row[index])
-        values.append(row)
+        return [given[name] if name in given else defaults[name]() for name in names]
+
+    values = _prepared(fields, map(listed, rows))
     if not values:
         return 0
     with connection.cursor() as cursor:
@@ -102,17 +98,13 @@ def upsert_rows(model: type[Model], rows: Sequence[Mapping[str, Any]], *, unique
     if not rows:
         return 0
     names = list(rows[0])
-    fields = [model._meta.get_field(name) for name in names]
-    if not all(isinstance(field, Field) and field.concrete for field in fields):
-        raise TypeError(f"{model.__name__}: not every one of {names} is a column")
-    concrete = [field for field in fields if isinstance(field, Field)]
-    key = model._meta.get_field(unique)
-    assert isinstance(key, Field)
+    fields = [_concrete(model, name) for name in names]
+    key = _concrete(model, unique)
     quote = connection.ops.quote_name
-    columns = [quote(_column(field)) for field in concrete]
+    columns = [quote(_column(field)) for field in fields]
     updates = ", ".join(
         f"{column} = EXCLUDED.{column}"
-        for field, column in zip(concrete, columns, strict=True)
+        for field, column in zip(fields, columns, strict=True)
         if field is not key
     )
     sql = (
@@ -120,20 +112,38 @@ def upsert_rows(model: type[Model], rows: Sequence[Mapping[str, Any]], *, unique
         f"VALUES ({', '.join(['%s'] * len(columns))}) "
         f"ON CONFLICT ({quote(_column(key))}) DO UPDATE SET {updates}"
     )
-    prepared = [
-        (index, prepare) for index, field in enumerate(concrete) if (prepare := _preparer(field))
-    ]
-    values = []
-    for given in rows:
-        if list(given) != names:
-            raise TypeError(f"every row must give the fields {names}, in that order")
-        row = list(given.values())
-        for index, prepare in prepared:
-            row[index] = prepare(row[index])
-        values.append(row)
+
+    def listed(given: Mapping[str, Any]) -> list[Any]:
+        if given.keys() != rows[0].keys():
+            raise TypeError(f"every row must give the fields {names}")
+        return [given[name] for name in names]
+
+    values = _prepared(fields, map(listed, rows))
     with connection.cursor() as cursor:
         cursor.executemany(sql, values)
     return len(values)
+
+
+def _concrete(model: type[Model], name: str) -> Field[Any, Any]:
+    """The field ``name`` of ``model``, which must be a column of its own."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field) or not field.concrete:
+        raise TypeError(f"{model.__name__}.{name} is not a column")
+    return field
+
+
+def _prepared(fields: Sequence[Field[Any, Any]], rows: Iterable[list[Any]]) -> list[list[Any]]:
+    """The rows (values in the order of ``fields``) with each value prepared for the database
+    where its field needs it (:func:`_preparer`)."""
+    prepared = [
+        (index, prepare) for index, field in enumerate(fields) if (prepare := _preparer(field))
+    ]
+    values = []
+    for row in rows:
+        for index, prepare in prepared:
+            row[index] = prepare(row[index])
+        values.append(row)
+    return values
 
 
 def update_column(model: type[Model], name: str, values: Iterable[tuple[Any, Any]]) -> int:
@@ -141,9 +151,7 @@ def update_column(model: type[Model], name: str, values: Iterable[tuple[Any, Any
     one prepared ``UPDATE`` (``bulk_update`` builds one ``CASE`` expression over every row,
     compiled again for each batch). The value goes through the field's preparation as in
     :func:`insert_rows`. Returns how many pairs were given."""
-    field = model._meta.get_field(name)
-    if not isinstance(field, Field) or not field.concrete:
-        raise TypeError(f"{model.__name__}.{name} is not a column")
+    field = _concrete(model, name)
     quote = connection.ops.quote_name
     key = model._meta.pk
     assert key is not None

@@ -11,7 +11,6 @@ The data step packs every document in batches, in the migration's transaction. B
 reverse step writes the documents back as JSON.
 """
 
-from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.db import migrations, models
@@ -23,21 +22,18 @@ BATCH = 500
 HELP_TEXT = "The canonical record (docs/format.md), packed."
 
 
-def _rewrite(
-    apps: Any, schema_editor: Any, source: str, target: str, prepare: Callable[[Any], Any]
-) -> None:
-    """Write every game's ``source`` column, prepared for the database, into ``target``."""
+def _rewrite(apps: Any, schema_editor: Any, source: str, target: str) -> None:
+    """Write every game's ``source`` column into ``target``, as ``target``'s field stores it."""
     Game = apps.get_model("mjlogs", "Game")
+    field = Game._meta.get_field(target)
     connection = schema_editor.connection
     quote = connection.ops.quote_name
     sql = f"UPDATE {quote(Game._meta.db_table)} SET {quote(target)} = %s WHERE id = %s"
-    rows: Iterable[tuple[int, Any]] = (
-        Game.objects.order_by("pk").values_list("pk", source).iterator(chunk_size=BATCH)
-    )
+    rows = Game.objects.order_by("pk").values_list("pk", source).iterator(chunk_size=BATCH)
     batch: list[tuple[Any, int]] = []
     with connection.cursor() as cursor:
         for pk, document in rows:
-            batch.append((prepare(document), pk))
+            batch.append((field.get_db_prep_value(document, connection), pk))
             if len(batch) == BATCH:
                 cursor.executemany(sql, batch)
                 batch = []
@@ -46,27 +42,11 @@ def _rewrite(
 
 
 def pack_documents(apps: Any, schema_editor: Any) -> None:
-    field = apps.get_model("mjlogs", "Game")._meta.get_field("packed_document")
-    connection = schema_editor.connection
-    _rewrite(
-        apps,
-        schema_editor,
-        "document",
-        "packed_document",
-        lambda document: field.get_db_prep_value(document, connection),
-    )
+    _rewrite(apps, schema_editor, "document", "packed_document")
 
 
 def unpack_documents(apps: Any, schema_editor: Any) -> None:
-    field = apps.get_model("mjlogs", "Game")._meta.get_field("document")
-    connection = schema_editor.connection
-    _rewrite(
-        apps,
-        schema_editor,
-        "packed_document",
-        "document",
-        lambda document: field.get_db_prep_value(document, connection),
-    )
+    _rewrite(apps, schema_editor, "packed_document", "document")
 
 
 class Migration(migrations.Migration):

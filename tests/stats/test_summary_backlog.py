@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -250,7 +251,7 @@ class PassTask:
 
     def __init__(self, name: str, eager: bool, run: Any = None) -> None:
         self.name = name
-        self.app = type("App", (), {"conf": type("Conf", (), {"task_always_eager": eager})})
+        self.app = SimpleNamespace(conf=SimpleNamespace(task_always_eager=eager))
         self.run = run
         self.sent = 0
 
