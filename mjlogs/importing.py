@@ -67,9 +67,6 @@ DEFAULT_LIMITS = Limits()
 #: How many times an upload is tried when PostgreSQL aborts its transaction to resolve a
 #: deadlock or a serialization failure with a concurrent upload of the same games or players.
 UPLOAD_ATTEMPTS = 3
-
-
-UPLOAD_ATTEMPTS = 3
 #: SQLSTATE codes of those aborts: deadlock_detected, serialization_failure. Trying again is
 #: safe; anything else (a lost connection, a server shutting down) is not retried.
 _RETRIED_SQLSTATES = frozenset({"40P01", "40001"})
@@ -135,6 +132,7 @@ def import_files(
     skip_non_records: bool = False,
     study_after: bool = True,
     jobs: int = 1,
+    verify_here: bool = False,
 ) -> ImportSummary:
     """Import uploaded files (archives are opened) and return every outcome. Each game is
     committed on its own (see :func:`upload_import` for all or nothing).
@@ -152,9 +150,12 @@ def import_files(
     Without ``study_after``, an in-process import (Celery eager) leaves the study aids' counts
     of its games (about 40 ms a game) to ``manage.py study_games`` instead of running their
     pass of about a second at its end; a worker counts them as always.
+
+    With ``verify_here`` (an import a worker runs: :mod:`mjlogs.queued_imports`), the games
+    are verified in this process from the records just read, not queued for a worker.
     """
     own_queue = verifications is None
-    queue = VerificationQueue(batch=True) if verifications is None else verifications
+    queue = verifications or VerificationQueue(batch=True, here=verify_here)
     check_visibility(visibility)
     reader: FileReader = FileReader()
     if jobs > 1 and can_fork():

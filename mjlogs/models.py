@@ -277,3 +277,65 @@ class LinkImport(models.Model):
     def finished(self) -> bool:
         """Whether it has come to an end (imported, already here, or failed)."""
         return self.status not in (LinkImportStatus.QUEUED, LinkImportStatus.FETCHING)
+
+
+class QueuedImport(models.Model):
+    """A bulk import the workers do (``mjlogs.queued_imports``): its files wait in
+    :class:`QueuedFile` rows, a batch a task, and each batch's outcomes are added here when
+    its task ends."""
+
+    uploader = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="queued_imports",
+    )
+    visibility = models.CharField(
+        max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    skip_non_records = models.BooleanField(
+        default=False, help_text="A file that is no game record is skipped, not failed."
+    )
+    files = models.PositiveIntegerField(default=0, help_text="Files queued.")
+    files_done = models.PositiveIntegerField(default=0, help_text="Files imported.")
+    batches = models.PositiveIntegerField(default=0, help_text="Batches queued.")
+    batches_done = models.PositiveIntegerField(default=0)
+    all_queued = models.BooleanField(default=False, help_text="Whether every file is queued.")
+    imported = models.PositiveIntegerField(default=0)
+    duplicates = models.PositiveIntegerField(default=0)
+    failed = models.PositiveIntegerField(default=0)
+    skipped = models.PositiveIntegerField(default=0)
+    problems = JSONColumn(
+        default=list, help_text="The files that failed or were skipped: file, status, error."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+
+    def __str__(self) -> str:
+        return f"queued import {self.pk}: {self.batches_done}/{self.batches} batches"
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+class QueuedFile(models.Model):
+    """One file of a :class:`QueuedImport`, waiting for its batch's task; deleted once the
+    batch is imported."""
+
+    queued_import = models.ForeignKey(QueuedImport, on_delete=models.CASCADE, related_name="+")
+    batch = models.PositiveIntegerField()
+    name = models.CharField(max_length=1000)
+    data = models.BinaryField(help_text="The file's bytes, zlib-compressed (level 1).")
+    skipped = models.TextField(blank=True, help_text="Why the file is passed over, if it is.")
+    problem = models.TextField(blank=True, help_text="Why the file cannot be imported, if so.")
+
+    class Meta:
+        indexes = (models.Index(fields=("queued_import", "batch"), name="queued_file_batch"),)
+
+    def __str__(self) -> str:
+        return f"{self.name} (batch {self.batch} of queued import {self.queued_import_id})"

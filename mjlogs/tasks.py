@@ -15,6 +15,7 @@ from celery import Task, shared_task
 import config.celery  # noqa: F401  (the project's app, before a task binds: config/__init__.py)
 from config.middleware import DATABASE_ERRORS
 from mjlogs.link_imports import TryAgainLater, link_import_fail, link_import_run
+from mjlogs.queued_imports import queued_batch_import
 
 logger = logging.getLogger(__name__)
 
@@ -64,3 +65,10 @@ def import_tenhou_link(self: Any, link_import_id: int) -> str | None:
                 exc=later, countdown=later.delay, max_retries=self.request.retries + 1
             ) from None
         return None if row is None else row.status
+
+
+@shared_task(autoretry_for=DATABASE_ERRORS, retry_backoff=True, max_retries=5)
+def import_queued_batch(queued_import_id: int, batch: int) -> int | None:
+    """Import, and verify here, one batch of a queued import (``mjlogs.queued_imports``);
+    returns how many files it held (``None``: nothing left to do)."""
+    return queued_batch_import(queued_import_id, batch)

@@ -37,7 +37,8 @@ class VerificationQueue:
     :data:`VERIFY_BATCH` at a time, and the rest when the import ends (:meth:`close`): with a
     broker, as one task a batch (a worker's transaction a batch, not a game: per game, the
     task's handling and the writes cost more than the replay); where tasks run in-process
-    (Celery eager, the default setup), verified now. In process, each game is replayed from
+    (Celery eager, the default setup) or when the queue is opened ``here`` (an import that a
+    worker runs), verified now. In process, each game is replayed from
     the record the import read (:mod:`mjlogs.record_cache`) instead of its stored document, or
     not at all when a worker that read it replayed it ahead (:meth:`replay_ahead`). A game
     committed after :meth:`close` (an outer transaction the import ran in) is verified, or
@@ -49,11 +50,12 @@ class VerificationQueue:
     upload of many games must not wait that long for each of them.
     """
 
-    def __init__(self, *, batch: bool = False) -> None:
+    def __init__(self, *, batch: bool = False, here: bool = False) -> None:
         #: Games committed whose verification could not be queued.
         self.left_pending: list[int] = []
         self._broker_error: str | None = None
         self._batch = batch
+        self._here = here
         self._held: list[int] = []
 
     def after_commit(self, game_id: int, stored: StoredRecord | None = None) -> None:
@@ -61,10 +63,10 @@ class VerificationQueue:
         the import has in memory, used if the verification runs in this process."""
         transaction.on_commit(lambda: self._committed(game_id, stored))
 
-    @staticmethod
-    def _verified_here() -> bool:
-        """Whether verifications run in this process (Celery eager), not on a worker."""
-        return pipeline.tasks_run_here()
+    def _verified_here(self) -> bool:
+        """Whether verifications run in this process: tasks run here (Celery eager), or the
+        queue was opened ``here`` (an import a worker runs: :mod:`mjlogs.queued_imports`)."""
+        return self._here or pipeline.tasks_run_here()
 
     def replay_ahead(self) -> ReplayAhead | None:
         """The replay an import's reader may make ahead of storing, for the verifications this

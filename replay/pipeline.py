@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.db import OperationalError
+
 from mjlogs.pipeline import BrokerUnreachable, TryAgain
 from mjlogs.replayed import ReplayAhead
 from replay import services
@@ -22,14 +24,12 @@ class ReplayVerification:
         return services.replayed  # (read when asked: a test may replace it)
 
     def verify_now(self, game_ids: Sequence[int]) -> None:
-        from celery.exceptions import Retry
-
-        from replay.tasks import verify_games
-
+        # The service itself, not the task: on a worker (an import it runs) a task would be
+        # queued, not run here; the caller tries again (mjlogs.verification_queue).
         try:
-            verify_games.delay(list(game_ids))  # eager: runs here, now
-        except Retry as retry:  # the task's autoretry: the database refused its transaction
-            raise TryAgain(str(retry)) from retry
+            services.games_verify(list(game_ids))
+        except OperationalError as error:  # the database refused the verdicts' transaction
+            raise TryAgain(str(error)) from error
 
     def verify_later(self, game_ids: Sequence[int]) -> None:
         from kombu.exceptions import OperationalError

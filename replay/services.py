@@ -72,7 +72,7 @@ def games_verify(game_ids: Sequence[int]) -> dict[int, Verification]:
         if game_id in remembered:
             stored = remembered[game_id]
             made = stored.replayed
-            outcomes.append(_outcome(game_id, stored.document, stored.record, made))
+            outcomes.append(_outcome(game_id, stored.document, stored.record, made, study=study))
         elif game_id in documents:
             outcomes.append(_outcome(game_id, documents[game_id], None, study=study))
     try:

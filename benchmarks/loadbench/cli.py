@@ -74,6 +74,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="import with the first K workers already verifying, as the service takes a bulk "
         "upload (default: import with the workers stopped, so each step is timed alone)",
     )
+    parser.add_argument(
+        "--import-on-workers",
+        action="store_true",
+        help="with --verify-while-importing: queue the games for the K workers, which import "
+        "and verify them (`import_logs --on-workers`), instead of importing in this process",
+    )
     parser.add_argument("--players", type=int, default=2000, help="player pool size (2000)")
     parser.add_argument(
         "--chunk-games",
@@ -199,11 +205,18 @@ def run(args: argparse.Namespace) -> int:
         summary["migrate_seconds"] = round(pipeline.migrate(), 1)
         flush_broker(args.broker_url)
         games = generate.iter_games(paths, args.games)
-        if args.verify_while_importing:
+        if args.verify_while_importing or args.import_on_workers:
             count = args.workers[0]
             with pipeline.AnalyzeWhileBusy(args.database_url):
                 ingest = pipeline.import_while_verifying(
-                    games, count, env, run_dir / "logs", args.broker_url, args.stats_timeout, log
+                    games,
+                    count,
+                    env,
+                    run_dir / "logs",
+                    args.broker_url,
+                    args.stats_timeout,
+                    log,
+                    on_workers=args.import_on_workers,
                 )
             summary["ingest"] = ingest.to_json()
             pipeline.analyze()

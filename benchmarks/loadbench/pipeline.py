@@ -108,6 +108,28 @@ def import_games(
     return ImportFigures(games, seconds, dict(statuses))
 
 
+def queue_games(lines: Iterable[str]) -> ImportFigures:
+    """Queue one game per line for the workers to import (``mjlogs.queued_imports``, as
+    ``import_logs --on-workers`` does); the time is the queueing's alone."""
+    from mjlogs.archives import UploadedFile
+    from mjlogs.queued_imports import queued_import_create
+
+    started = time.perf_counter()
+    queued = queued_import_create(
+        UploadedFile(f"load-{number:06d}.json", line.encode()) for number, line in enumerate(lines)
+    )
+    return ImportFigures(queued.files, time.perf_counter() - started, {"queued": queued.files})
+
+
+def _queued_failures() -> None:
+    """Every game queued must have gone in (once the workers are done)."""
+    from mjlogs.models import QueuedImport
+
+    for queued in QueuedImport.objects.all():
+        if queued.failed or queued.duplicates or not queued.finished:
+            raise RuntimeError(f"queued import {queued.pk} did not import every game: {queued}")
+
+
 def _batches(lines: Iterable[str], size: int) -> Iterator[list[str]]:
     batch: list[str] = []
     for line in lines:
@@ -245,6 +267,8 @@ class IngestFigures:
     #: From the last verdict until no task was left and no summary or rating was behind.
     stats_seconds: float | None
     stats_tasks_left: int
+    #: Whether the workers imported (``import_seconds`` is then the queueing's).
+    on_workers: bool = False
     #: CPU seconds of the importing process (this one) while it imported.
     import_cpu_seconds: float = 0.0
     #: The workers' CPU seconds and runs, by task name (``task_cpu``).
@@ -277,9 +301,11 @@ def import_while_verifying(
     broker_url: str,
     stats_timeout: float,
     log: Callable[[str], None],
+    on_workers: bool = False,
 ) -> IngestFigures:
     """Import every game with K workers already verifying what the import queues; time the
-    import, the last verdict and the statistics catching up."""
+    import, the last verdict and the statistics catching up. ``on_workers``: queue the games
+    for the K workers to import and verify (``import_logs --on-workers``)."""
 
     from benchmarks.loadbench.task_cpu import CPU_DIR_VARIABLE, read_task_cpu
 
@@ -293,7 +319,10 @@ def import_while_verifying(
         started = time.perf_counter()
         cpu_before = _own_cpu()
         servers_before = server_cpu_seconds()
-        imported = import_games(lines, log, check=workers.check_alive)
+        if on_workers:
+            imported = queue_games(lines)
+        else:
+            imported = import_games(lines, log, check=workers.check_alive)
         import_seconds = time.perf_counter() - started
         import_cpu = _own_cpu() - cpu_before
         log(f"imported {imported.games} in {import_seconds:.1f} s; waiting for the verdicts")
@@ -301,6 +330,8 @@ def import_while_verifying(
         verify_seconds = time.perf_counter() - started
         log(f"last verdict after {verify_seconds:.1f} s; {dict(verdicts)}")
         stats_seconds, left = _drain(broker_url, workers, stats_timeout)
+        if on_workers:
+            _queued_failures()
         servers = {
             name: used - servers_before.get(name, 0.0)
             for name, used in server_cpu_seconds().items()
@@ -318,6 +349,7 @@ def import_while_verifying(
         verdicts=dict(verdicts),
         stats_seconds=stats_seconds,
         stats_tasks_left=left,
+        on_workers=on_workers,
         import_cpu_seconds=import_cpu,
         task_cpu=read_task_cpu(cpu_dir),  # (the workers have stopped: every file written)
         server_cpu=servers,

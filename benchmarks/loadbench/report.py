@@ -25,8 +25,13 @@ def summary_table(summary: dict[str, Any]) -> str:
         stats_text = (
             f"{stats:.0f} s" if stats is not None else f"cut off, {ingest['stats_tasks_left']} left"
         )
+        how = (
+            f"queued for K={ingest['workers']} workers to import and verify: queued"
+            if ingest.get("on_workers")
+            else f"import while K={ingest['workers']} verify: import"
+        )
         lines.append(
-            f"  import while K={ingest['workers']} verify: import "
+            f"  {how} "
             f"{ingest['import_games_per_second']:.1f} games/s ({ingest['import_seconds']:.0f} s),"
             f" every verdict {ingest['verify_games_per_second']:.1f} games/s"
             f" ({ingest['verify_seconds']:.0f} s); statistics current {stats_text} later"
@@ -116,9 +121,12 @@ def _production_path(summary: dict[str, Any]) -> list[str]:
             f"({engine['seconds']:.1f} s); ratio {ratio:.3f} (goal {END_TO_END_GOAL})"
         )
     lines.append("  CPU a game, by step (ms):")
-    lines.append(
-        f"    {'import (the importing process)':44} {_ms(ingest['import_cpu_seconds'], games)}"
+    uploading = (
+        "queue (the uploading process)"
+        if ingest.get("on_workers")
+        else ("import (the importing process)")
     )
+    lines.append(f"    {uploading:44} {_ms(ingest['import_cpu_seconds'], games)}")
     worker_total = 0.0
     for name, figures in sorted(ingest.get("task_cpu", {}).items()):
         worker_total += figures["seconds"]

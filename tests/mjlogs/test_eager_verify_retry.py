@@ -13,7 +13,7 @@ from django.db import OperationalError
 
 from mjlogs import importing, verification_queue
 from mjlogs.models import Game
-from replay import tasks as replay_tasks
+from replay import services as replay_services
 from tests.api.conftest import self_played_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def refusing(times: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Make the first ``times`` verifications fail as a deadlock does; returns the calls."""
     calls: list[int] = []
-    verify = replay_tasks.games_verify
+    verify = replay_services.games_verify
 
     def games_verify(game_ids: Any) -> Any:
         calls.append(len(calls))
@@ -30,7 +30,7 @@ def refusing(times: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
             raise OperationalError("deadlock detected")
         return verify(game_ids)
 
-    monkeypatch.setattr(replay_tasks, "games_verify", games_verify)
+    monkeypatch.setattr(replay_services, "games_verify", games_verify)
     return calls
 
 

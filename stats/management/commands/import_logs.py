@@ -18,6 +18,10 @@ Where tasks run in this process (the default setup), the study aids' counts of t
 acceptance, about 40 ms a game) are left to ``manage.py study_games``, which the summary names;
 ``--study`` runs it at the end. A worker counts them by itself.
 
+With ``--on-workers``, this process only queues the files in the database, a batch a task,
+and the Celery workers read, store and verify them (``mjlogs.queued_imports``), every worker
+at once; the command follows their progress (``--no-wait``: it returns once they are queued).
+
 The command runs the whole path of a game, stored, verified and counted, so it lives in the
 app at the top of the three (docs/development.md, "The apps' layers").
 """
@@ -25,6 +29,7 @@ app at the top of the three (docs/development.md, "The apps' layers").
 from __future__ import annotations
 
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,6 +47,7 @@ from mjlogs import pipeline
 from mjlogs.archives import UploadedFile, is_archive
 from mjlogs.importing import DEFAULT_LIMITS, Outcome, Status, import_files, local_file
 from mjlogs.models import Visibility
+from mjlogs.queued_imports import QueueUnavailable, queued_import_create
 from replay.selectors import verdict_counts
 from stats.selectors import study_pending_count
 
@@ -61,6 +67,8 @@ def _files(paths: list[Path]) -> Iterator[Path]:
             raise CommandError(f"{path}: no such file or folder")
 
 
+#: How often ``--on-workers`` looks at the workers' progress.
+FOLLOW_SECONDS = 0.5
 #: Bytes of a file's start that tell a zip or tar archive (a tar's first header, compressed).
 ARCHIVE_HEAD = 64 * 1024
 
@@ -103,6 +111,18 @@ class Command(BaseCommand):
             help="Where tasks run in this process, also count the study aids (tile acceptance, "
             "about 40 ms a game) before returning; else `manage.py study_games` counts them.",
         )
+        parser.add_argument(
+            "--on-workers",
+            action="store_true",
+            help="Queue the files for the Celery workers, which read, store and verify them "
+            "(docs/deploy.md); this process only stores the files and follows the workers.",
+        )
+        parser.add_argument(
+            "--no-wait",
+            action="store_true",
+            help="With --on-workers: return once the files are queued, printing the queued "
+            "import's number, without waiting for the workers.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         with queries_unlogged():
@@ -138,6 +158,9 @@ class Command(BaseCommand):
             bar.set_postfix(counted, refresh=False)
 
         visibility = Visibility.PRIVATE if options["private"] else Visibility.PUBLIC
+        if options["on_workers"]:
+            self._import_on_workers(uploads(), bar, uploader, visibility, options)
+            return
         summary = import_files(
             uploads(),
             uploader=uploader,
@@ -178,4 +201,52 @@ class Command(BaseCommand):
                 "docs/stats.md): `manage.py study_games` counts them"
             )
         if counts["failed"]:
+            raise SystemExit(1)
+
+    def _import_on_workers(
+        self,
+        uploads: Iterator[UploadedFile],
+        bar: tqdm[Any],
+        uploader: Any,
+        visibility: str,
+        options: dict[str, Any],
+    ) -> None:
+        """Queue the files for the workers (``mjlogs.queued_imports``) and follow them."""
+        try:
+            queued = queued_import_create(
+                uploads, uploader=uploader, visibility=visibility, skip_non_records=True
+            )
+        except QueueUnavailable as error:
+            raise CommandError(f"{error}; nothing was queued") from error
+        bar.close()
+        if options["no_wait"] and not queued.finished:
+            self.stdout.write(
+                f"queued import {queued.pk}: {queued.files} files in {queued.batches} batches "
+                "for the workers"
+            )
+            return
+        done = tqdm(
+            total=queued.files,
+            unit="file",
+            desc="imported",
+            file=sys.stderr,
+            disable=options["quiet"] or None,
+        )
+        while not queued.finished:
+            time.sleep(FOLLOW_SECONDS)
+            queued.refresh_from_db()
+            done.update(queued.files_done - done.n)
+            done.set_postfix(
+                imported=queued.imported, duplicate=queued.duplicates, failed=queued.failed
+            )
+        done.close()
+        self.stdout.write(
+            f"{queued.files} files: {queued.imported} games imported, "
+            f"{queued.duplicates} duplicates, {queued.failed} failed"
+            + (f", {queued.skipped} skipped (not game records)" if queued.skipped else "")
+            + f" (queued import {queued.pk}, on the workers)"
+        )
+        for problem in queued.problems:
+            self.stdout.write(f"  {problem['status']}: {problem['file']}: {problem['error']}")
+        if queued.failed:
             raise SystemExit(1)

@@ -1,0 +1,136 @@
+"""Bulk imports the workers do (``mjlogs.queued_imports``): the files queued a batch a task,
+each batch imported and verified by the process that runs its task, its outcomes counted on
+the queued import; a task run twice does nothing; a broker that cannot be reached keeps
+nothing half-queued.
+
+Here the tasks run in this process (Celery eager) or are not run at all and called as a
+worker would; tests/integration/test_queued_import_worker.py runs them on a real worker."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.test import override_settings
+from kombu.exceptions import OperationalError as BrokerUnreachable
+
+from mjlogs import tasks as mjlogs_tasks
+from mjlogs.archives import UploadedFile
+from mjlogs.models import Game, QueuedFile, QueuedImport
+from mjlogs.queued_imports import (
+    BROKER_LOST,
+    QueueUnavailable,
+    queued_batch_import,
+    queued_import_create,
+)
+from replay import tasks as replay_tasks
+from replay.models import Verdict, Verification
+from stats import catch_up
+from stats.models import RoundFact
+from stats.selectors import study_pending_count
+from tests.api.conftest import self_played_document
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def game_file(seed: int) -> UploadedFile:
+    return UploadedFile(f"game-{seed}.json", json.dumps(self_played_document(seed)).encode())
+
+
+def test_every_batch_is_imported_verified_and_counted() -> None:
+    files = [game_file(seed) for seed in (1, 2, 3)]
+    files += [
+        game_file(1),  # the same record again: a duplicate
+        UploadedFile("readme.txt", b"not a game"),
+        UploadedFile("broken.mjlog", b"<mjloggm><GO"),
+    ]
+    queued = queued_import_create(files, skip_non_records=True, batch_files=2)
+
+    assert (queued.files, queued.batches, queued.batches_done) == (6, 3, 3)
+    assert queued.files_done == 6 and queued.finished and queued.all_queued
+    assert (queued.imported, queued.duplicates, queued.failed, queued.skipped) == (3, 1, 1, 1)
+    problems = {problem["file"]: problem["status"] for problem in queued.problems}
+    assert problems == {"readme.txt": "skipped", "broken.mjlog": "failed"}
+    assert Game.objects.count() == 3
+    assert set(Verification.objects.values_list("verdict", flat=True)) == {Verdict.VERIFIED}
+    assert Verification.objects.count() == 3
+    assert not QueuedFile.objects.exists()
+
+
+def test_a_batch_run_twice_is_imported_and_counted_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    queued_tasks: list[tuple[int, int]] = []
+    monkeypatch.setattr(
+        mjlogs_tasks.import_queued_batch, "delay", lambda *args: queued_tasks.append(args)
+    )
+    queued = queued_import_create([game_file(4), game_file(5)], batch_files=1)
+    assert queued_tasks == [(queued.pk, 0), (queued.pk, 1)] and not queued.finished
+
+    assert queued_batch_import(queued.pk, 0) == 1
+    assert queued_batch_import(queued.pk, 0) is None  # delivered again: nothing left
+    queued.refresh_from_db()
+    assert (queued.imported, queued.duplicates, queued.batches_done) == (1, 0, 1)
+    assert not queued.finished
+
+    assert queued_batch_import(queued.pk, 1) == 1
+    queued.refresh_from_db()
+    assert queued.finished and queued.imported == 2 and Game.objects.count() == 2
+
+
+def refuse_after(queued: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The broker takes the first ``queued`` tasks (run here), then cannot be reached."""
+    task = mjlogs_tasks.import_queued_batch
+    sent = []
+    run = task.delay
+
+    def delay(*args: Any) -> Any:
+        if len(sent) >= queued:
+            raise BrokerUnreachable("Error 111 connecting to 127.0.0.1:6379")
+        sent.append(args)
+        return run(*args)
+
+    monkeypatch.setattr(task, "delay", delay)
+
+
+def test_no_broker_keeps_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    refuse_after(0, monkeypatch)
+    with pytest.raises(QueueUnavailable, match="broker cannot be reached"):
+        queued_import_create([game_file(6), game_file(7)], batch_files=1)
+    assert not QueuedImport.objects.exists()
+    assert not QueuedFile.objects.exists()
+    assert not Game.objects.exists()
+
+
+def test_a_broker_lost_midway_counts_the_files_left_failed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    refuse_after(1, monkeypatch)
+    queued = queued_import_create([game_file(seed) for seed in (8, 9, 10)], batch_files=1)
+    assert queued.finished
+    assert (queued.files, queued.imported, queued.failed) == (3, 1, 2)
+    assert [problem["file"] for problem in queued.problems] == ["game-9.json", "game-10.json"]
+    assert {problem["error"] for problem in queued.problems} == {BROKER_LOST}
+    assert Game.objects.count() == 1
+    assert not QueuedFile.objects.exists()
+
+
+@override_settings(CELERY_TASK_ALWAYS_EAGER=False)
+def test_on_a_worker_the_batch_is_verified_and_studied_in_its_own_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As a worker runs the task: the games are verified here from the records just read,
+    not queued as verification tasks, and their study aids are counted in the same replay,
+    not left to the study's catch-up (which counts nothing here)."""
+    monkeypatch.setattr(mjlogs_tasks.import_queued_batch, "delay", lambda *args: None)
+    queued_verifications: list[Any] = []
+    monkeypatch.setattr(
+        replay_tasks.verify_games, "delay", lambda *args: queued_verifications.append(args)
+    )
+    monkeypatch.setattr(catch_up, "study_pass", lambda *args: 0)
+    queued = queued_import_create([game_file(11), game_file(12)])
+
+    assert queued_batch_import(queued.pk, 0) == 2
+    assert queued_verifications == []
+    assert Verification.objects.filter(verdict=Verdict.VERIFIED).count() == 2
+    assert RoundFact.objects.filter(game__in=Game.objects.all()).exists()
+    assert study_pending_count() == 0
