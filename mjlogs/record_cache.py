@@ -1,5 +1,6 @@
 """The engine records of the games this process has just stored, for the verification that
-follows in the same process (Celery eager, the default setup).
+follows in the same process (Celery eager, the default setup, and a Celery worker's import of
+a queued batch: :mod:`mjlogs.queued_imports`).
 
 An import reads each file into engine records and encodes each one as the canonical document it
 stores; the verification then read the document back from the database and decoded it into the
@@ -11,8 +12,9 @@ replay, made there: the verification only stores it.
 
 Only games whose transaction committed are kept (the import remembers a game once it is
 committed), keyed by id and checked against the stored content hash when taken, so a record is
-never used for another game. Where a worker verifies (a broker), nothing is remembered: the
-worker is another process. The cache is small and each record is taken once.
+never used for another game. Where another process verifies (an import that queues its
+verifications for the workers), nothing is remembered. The cache is small and each record is
+taken once.
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ acceptance, about 40 ms a game) are left to ``manage.py study_games``, which the
 
 With ``--on-workers``, this process only queues the files in the database, a batch a task,
 and the Celery workers read, store and verify them (``mjlogs.queued_imports``), every worker
-at once; the command follows their progress (``--no-wait``: it returns once they are queued).
+at once; the command follows their progress (interrupted, it stops following; the workers go
+on).
 
 The command runs the whole path of a game, stored, verified and counted, so it lives in the
 app at the top of the three (docs/development.md, "The apps' layers").
@@ -116,12 +117,6 @@ class Command(BaseCommand):
             action="store_true",
             help="Queue the files for the Celery workers, which read, store and verify them "
             "(docs/deploy.md); this process only stores the files and follows the workers.",
-        )
-        parser.add_argument(
-            "--no-wait",
-            action="store_true",
-            help="With --on-workers: return once the files are queued, printing the queued "
-            "import's number, without waiting for the workers.",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -219,12 +214,6 @@ class Command(BaseCommand):
         except QueueUnavailable as error:
             raise CommandError(f"{error}; nothing was queued") from error
         bar.close()
-        if options["no_wait"] and not queued.finished:
-            self.stdout.write(
-                f"queued import {queued.pk}: {queued.files} files in {queued.batches} batches "
-                "for the workers"
-            )
-            return
         done = tqdm(
             total=queued.files,
             unit="file",
