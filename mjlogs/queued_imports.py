@@ -38,6 +38,10 @@ logger = logging.getLogger(__name__)
 #: (``mjlogs.verification_queue.VERIFY_BATCH``), and at about 10 ms a game a task takes half a
 #: second, so that two workers share an import's end evenly.
 BATCH_FILES = 50
+#: Bytes of files (as uploaded) past which a batch is closed early, so that a task holds a
+#: bounded amount in memory: a batch of archives would otherwise hold up to 50 uploads. (An
+#: archive is one file here: one worker imports all of it.)
+BATCH_BYTES = 16 * 1024 * 1024
 #: Failed or skipped files named in a queued import's ``problems`` (the counts are whole).
 PROBLEMS_KEPT = 1000
 #: What a file left queued says when its batch could not be handed to a worker.
@@ -57,8 +61,9 @@ def queued_import_create(
     batch_files: int = BATCH_FILES,
 ) -> QueuedImport:
     """Queue ``files`` for the workers to import, a task for each ``batch_files`` of them, each
-    queued once its files are committed; returns the queued import, whose counts the workers
-    fill in (``finished_at`` is set with the last batch's).
+    queued once its files are committed (a batch is closed early once its files reach
+    :data:`BATCH_BYTES`); returns the queued import, whose counts the workers fill in
+    (``finished_at`` is set with the last batch's).
 
     Where tasks run in this process (Celery eager), each batch is imported here as it is
     queued. If the broker cannot be reached for the first batch, nothing is kept and
@@ -72,22 +77,24 @@ def queued_import_create(
         uploader=uploader, visibility=visibility, skip_non_records=skip_non_records
     )
     batch: list[UploadedFile] = []
+    batch_bytes = 0
     files = iter(files)
     try:
         for file in files:
             batch.append(file)
-            if len(batch) == batch_files:
+            batch_bytes += len(file.data)
+            if len(batch) == batch_files or batch_bytes >= BATCH_BYTES:
                 _batch_queue(queued, batch)
-                batch = []
+                batch, batch_bytes = [], 0
         if batch:
             _batch_queue(queued, batch)
     except QueueUnavailable:
         if not queued.batches:
             queued.delete()
             raise
-        lost = batch + list(files)
+        lost = [file.name for file in batch] + [file.name for file in files]
         logger.warning("Queued import %s: %d files not queued (broker lost)", queued.pk, len(lost))
-        _lost_record(queued.pk, [file.name for file in lost])
+        _lost_record(queued.pk, lost)
     _all_queued(queued.pk)
     queued.refresh_from_db()
     return queued

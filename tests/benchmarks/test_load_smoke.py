@@ -310,6 +310,13 @@ def test_summary_table_states_the_production_path_ratios() -> None:
     assert "study aids / replay, 10 games in process: 1.50x (goal 1.0x)" in table
     assert "postgresql (its processes on this machine)        8.0" in table
 
+    # Imported on the workers: the uploading process only queued the files.
+    summary["ingest"] |= {"on_workers": True}
+    table = summary_table(summary)
+    assert "queued for K=2 workers to import and verify: queued 50.0 games/s" in table
+    assert "queue (the uploading process)                     5.0" in table
+    assert "import (the importing process)" not in table
+
 
 def test_server_cpu_counts_this_machines_postgresql_and_redis() -> None:
     from benchmarks.loadbench.services import server_cpu_seconds

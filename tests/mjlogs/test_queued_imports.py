@@ -15,6 +15,7 @@ import pytest
 from django.test import override_settings
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
+from mjlogs import queued_imports
 from mjlogs import tasks as mjlogs_tasks
 from mjlogs.archives import UploadedFile
 from mjlogs.models import Game, QueuedFile, QueuedImport
@@ -134,3 +135,10 @@ def test_on_a_worker_the_batch_is_verified_and_studied_in_its_own_pass(
     assert Verification.objects.filter(verdict=Verdict.VERIFIED).count() == 2
     assert RoundFact.objects.filter(game__in=Game.objects.all()).exists()
     assert study_pending_count() == 0
+
+
+def test_a_batch_closes_early_at_its_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    files = [game_file(seed) for seed in (13, 14, 15)]
+    monkeypatch.setattr(queued_imports, "BATCH_BYTES", len(files[0].data) + len(files[1].data))
+    queued = queued_import_create(files, batch_files=50)
+    assert (queued.batches, queued.imported) == (2, 3)  # the first two, then the third
