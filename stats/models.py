@@ -17,8 +17,15 @@ from mjlogs.models import Game, Player
 class RoundFact(models.Model):
     """What one player did in one hand of a game (see ``engine.replay.RoundFact``)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="round_facts")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="round_facts")
+    # No index of their own: each leads a composite one (one_fact_a_seat_a_hand,
+    # fact_player_game), which serves the look-ups and the cascades; two more indexes on the
+    # table written most (a row a player a hand) cost every import.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="round_facts", db_index=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="round_facts", db_index=False
+    )
     seat = models.PositiveSmallIntegerField()
     round_index = models.PositiveSmallIntegerField(help_text="0 is the game's first hand.")
     round_name = models.CharField(max_length=8)
@@ -149,8 +156,14 @@ class RatingChange(models.Model):
     """A player's Tenhou R rating before and after one verified public complete game (see
     ``stats.ratings``), in that game's mode (3 or 4 players)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    # No index of their own: each leads a composite one (one_rating_change_a_seat,
+    # rating_player), as RoundFact's.
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
     players_count = models.PositiveSmallIntegerField()
     #: The game's place in time (its start, else its upload), then its id: the rating order.
     played_at = models.DateTimeField()
