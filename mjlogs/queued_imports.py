@@ -13,7 +13,8 @@ verification task goes through the broker (docs/deploy.md, "The production path"
 A batch's files are deleted, and its outcomes added to its :class:`QueuedImport`, in one
 transaction once its games are stored: a task run twice finds no file and does nothing. A
 worker lost in the middle of a batch (its task is delivered again: ``acks_late``) imports the
-batch again, and finds the games it had stored as duplicates.
+batch again, finds the games it had stored as duplicates, and verifies those of them it had
+not verified yet.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from mjlogs import pipeline
 from mjlogs.archives import UploadedFile
 from mjlogs.importing import Outcome, Status, import_files
-from mjlogs.models import QueuedFile, QueuedImport, Visibility
+from mjlogs.models import Game, QueuedFile, QueuedImport, Visibility
 from mjlogs.storing import check_visibility
 
 logger = logging.getLogger(__name__)
@@ -159,6 +161,7 @@ def queued_batch_import(queued_import_id: int, batch: int) -> int | None:
         skip_non_records=queued.skip_non_records,
         verify_here=True,
     )
+    _verify_found_unverified(summary.outcomes)
     with transaction.atomic():
         deleted, _ = QueuedFile.objects.filter(pk__in=[row[0] for row in rows]).delete()
         if deleted != len(rows):
@@ -168,6 +171,26 @@ def queued_batch_import(queued_import_id: int, batch: int) -> int | None:
             return None
         _outcomes_record(queued.pk, len(rows), summary.outcomes)
     return len(rows)
+
+
+def _verify_found_unverified(outcomes: Sequence[Outcome]) -> None:
+    """Verify here the games found already stored that have no verdict: a run of this batch
+    that died between storing them and verifying them left them so, and this run finds them
+    as duplicates, whose verification no import queues."""
+    found = [o.game_id for o in outcomes if o.status is Status.DUPLICATE and o.game_id]
+    if not found:
+        return
+    unverified = list(
+        Game.objects.filter(pk__in=found, verification__isnull=True).values_list("pk", flat=True)
+    )
+    if not unverified:
+        return
+    try:
+        pipeline.verification().verify_now(unverified)
+    except pipeline.TryAgain:
+        logger.exception(
+            "Games %s stay pending (`manage.py reverify --pending` verifies them)", unverified
+        )
 
 
 def _outcomes_record(queued_import_id: int, files: int, outcomes: Sequence[Outcome]) -> None:

@@ -2,8 +2,9 @@
 
 The games of a bulk import are verified in batches: with a broker, a task for each batch of
 committed games, which a worker verifies in one transaction; where tasks run in this process
-(Celery eager, the default setup: ``mjlogs.pipeline.tasks_run_here``), now, from the records
-the import read. Who verifies is the replay app's business (``mjlogs.pipeline``): this app
+(Celery eager, the default setup: ``mjlogs.pipeline.tasks_run_here``) or when the import
+itself runs on a worker (``mjlogs.queued_imports``), now, from the records the import read.
+Who verifies is the replay app's business (``mjlogs.pipeline``): this app
 only says when.
 """
 
@@ -38,9 +39,9 @@ class VerificationQueue:
     broker, as one task a batch (a worker's transaction a batch, not a game: per game, the
     task's handling and the writes cost more than the replay); where tasks run in-process
     (Celery eager, the default setup) or when the queue is opened ``here`` (an import that a
-    worker runs), verified now. In process, each game is replayed from
-    the record the import read (:mod:`mjlogs.record_cache`) instead of its stored document, or
-    not at all when a worker that read it replayed it ahead (:meth:`replay_ahead`). A game
+    worker runs), verified now. In process, each game is replayed from the record the import
+    read (:mod:`mjlogs.record_cache`) instead of its stored document, or not at all when a
+    worker that read it replayed it ahead (:meth:`replay_ahead`). A game
     committed after :meth:`close` (an outer transaction the import ran in) is verified, or
     queued, at once.
 

@@ -27,7 +27,7 @@ def verify_game(game_id: int) -> str | None:
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def verify_games(game_ids: list[int]) -> int:
-    """Verify several stored games, their verdicts written together (a bulk import where
-    tasks run in-process: ``mjlogs.verification_queue.VerificationQueue``); returns how many were
-    verified (games gone are skipped)."""
+    """Verify several stored games, their verdicts written together (a batch of a bulk
+    import, queued for a worker by ``mjlogs.verification_queue.VerificationQueue``); returns how
+    many were verified (games gone are skipped)."""
     return len(games_verify(game_ids))

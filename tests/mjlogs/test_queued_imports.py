@@ -18,6 +18,7 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 from mjlogs import queued_imports
 from mjlogs import tasks as mjlogs_tasks
 from mjlogs.archives import UploadedFile
+from mjlogs.importing import import_files
 from mjlogs.models import Game, QueuedFile, QueuedImport
 from mjlogs.queued_imports import (
     BROKER_LOST,
@@ -27,6 +28,7 @@ from mjlogs.queued_imports import (
 )
 from replay import tasks as replay_tasks
 from replay.models import Verdict, Verification
+from replay.pipeline import ReplayVerification
 from stats import catch_up
 from stats.models import RoundFact
 from stats.selectors import study_pending_count
@@ -142,3 +144,22 @@ def test_a_batch_closes_early_at_its_bytes(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(queued_imports, "BATCH_BYTES", len(files[0].data) + len(files[1].data))
     queued = queued_import_create(files, batch_files=50)
     assert (queued.batches, queued.imported) == (2, 3)  # the first two, then the third
+
+
+def test_a_batch_run_again_verifies_the_games_its_lost_run_stored(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker lost between storing a batch's games and verifying them: the batch's task,
+    delivered again, finds them as duplicates and verifies them."""
+    monkeypatch.setattr(mjlogs_tasks.import_queued_batch, "delay", lambda *args: None)
+    files = [game_file(16), game_file(17)]
+    queued = queued_import_create(files)
+    with monkeypatch.context() as lost:  # the first run: stored, then the worker was lost
+        lost.setattr(ReplayVerification, "verify_now", lambda self, ids: None)
+        import_files(files, verify_here=True)
+    assert Game.objects.count() == 2 and not Verification.objects.exists()
+
+    assert queued_batch_import(queued.pk, 0) == 2
+    queued.refresh_from_db()
+    assert (queued.imported, queued.duplicates) == (0, 2)
+    assert Verification.objects.filter(verdict=Verdict.VERIFIED).count() == 2
