@@ -329,7 +329,7 @@ class QueuedFile(models.Model):
 
     queued_import = models.ForeignKey(QueuedImport, on_delete=models.CASCADE, related_name="+")
     batch = models.PositiveIntegerField()
-    name = models.CharField(max_length=1000)
+    name = models.TextField(help_text="The file's name, as the import names it.")
     data = models.BinaryField(help_text="The file's bytes, zlib-compressed (level 1).")
     skipped = models.TextField(blank=True, help_text="Why the file is passed over, if it is.")
     problem = models.TextField(blank=True, help_text="Why the file cannot be imported, if so.")
