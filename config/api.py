@@ -15,6 +15,7 @@ from rest_framework.routers import DefaultRouter
 
 import config.limits  # noqa: F401 - registers <id:...>, ids the database can hold
 from mjlogs.api.link_imports import LinkImportViewSet
+from mjlogs.api.queued_imports import QueuedImportViewSet
 from mjlogs.api.tokens import AuthTokenView
 from mjlogs.api.views import GameViewSet, PlayerViewSet, UploadView
 from replay.api import RoundFramesView, RoundFrameView, VerificationViewSet
@@ -41,6 +42,7 @@ router.register("games", GameViewSet, basename="game")
 router.register("players", PlayerViewSet, basename="player")
 router.register("verifications", VerificationViewSet, basename="verification")
 router.register("imports/links", LinkImportViewSet, basename="link-import")
+router.register("imports/queued", QueuedImportViewSet, basename="queued-import")
 
 urlpatterns = [
     path("", include(router.urls)),

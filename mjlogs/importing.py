@@ -133,6 +133,7 @@ def import_files(
     study_after: bool = True,
     jobs: int = 1,
     verify_here: bool = False,
+    modifiers: Sequence[str] = (),
 ) -> ImportSummary:
     """Import uploaded files (archives are opened) and return every outcome. Each game is
     committed on its own (see :func:`upload_import` for all or nothing).
@@ -153,15 +154,17 @@ def import_files(
 
     With ``verify_here`` (an import a worker runs: :mod:`mjlogs.queued_imports`), the games
     are verified in this process from the records just read, not queued for a worker.
+    ``modifiers``: the rule modifiers the games were played with, as :func:`import_file`'s.
     """
     own_queue = verifications is None
     queue = verifications or VerificationQueue(batch=True, here=verify_here)
     check_visibility(visibility)
-    reader: FileReader = FileReader()
+    reader: FileReader = FileReader(modifiers)
     if jobs > 1 and can_fork():
         replay_ahead = queue.replay_ahead()
         reader = PooledFileReader(
             jobs,
+            modifiers=modifiers,
             replay_ahead=replay_ahead,
             before_fork=_close_connections_to_fork,
             stored=None if replay_ahead is None else _stored_digests(uploader),

@@ -297,6 +297,9 @@ class QueuedImport(models.Model):
     skip_non_records = models.BooleanField(
         default=False, help_text="A file that is no game record is skipped, not failed."
     )
+    modifiers = JSONColumn(
+        default=list, blank=True, help_text="The rule modifiers the games were played with."
+    )
     files = models.PositiveIntegerField(default=0, help_text="Files queued.")
     files_done = models.PositiveIntegerField(default=0, help_text="Files imported.")
     batches = models.PositiveIntegerField(default=0, help_text="Batches queued.")

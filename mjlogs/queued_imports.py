@@ -60,6 +60,7 @@ def queued_import_create(
     uploader: User | None = None,
     visibility: str = Visibility.PUBLIC,
     skip_non_records: bool = False,
+    modifiers: Sequence[str] = (),
     batch_files: int = BATCH_FILES,
 ) -> QueuedImport:
     """Queue ``files`` for the workers to import, a task for each ``batch_files`` of them, each
@@ -76,7 +77,10 @@ def queued_import_create(
     """
     check_visibility(visibility)
     queued = QueuedImport.objects.create(
-        uploader=uploader, visibility=visibility, skip_non_records=skip_non_records
+        uploader=uploader,
+        visibility=visibility,
+        skip_non_records=skip_non_records,
+        modifiers=list(modifiers),
     )
     batch: list[UploadedFile] = []
     batch_bytes = 0
@@ -160,6 +164,7 @@ def queued_batch_import(queued_import_id: int, batch: int) -> int | None:
         visibility=queued.visibility,
         skip_non_records=queued.skip_non_records,
         verify_here=True,
+        modifiers=queued.modifiers,
     )
     _verify_found_unverified(summary.outcomes)
     with transaction.atomic():

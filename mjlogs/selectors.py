@@ -25,13 +25,30 @@ from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from engine.errors import MalformedLogError
 from engine.formats import canonical, get_format
 from mjlogs.errors import InvalidRequest
-from mjlogs.models import Game, GameSeat, Player, PlayerKind, PlayerName, Visibility
+from mjlogs.models import (
+    Game,
+    GameSeat,
+    Player,
+    PlayerKind,
+    PlayerName,
+    QueuedImport,
+    Visibility,
+)
 from mjlogs.provenance import PLATFORM_LABELS, platform_label
 
 if TYPE_CHECKING:
     from mjlogs.filters import GameFilter
 
 User = AbstractBaseUser | AnonymousUser
+
+
+def queued_imports_of(user: User) -> QuerySet[QueuedImport]:
+    """The queued imports this user may follow: their own, and all for staff."""
+    if getattr(user, "is_staff", False):
+        return QueuedImport.objects.all()
+    if user.is_authenticated:
+        return QueuedImport.objects.filter(uploader_id=user.pk)
+    return QueuedImport.objects.none()
 
 
 def games_visible_to(user: User) -> QuerySet[Game]:

@@ -4,6 +4,7 @@ selector or service, and serializes (see docs/api.md for the whole API)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from django.http import Http404, HttpResponse
@@ -265,7 +266,42 @@ _UPLOAD_REFUSED_SCHEMA = {
 }
 
 
-class UploadView(APIView):
+class UploadRequest:
+    """What every view taking an upload does: the request's size is checked before anything
+    reads its body, the files are taken from a multipart form (field ``files``) or the raw
+    body, and a database that cannot be used is answered 503 in JSON."""
+
+    parser_classes: Sequence[type[BaseParser]] = (MultiPartParser, RawBodyParser)
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # Before anything reads the body (CSRF checks on session auth read a form's fields).
+        if request.method == "POST":
+            check_upload_size(request._request)  # a refusal: mjlogs.errors.api_exception_handler
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+
+    def handle_exception(self, exc: Exception) -> Response:
+        # Also for the token or session look-up in initial(): it needs the database too.
+        if isinstance(exc, DATABASE_ERRORS):
+            logger.error("Upload refused, the database is not available: %s", exc)
+            exc = _DatabaseUnavailable()
+            # In JSON whatever was asked: the browsable API's page shows the user, whom only
+            # the database knows.
+            request = self.request  # type: ignore[attr-defined]
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().handle_exception(exc)  # type: ignore[misc,no-any-return]
+
+    @staticmethod
+    def uploaded_files(request: Request) -> list[UploadedFile]:
+        if isinstance(request.data, bytes):
+            if not request.data:
+                return []
+            name = file_name_from_headers(request._request)
+            return [UploadedFile(name, request.data)]
+        return files_from_form(request.FILES.getlist("files"))
+
+
+class UploadView(UploadRequest, APIView):
     """Upload game records: one or more files in a multipart form (field ``files``), or one file
     as the raw request body. Archives (zip, tar) are opened; formats are sniffed.
 
@@ -277,24 +313,7 @@ class UploadView(APIView):
     """
 
     permission_classes = (IsAuthenticated,)
-    parser_classes = (MultiPartParser, RawBodyParser)
     throttle_classes = (UploadRateThrottle,)  # one budget with the upload page
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        # Before anything reads the body (CSRF checks on session auth read a form's fields).
-        check_upload_size(request._request)  # a refusal: mjlogs.errors.api_exception_handler
-        super().initial(request, *args, **kwargs)
-
-    def handle_exception(self, exc: Exception) -> Response:
-        # Also for the token or session look-up in initial(): it needs the database too.
-        if isinstance(exc, DATABASE_ERRORS):
-            logger.error("Upload refused, the database is not available: %s", exc)
-            exc = _DatabaseUnavailable()
-            # In JSON whatever was asked: the browsable API's page shows the user, whom only
-            # the database knows.
-            self.request.accepted_renderer = JSONRenderer()
-            self.request.accepted_media_type = JSONRenderer.media_type
-        return super().handle_exception(exc)
 
     @extend_schema(
         parameters=[UploadOptionsSerializer],
@@ -328,7 +347,7 @@ class UploadView(APIView):
     def post(self, request: Request) -> Response:
         options = UploadOptionsSerializer(data=request.query_params)
         options.is_valid(raise_exception=True)
-        files = self._files(request)
+        files = self.uploaded_files(request)
         if not files:
             raise ValidationError({"files": ["no file was sent"]})
         user = request.user
@@ -349,15 +368,6 @@ class UploadView(APIView):
             answer = status.HTTP_400_BAD_REQUEST
         body = {"outcomes": [o.to_json() for o in summary.outcomes], "counts": counts}
         return Response(body, status=answer)
-
-    @staticmethod
-    def _files(request: Request) -> list[UploadedFile]:
-        if isinstance(request.data, bytes):
-            if not request.data:
-                return []
-            name = file_name_from_headers(request._request)
-            return [UploadedFile(name, request.data)]
-        return files_from_form(request.FILES.getlist("files"))
 
 
 class _DatabaseUnavailable(APIException):

@@ -78,12 +78,14 @@ CASE_SETTINGS = hypothesis_settings(
 
 
 #: Operations whose input must mean something beyond its schema: a token needs an account's
-#: name and password, an upload needs game records, a link import a Tenhou link (and a valid
-#: one would be fetched from tenhou.net). Schema-valid input is rightly refused there (400), so
-#: the check that schema-valid input is accepted does not apply.
+#: name and password, an upload (queued or not) needs game records and modifiers that exist,
+#: a link import a Tenhou link (and a valid one would be fetched from tenhou.net).
+#: Schema-valid input is rightly refused there (400), so the check that schema-valid input is
+#: accepted does not apply.
 MEANINGFUL_INPUT = {
     ("POST", "/api/auth/token/"),
     ("POST", "/api/uploads/"),
+    ("POST", "/api/imports/queued/"),
     ("POST", "/api/imports/links/"),
 }
 
