@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -29,8 +29,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from mjlogs import pipeline
-from mjlogs.archives import UploadedFile
-from mjlogs.importing import Outcome, Status, import_files
+from mjlogs.archives import ArchiveError, UploadedFile, expand, is_archive
+from mjlogs.importing import DEFAULT_LIMITS, Outcome, Status, import_files
 from mjlogs.models import Game, QueuedFile, QueuedImport, Visibility
 from mjlogs.storing import check_visibility
 
@@ -40,9 +40,8 @@ logger = logging.getLogger(__name__)
 #: (``mjlogs.verification_queue.VERIFY_BATCH``), and at about 10 ms a game a task takes half a
 #: second, so that two workers share an import's end evenly.
 BATCH_FILES = 50
-#: Bytes of files (as uploaded) past which a batch is closed early, so that a task holds a
-#: bounded amount in memory: a batch of archives would otherwise hold up to 50 uploads. (An
-#: archive is one file here: one worker imports all of it.)
+#: Bytes of files past which a batch is closed early, so that a task holds a bounded amount
+#: in memory (50 files of up to 32 MB each otherwise).
 BATCH_BYTES = 16 * 1024 * 1024
 #: Failed or skipped files named in a queued import's ``problems`` (the counts are whole).
 PROBLEMS_KEPT = 1000
@@ -63,10 +62,10 @@ def queued_import_create(
     modifiers: Sequence[str] = (),
     batch_files: int = BATCH_FILES,
 ) -> QueuedImport:
-    """Queue ``files`` for the workers to import, a task for each ``batch_files`` of them, each
-    queued once its files are committed (a batch is closed early once its files reach
-    :data:`BATCH_BYTES`); returns the queued import, whose counts the workers fill in
-    (``finished_at`` is set with the last batch's).
+    """Queue ``files`` for the workers to import (an archive's members each as a file of its
+    own), a task for each ``batch_files`` of them, each queued once its files are committed (a
+    batch is closed early once its files reach :data:`BATCH_BYTES`); returns the queued
+    import, whose counts the workers fill in (``finished_at`` is set with the last batch's).
 
     Where tasks run in this process (Celery eager), each batch is imported here as it is
     queued. If the broker cannot be reached for the first batch, nothing is kept and
@@ -84,7 +83,7 @@ def queued_import_create(
     )
     batch: list[UploadedFile] = []
     batch_bytes = 0
-    files = iter(files)
+    files = _one_by_one(files)
     try:
         for file in files:
             batch.append(file)
@@ -104,6 +103,21 @@ def queued_import_create(
     _all_queued(queued.pk)
     queued.refresh_from_db()
     return queued
+
+
+def _one_by_one(files: Iterable[UploadedFile]) -> Iterator[UploadedFile]:
+    """The files to queue, an archive's members each as a file of its own, so that the
+    workers share a large archive. An archive that cannot be opened, or breaks part-way, is
+    queued as a file that fails with the reason, after the members read before it: the
+    outcomes an import of the archive gives (:func:`mjlogs.importing.import_files`)."""
+    for file in files:
+        if file.problem is not None or file.skipped is not None or not is_archive(file.data):
+            yield file
+            continue
+        try:
+            yield from expand(file.name, file.data, DEFAULT_LIMITS)
+        except ArchiveError as error:
+            yield UploadedFile(file.name, b"", problem=str(error))
 
 
 def _batch_queue(queued: QueuedImport, files: Sequence[UploadedFile]) -> None:

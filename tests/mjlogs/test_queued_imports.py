@@ -8,7 +8,9 @@ worker would; tests/integration/test_queued_import_worker.py runs them on a real
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from typing import Any
 
 import pytest
@@ -163,3 +165,41 @@ def test_a_batch_run_again_verifies_the_games_its_lost_run_stored(
     queued.refresh_from_db()
     assert (queued.imported, queued.duplicates) == (0, 2)
     assert Verification.objects.filter(verdict=Verdict.VERIFIED).count() == 2
+
+
+def zip_of(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("skip_non_records", [True, False])
+def test_an_archive_is_shared_between_batches_with_its_outcomes_as_imported(
+    skip_non_records: bool,
+) -> None:
+    """An archive's members are queued each as a file, so several tasks share it; what
+    becomes of each is what an import of the archive in one process gives."""
+    members = {f"logs/{seed}.json": game_file(seed).data for seed in (18, 19, 20)}
+    members["logs/notes.txt"] = b"not a game"
+    members["logs/inner.zip"] = zip_of({"a.json": game_file(21).data})
+    archive = UploadedFile("games.zip", zip_of(members))
+    corrupt = UploadedFile("broken.zip", zip_of(members)[:200])
+
+    queued = queued_import_create(
+        [archive, corrupt], skip_non_records=skip_non_records, batch_files=2
+    )
+    assert queued.files == 6 and queued.batches == 3  # five members and the broken archive
+    assert queued.imported == 3
+
+    Game.objects.all().delete()  # the same files in one process, for what it says of each
+    alone = import_files([archive, corrupt], skip_non_records=skip_non_records)
+    expected = {
+        (o.file, o.status.value, o.error)
+        for o in alone.outcomes
+        if o.status.value in ("failed", "skipped")
+    }
+    problems = {(p["file"], p["status"], p["error"]) for p in queued.problems}
+    assert problems == expected
+    assert any(name == "broken.zip" for name, _, _ in problems)

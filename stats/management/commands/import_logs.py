@@ -154,7 +154,7 @@ class Command(BaseCommand):
 
         visibility = Visibility.PRIVATE if options["private"] else Visibility.PUBLIC
         if options["on_workers"]:
-            self._import_on_workers(uploads(), bar, uploader, visibility, options)
+            self._import_on_workers(uploads(), len(paths), bar, uploader, visibility, options)
             return
         summary = import_files(
             uploads(),
@@ -201,6 +201,7 @@ class Command(BaseCommand):
     def _import_on_workers(
         self,
         uploads: Iterator[UploadedFile],
+        paths: int,
         bar: tqdm[Any],
         uploader: Any,
         visibility: str,
@@ -230,7 +231,7 @@ class Command(BaseCommand):
             )
         done.close()
         self.stdout.write(
-            f"{queued.files} files: {queued.imported} games imported, "
+            f"{paths} files: {queued.imported} games imported, "
             f"{queued.duplicates} duplicates, {queued.failed} failed"
             + (f", {queued.skipped} skipped (not game records)" if queued.skipped else "")
             + f" (queued import {queued.pk}, on the workers)"
