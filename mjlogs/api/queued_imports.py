@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.permissions import IsAuthenticated
@@ -18,9 +18,13 @@ from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle
 
 from config.limits import DB_INT_MAX, parse_int
-from config.openapi import ERROR_COMPONENT
 from mjlogs.api.serializers import UploadOptionsSerializer
-from mjlogs.api.views import UploadRequest
+from mjlogs.api.views import (
+    UPLOAD_REFUSALS,
+    UPLOAD_REQUEST_BODY,
+    UploadRequest,
+    error_response,
+)
 from mjlogs.models import QueuedImport
 from mjlogs.queued_imports import QueueUnavailable, queued_import_create
 from mjlogs.selectors import queued_imports_of
@@ -64,13 +68,6 @@ class _BrokerUnavailable(APIException):
     wait = 60
 
 
-_ERROR_SCHEMA = {"$ref": f"#/components/schemas/{ERROR_COMPONENT}"}
-
-
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(response=_ERROR_SCHEMA, description=description)
-
-
 class QueuedImportViewSet(
     UploadRequest,
     mixins.ListModelMixin,
@@ -112,27 +109,12 @@ class QueuedImportViewSet(
                 description="The queued import's own URL, to follow it.",
             ),
         ],
-        request={
-            "multipart/form-data": {
-                "type": "object",
-                "properties": {
-                    "files": {
-                        "type": "array",
-                        "items": {"type": "string", "format": "binary"},
-                        "minItems": 1,
-                    }
-                },
-                "required": ["files"],
-            },
-            "application/octet-stream": OpenApiTypes.BINARY,
-        },
+        request=UPLOAD_REQUEST_BODY,
         responses={
             202: QueuedImportSerializer,
-            400: _error("No file was sent, or a bad option."),
-            411: _error("No Content-Length (a chunked body)."),
-            413: _error("Larger than MJLOGS_MAX_UPLOAD_BYTES; not read."),
-            429: _error("Over MJLOGS_UPLOAD_RATE; Retry-After says when to try again."),
-            503: _error("The database or the task broker is not available; nothing queued."),
+            400: error_response("No file was sent, or a bad option."),
+            **UPLOAD_REFUSALS,
+            503: error_response("The task broker or the database is not available."),
         },
     )
     def create(self, request: Request) -> Response:

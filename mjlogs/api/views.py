@@ -253,7 +253,7 @@ class RawBodyParser(BaseParser):
         return stream.read() if stream is not None else b""
 
 
-def _error_response(description: str) -> OpenApiResponse:
+def error_response(description: str) -> OpenApiResponse:
     return OpenApiResponse(response=_ERROR_SCHEMA, description=description)
 
 
@@ -263,6 +263,29 @@ _ERROR_SCHEMA = {"$ref": f"#/components/schemas/{ERROR_COMPONENT}"}
 #: option).
 _UPLOAD_REFUSED_SCHEMA = {
     "anyOf": [{"$ref": "#/components/schemas/UploadResult"}, _ERROR_SCHEMA],
+}
+
+
+#: What an upload sends (``UploadRequest``): files in a multipart form, or one raw body.
+UPLOAD_REQUEST_BODY: dict[str, Any] = {
+    "multipart/form-data": {
+        "type": "object",
+        "properties": {
+            "files": {
+                "type": "array",
+                "items": {"type": "string", "format": "binary"},
+                "minItems": 1,
+            }
+        },
+        "required": ["files"],
+    },
+    "application/octet-stream": OpenApiTypes.BINARY,
+}
+#: How an upload is refused before it is read (``UploadRequest``), and over the rate.
+UPLOAD_REFUSALS = {
+    411: error_response("No Content-Length (a chunked body)."),
+    413: error_response("Larger than MJLOGS_MAX_UPLOAD_BYTES; not read."),
+    429: error_response("Over MJLOGS_UPLOAD_RATE; Retry-After says when to try again."),
 }
 
 
@@ -317,20 +340,7 @@ class UploadView(UploadRequest, APIView):
 
     @extend_schema(
         parameters=[UploadOptionsSerializer],
-        request={
-            "multipart/form-data": {
-                "type": "object",
-                "properties": {
-                    "files": {
-                        "type": "array",
-                        "items": {"type": "string", "format": "binary"},
-                        "minItems": 1,
-                    }
-                },
-                "required": ["files"],
-            },
-            "application/octet-stream": OpenApiTypes.BINARY,
-        },
+        request=UPLOAD_REQUEST_BODY,
         responses={
             201: UploadResultSerializer,
             200: UploadResultSerializer,
@@ -338,9 +348,7 @@ class UploadView(UploadRequest, APIView):
                 response=_UPLOAD_REFUSED_SCHEMA,
                 description="No file gave a game (what became of each), or refused input.",
             ),
-            411: _error_response("No Content-Length (a chunked body)."),
-            413: _error_response("Larger than MJLOGS_MAX_UPLOAD_BYTES; not read."),
-            429: _error_response("Over MJLOGS_UPLOAD_RATE; Retry-After says when to try again."),
+            **UPLOAD_REFUSALS,
             503: OpenApiResponse(description="The database is not available; nothing stored."),
         },
     )

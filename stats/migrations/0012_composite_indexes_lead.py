@@ -18,6 +18,10 @@ INDEXES = (
 )
 
 
+#: (model, related name) of the foreign keys to game and player whose indexes go.
+FIELDS = (("ratingchange", "rating_changes"), ("roundfact", "round_facts"))
+
+
 def _field(to: str, related_name: str) -> models.ForeignKey:
     return models.ForeignKey(
         db_index=False,
@@ -36,25 +40,12 @@ class Migration(migrations.Migration):
         migrations.SeparateDatabaseAndState(
             state_operations=[
                 migrations.AlterField(
-                    model_name="ratingchange",
-                    name="game",
-                    field=_field("mjlogs.game", "rating_changes"),
-                ),
-                migrations.AlterField(
-                    model_name="ratingchange",
-                    name="player",
-                    field=_field("mjlogs.player", "rating_changes"),
-                ),
-                migrations.AlterField(
-                    model_name="roundfact",
-                    name="game",
-                    field=_field("mjlogs.game", "round_facts"),
-                ),
-                migrations.AlterField(
-                    model_name="roundfact",
-                    name="player",
-                    field=_field("mjlogs.player", "round_facts"),
-                ),
+                    model_name=model,
+                    name=name,
+                    field=_field(f"mjlogs.{name}", related_name),
+                )
+                for model, related_name in FIELDS
+                for name in ("game", "player")
             ],
             database_operations=[
                 migrations.RunSQL(
