@@ -17,7 +17,13 @@ import pytest
 from engine import identity as identity_module
 from engine.families import family_of
 from engine.formats import canonical, get_format, read_games
-from engine.identity import PLAY_IDENTITY_VERSION, json_text, play_content, play_identity
+from engine.identity import (
+    PLAY_IDENTITY_VERSION,
+    json_text,
+    play_content,
+    play_identity,
+    play_text,
+)
 from tests.engine.corpus import corpus_dir
 
 Document = dict[str, Any]
@@ -265,13 +271,17 @@ def test_each_corpus_game_has_one_identity_in_every_format() -> None:
 
 def with_odd_members(document: Document) -> Document:
     """``document`` with draws and discards the engine would not write: a claim recorded on a
-    draw, a member of no known meaning, a tile that is not text, a seat left out."""
+    draw, a member of no known meaning, a tile that is not text, a seat left out, and seats
+    that equal a seat's number without being one (``True`` and ``1.0``: as JSON, they are
+    not ``1``)."""
     odd = copy.deepcopy(document)
     changes = [
         lambda event: event.update(recorded_note="x"),
         lambda event: event.update(extra=[1, 2]),
         lambda event: event.update(tile=None),
         lambda event: event.pop("seat"),
+        lambda event: event.update(seat=True),
+        lambda event: event.update(seat=float(event["seat"])),
     ]
     plain = [event for _, _, event in events(odd) if event["type"] in ("draw", "discard")]
     for number, event in enumerate(plain[: 4 * len(changes)]):
@@ -279,13 +289,40 @@ def with_odd_members(document: Document) -> Document:
     return odd
 
 
+def content_the_long_way(document: Document) -> dict[str, Any]:
+    """:func:`play_content` as the module docstring says it, every move made by ``_move``,
+    without the draws' and discards' fast path."""
+    plain = identity_module._plain_of(document)
+    rounds = []
+    for round_ in document["rounds"]:
+        hands = [sorted(plain(tile) for tile in hand) for hand in round_.get("hands", ())]
+        indicators = [plain(tile) for tile in round_.get("dora_indicators", ())]
+        moves = []
+        for event in round_.get("events", ()):
+            if event["type"] == "dora":
+                indicators.append(plain(event["indicator"]))
+            elif event["type"] not in identity_module._NOT_MOVES:
+                moves.append(identity_module._move(event, plain))
+        rounds.append(
+            {
+                "hands": [hand for hand in hands if hand],
+                "indicators": indicators,
+                "moves": identity_module._wins_in_seat_order(moves),
+            }
+        )
+    return {"play_identity": PLAY_IDENTITY_VERSION, "rounds": rounds}
+
+
 @pytest.mark.parametrize("preset", ["tenhou-4p-east", "tenhou-3p-east", "space-4p"])
-def test_the_draws_and_discards_fast_path_changes_no_identity(
-    preset: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_draws_and_discards_fast_path_changes_no_identity(preset: str) -> None:
     documents = [self_played(preset, number) for number in range(2)]
     documents += [with_odd_members(document) for document in documents]
-    fast = [play_content(document) for document in documents]
-    monkeypatch.setattr(identity_module, "_plain_move", lambda *_: None)  # every move the long way
-    assert [play_content(document) for document in documents] == fast
-    assert fast[0] != fast[2]  # the odd members count where they change the move
+    contents = [play_content(document) for document in documents]
+    assert contents == [content_the_long_way(document) for document in documents]
+    # The text written from the draws' and discards' kept texts (kept from the plain games,
+    # met again in the odd ones) is the content's text.
+    for document, content in zip(documents, contents, strict=True):
+        assert play_text(document) == json_text(content)
+    assert contents[0] != contents[2]  # the odd members count where they change the move
+    assert b'"seat":true' in play_text(documents[2])
+    assert b'"seat":1.0' in play_text(documents[2])
