@@ -225,9 +225,9 @@ def run(args: argparse.Namespace) -> int:
             summary["engine_verify"] = pipeline.engine_verify(
                 generate.iter_games(paths, args.games), count, run_dir / "engine-verify"
             ).to_json()
-            log(f"the study aids against the replay, {STUDY_SAMPLE} of the games in process")
+            log(f"the study aids against the replay, {STUDY_SAMPLE} of the games, warm and cold")
             summary["study"] = pipeline.study_vs_replay(
-                generate.iter_games(paths, args.games), STUDY_SAMPLE
+                generate.iter_games(paths, args.games), STUDY_SAMPLE, run_dir
             ).to_json()
         else:
             log(f"importing {args.games} games (workers stopped)")

@@ -406,30 +406,46 @@ def engine_verify(lines: Iterable[str], jobs: int, folder: Path) -> EngineVerify
 
 @dataclass
 class StudyFigures:
-    """The study aids against the replay, in this process on a sample of the same games (CPU
-    seconds, warm: the sample is replayed and studied once before): the replay's, and what the
-    study adds to it in the verification's pass."""
+    """The study aids against the replay, on a sample of the same games (CPU seconds): the
+    replay's, and what the study adds to it in the verification's pass. Warm: in this
+    process, the sample replayed and studied once before, best of three; cold: each pass once
+    in a fresh process (``cold_pass``), as a worker's first games, best of two."""
 
     games: int
     replay_cpu_seconds: float
     study_cpu_seconds: float
+    cold_replay_cpu_seconds: float
+    cold_study_cpu_seconds: float
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self) | {
-            "study_over_replay": round(self.study_cpu_seconds / self.replay_cpu_seconds, 2)
+            "study_over_replay": round(self.study_cpu_seconds / self.replay_cpu_seconds, 2),
+            "cold_study_over_replay": round(
+                self.cold_study_cpu_seconds / self.cold_replay_cpu_seconds, 2
+            ),
         }
 
 
-def study_vs_replay(lines: Iterable[str], sample: int) -> StudyFigures:
+def study_vs_replay(lines: Iterable[str], sample: int, folder: Path) -> StudyFigures:
     """What the study aids cost a game against its replay: the verification with the study in
     its pass (``engine.replay.replay_and_study``, what a worker runs) less the replay alone
-    (``engine.replay.replay``), best of three passes each."""
+    (``engine.replay.replay``), warm and cold (:class:`StudyFigures`); ``folder`` holds the
+    sample for the cold passes."""
     import json
 
     from engine.formats import canonical
     from engine.replay import replay, replay_and_study
 
-    games = [canonical.game_from_json(json.loads(line)) for line in islice(lines, sample)]
+    chosen = list(islice(lines, sample))
+    folder.mkdir(parents=True, exist_ok=True)
+    sample_file = folder / "study-sample.jsonl"
+    sample_file.write_text("\n".join(chosen) + "\n", encoding="utf-8")
+    cold_replay = cold_studied = float("inf")
+    for _ in range(2):  # alternated, so that the machine's drift weighs on both alike
+        cold_replay = min(cold_replay, _cold_pass(sample_file, "replay"))
+        cold_studied = min(cold_studied, _cold_pass(sample_file, "study"))
+
+    games = [canonical.game_from_json(json.loads(line)) for line in chosen]
     for game in games:  # warm: the engine's tables and memos, as a worker's after its first games
         replay_and_study(game)
     replayed = studied = float("inf")
@@ -442,7 +458,25 @@ def study_vs_replay(lines: Iterable[str], sample: int) -> StudyFigures:
         for game in games:
             replay_and_study(game)
         studied = min(studied, time.process_time() - started)
-    return StudyFigures(len(games), replayed, max(0.0, studied - replayed))
+    return StudyFigures(
+        len(games),
+        replayed,
+        max(0.0, studied - replayed),
+        cold_replay,
+        max(0.0, cold_studied - cold_replay),
+    )
+
+
+def _cold_pass(sample_file: Path, what: str) -> float:
+    """The CPU seconds of one pass over the sample in a fresh process (``cold_pass``)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.loadbench.cold_pass", str(sample_file), what],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(done.stdout.strip())
 
 
 def statistics_behind() -> dict[str, Any]:

@@ -138,11 +138,15 @@ def _production_path(summary: dict[str, Any]) -> list[str]:
     lines.append(f"    {'engine verify (its processes)':44} {_ms(engine['cpu_seconds'], games)}")
     study = summary.get("study")
     if study:
+        games = study["games"]
         lines.append(
-            f"  study aids / replay, {study['games']} games in process: "
-            f"{study['study_over_replay']:.2f}x (goal {STUDY_GOAL}x): replay "
-            f"{_ms(study['replay_cpu_seconds'], study['games']).strip()} ms, study "
-            f"{_ms(study['study_cpu_seconds'], study['games']).strip()} ms a game"
+            f"  study aids / replay, {games} of the games (goal {STUDY_GOAL}x): "
+            f"warm {study['study_over_replay']:.2f}x (replay "
+            f"{_ms(study['replay_cpu_seconds'], games).strip()} ms, study "
+            f"{_ms(study['study_cpu_seconds'], games).strip()} ms a game); "
+            f"cold {study['cold_study_over_replay']:.2f}x (replay "
+            f"{_ms(study['cold_replay_cpu_seconds'], games).strip()} ms, study "
+            f"{_ms(study['cold_study_cpu_seconds'], games).strip()} ms)"
         )
     return lines
 

@@ -172,7 +172,9 @@ def test_import_while_workers_verify_replayed_games(
     assert summary["engine_verify"]["games"] == 8 and summary["engine_verify"]["jobs"] == 2
     verifying = ingest["task_cpu"]["replay.tasks.verify_games"]
     assert verifying["runs"] >= 1 and verifying["seconds"] > 0
-    assert summary["study"]["games"] == 8 and summary["study"]["study_over_replay"] > 0
+    study = summary["study"]
+    assert study["games"] == 8 and study["study_over_replay"] > 0
+    assert study["cold_replay_cpu_seconds"] > 0 and study["cold_study_over_replay"] > 0
     assert "end to end (upload to every figure current), K=2" in result.stdout
     assert "replay.tasks.verify_games" in result.stdout
     assert ingest["server_cpu"].get("postgresql", 1.0) > 0  # (where it runs on this machine)
@@ -300,14 +302,16 @@ def test_summary_table_states_the_production_path_ratios() -> None:
         "engine_verify": {"jobs": 2, "games": 100, "seconds": 1.0, "cpu_seconds": 1.5,
                           "games_per_second": 100.0},
         "study": {"games": 10, "replay_cpu_seconds": 0.02, "study_cpu_seconds": 0.03,
-                  "study_over_replay": 1.5},
+                  "study_over_replay": 1.5, "cold_replay_cpu_seconds": 0.04,
+                  "cold_study_cpu_seconds": 0.02, "cold_study_over_replay": 0.5},
     }  # fmt: skip
     table = summary_table(summary)
     assert "ratio 0.200 (goal 0.5)" in table  # 1.0 s of the engine against 5.0 s end to end
     assert "replay.tasks.verify_games                        30.0  (2 runs)" in table
     assert "import (the importing process)                    5.0" in table
     assert "engine verify (its processes)                    15.0" in table
-    assert "study aids / replay, 10 games in process: 1.50x (goal 1.0x)" in table
+    assert "study aids / replay, 10 of the games (goal 1.0x): warm 1.50x (replay 2.0 ms" in table
+    assert "cold 0.50x (replay 4.0 ms, study 2.0 ms)" in table
     assert "postgresql (its processes on this machine)        8.0" in table
 
     # Imported on the workers: the uploading process only queued the files.
