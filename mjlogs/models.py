@@ -312,6 +312,11 @@ class QueuedImport(models.Model):
     problems = JSONColumn(
         default=list, help_text="The files that failed or were skipped: file, status, error."
     )
+    verdicts = JSONColumn(
+        default=dict,
+        blank=True,
+        help_text="How many of the games imported or found stored have each verdict.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

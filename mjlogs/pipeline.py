@@ -60,6 +60,10 @@ class Verification(Protocol):
         :raises BrokerUnreachable: the task broker cannot be reached.
         """
 
+    def verdict_counts(self, game_ids: Iterable[int]) -> dict[str, int]:
+        """How many of these games have each verdict (``pending``: none yet), a game counted
+        as often as it is given."""
+
     def load(self) -> None:
         """Import what verifying needs (Celery, the tasks) now, ahead of the first game: an
         import does it while its reader processes, forked before, read their first files."""

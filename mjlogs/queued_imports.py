@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import logging
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -181,6 +182,9 @@ def queued_batch_import(queued_import_id: int, batch: int) -> int | None:
         modifiers=queued.modifiers,
     )
     _verify_found_unverified(summary.outcomes)
+    verdicts = pipeline.verification().verdict_counts(
+        outcome.game_id for outcome in summary.outcomes if outcome.game_id
+    )
     with transaction.atomic():
         deleted, _ = QueuedFile.objects.filter(pk__in=[row[0] for row in rows]).delete()
         if deleted != len(rows):
@@ -188,7 +192,7 @@ def queued_batch_import(queued_import_id: int, batch: int) -> int | None:
             # the games it found again are duplicates of its, and counted there.
             transaction.set_rollback(True)
             return None
-        _outcomes_record(queued.pk, len(rows), summary.outcomes)
+        _outcomes_record(queued.pk, len(rows), summary.outcomes, verdicts)
     return len(rows)
 
 
@@ -212,8 +216,11 @@ def _verify_found_unverified(outcomes: Sequence[Outcome]) -> None:
         )
 
 
-def _outcomes_record(queued_import_id: int, files: int, outcomes: Sequence[Outcome]) -> None:
-    """Add one batch's outcomes to its queued import (in the caller's transaction)."""
+def _outcomes_record(
+    queued_import_id: int, files: int, outcomes: Sequence[Outcome], verdicts: Mapping[str, int]
+) -> None:
+    """Add one batch's outcomes, and its games' verdicts, to its queued import (in the
+    caller's transaction)."""
     queued = QueuedImport.objects.select_for_update().get(pk=queued_import_id)
     statuses = [outcome.status for outcome in outcomes]
     queued.files_done += files
@@ -228,6 +235,7 @@ def _outcomes_record(queued_import_id: int, files: int, outcomes: Sequence[Outco
         if outcome.status in (Status.FAILED, Status.SKIPPED)
     ]
     queued.problems = (queued.problems + problems)[:PROBLEMS_KEPT]
+    queued.verdicts = dict(Counter(queued.verdicts) + Counter(verdicts))
     if queued.all_queued and queued.batches_done == queued.batches:
         queued.finished_at = timezone.now()
     queued.save()

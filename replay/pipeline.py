@@ -8,13 +8,13 @@ queue a task.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from django.db import OperationalError
 
 from mjlogs.pipeline import BrokerUnreachable, TryAgain
 from mjlogs.replayed import ReplayAhead
-from replay import services
+from replay import selectors, services
 
 
 class ReplayVerification:
@@ -40,6 +40,9 @@ class ReplayVerification:
             verify_games.delay(list(game_ids))
         except OperationalError as error:
             raise BrokerUnreachable(str(error)) from error
+
+    def verdict_counts(self, game_ids: Iterable[int]) -> dict[str, int]:
+        return selectors.verdict_counts(game_ids)
 
     def load(self) -> None:
         import replay.tasks  # noqa: F401

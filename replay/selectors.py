@@ -33,13 +33,14 @@ from replay.models import Verdict, Verification
 
 
 def verdict_counts(game_ids: Iterable[int]) -> dict[str, int]:
-    """How many of these games have each verdict (``pending``: not verified yet)."""
-    ids = set(game_ids)
-    rows = Verification.objects.filter(game_id__in=ids).values_list("game_id", "verdict")
-    counted = Counter(verdict for _, verdict in rows)
-    if pending := len(ids) - sum(counted.values()):
-        counted[Verdict.PENDING.value] += pending
-    return dict(counted)
+    """How many of these games have each verdict (``pending``: not verified yet), a game
+    counted as often as it is given (an upload's files name a game twice when one of them
+    holds a copy of another's)."""
+    ids = list(game_ids)
+    verdict_of = dict(
+        Verification.objects.filter(game_id__in=set(ids)).values_list("game_id", "verdict")
+    )
+    return dict(Counter(verdict_of.get(game_id, Verdict.PENDING.value) for game_id in ids))
 
 
 def game_ids_to_verify(*, outdated_only: bool, pending_only: bool = False) -> list[int]:

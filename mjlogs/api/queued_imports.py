@@ -48,13 +48,19 @@ class QueuedImportSerializer(serializers.ModelSerializer[QueuedImport]):
         read_only=True,
         help_text="The files that failed or were skipped, with the reason (the first 1,000).",
     )
+    verdicts = serializers.DictField(
+        child=serializers.IntegerField(),
+        read_only=True,
+        help_text="How many of the games imported or found stored have each verdict "
+        "(verified, score_mismatch, illegal_action, ...; pending: not verified yet).",
+    )
     finished = serializers.BooleanField(read_only=True)
 
     class Meta:
         model = QueuedImport
         fields = (
             "id", "url", "visibility", "modifiers", "files", "files_done", "imported",
-            "duplicates", "failed", "skipped", "problems", "finished", "created_at",
+            "duplicates", "failed", "skipped", "problems", "verdicts", "finished", "created_at",
             "finished_at",
         )  # fmt: skip
         read_only_fields = fields

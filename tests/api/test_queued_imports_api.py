@@ -48,6 +48,7 @@ def test_an_upload_is_queued_imported_and_followed_by_its_uploader(
     assert body["finished"] and body["files"] == body["files_done"] == 3
     assert (body["imported"], body["duplicates"], body["failed"]) == (2, 0, 1)
     assert [problem["file"] for problem in body["problems"]] == ["notes.txt"]
+    assert body["verdicts"] == {Verdict.VERIFIED: 2}
     games = Game.objects.all()
     assert {(game.uploader, game.visibility) for game in games} == {(alice, Visibility.PRIVATE)}
     assert list(Verification.objects.values_list("verdict", flat=True)) == [Verdict.VERIFIED] * 2

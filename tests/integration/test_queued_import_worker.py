@@ -40,6 +40,7 @@ def test_the_workers_import_verify_and_study_a_queued_import(
     assert "8 files: 5 games imported, 1 duplicates, 1 failed, 1 skipped" in imported.stdout
     assert "failed: " in imported.stdout and "broken.mjlog" in imported.stdout
     assert "skipped: " in imported.stdout and "notes.txt" in imported.stdout
+    assert "verdicts of these games: 6 verified" in imported.stdout  # again.json's too
     (queued,) = QueuedImport.objects.all()
     assert queued.finished and queued.batches_done == queued.batches == 1
     assert not QueuedFile.objects.exists()

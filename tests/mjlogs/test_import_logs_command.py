@@ -49,6 +49,7 @@ def test_a_folder_is_imported_with_a_summary(tmp_path: Path) -> None:
     assert "verdicts of these games: 3 verified" in output
     again, status = run(str(tmp_path))
     assert status == 0 and "0 games imported, 3 duplicates" in again
+    assert "verdicts of these games: 3 verified" in again  # the games the files hold
     assert Game.objects.count() == 3
 
 

@@ -60,6 +60,7 @@ def test_every_batch_is_imported_verified_and_counted() -> None:
     assert Game.objects.count() == 3
     assert set(Verification.objects.values_list("verdict", flat=True)) == {Verdict.VERIFIED}
     assert Verification.objects.count() == 3
+    assert queued.verdicts == {Verdict.VERIFIED: 4}  # the duplicate's game counted too
     assert not QueuedFile.objects.exists()
 
 
@@ -165,6 +166,20 @@ def test_a_batch_run_again_verifies_the_games_its_lost_run_stored(
     queued.refresh_from_db()
     assert (queued.imported, queued.duplicates) == (0, 2)
     assert Verification.objects.filter(verdict=Verdict.VERIFIED).count() == 2
+    assert queued.verdicts == {Verdict.VERIFIED: 2}
+
+
+def test_games_left_unverified_are_counted_pending(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch whose verification could not be made (the database refused it: the games
+    wait for `reverify --pending`) says so in its verdicts, beside the batches verified."""
+    monkeypatch.setattr(mjlogs_tasks.import_queued_batch, "delay", lambda *args: None)
+    queued = queued_import_create([game_file(18), game_file(19), game_file(20)], batch_files=2)
+    with monkeypatch.context() as refused:
+        refused.setattr(ReplayVerification, "verify_now", lambda self, ids: None)
+        assert queued_batch_import(queued.pk, 0) == 2
+    assert queued_batch_import(queued.pk, 1) == 1
+    queued.refresh_from_db()
+    assert queued.verdicts == {Verdict.PENDING: 2, Verdict.VERIFIED: 1}
 
 
 def zip_of(members: dict[str, bytes]) -> bytes:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -180,10 +180,7 @@ class Command(BaseCommand):
             if outcome.status in (Status.FAILED, Status.SKIPPED):
                 self.stdout.write(f"  {outcome.status.value}: {outcome.file}: {outcome.error}")
         game_ids = [o.game_id for o in summary.outcomes if o.game_id is not None]
-        verdicts = verdict_counts(game_ids)
-        if verdicts:
-            words = ", ".join(f"{count} {verdict}" for verdict, count in sorted(verdicts.items()))
-            self.stdout.write(f"verdicts of these games: {words}")
+        self._verdicts_say(verdict_counts(game_ids))
         waiting = study_pending_count() if pipeline.tasks_run_here() else 0
         if waiting and options["study"]:
             call_command(
@@ -238,5 +235,12 @@ class Command(BaseCommand):
         )
         for problem in queued.problems:
             self.stdout.write(f"  {problem['status']}: {problem['file']}: {problem['error']}")
+        self._verdicts_say(queued.verdicts)
         if queued.failed:
             raise SystemExit(1)
+
+    def _verdicts_say(self, verdicts: Mapping[str, int]) -> None:
+        """One line: how many of the games imported or found have each verdict."""
+        if verdicts:
+            words = ", ".join(f"{count} {verdict}" for verdict, count in sorted(verdicts.items()))
+            self.stdout.write(f"verdicts of these games: {words}")
