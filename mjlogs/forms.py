@@ -60,6 +60,16 @@ class UploadForm(forms.Form):
         ),
     )
 
+    on_workers = forms.BooleanField(
+        required=False,
+        label=_("Let the workers import them"),
+        help_text=_(
+            "For many files or a large archive: the files are sent in one request and queued, "
+            "and a page follows the workers as they store and check the games, a batch at a "
+            "time (not all or nothing)."
+        ),
+    )
+
     def clean_modifiers(self) -> tuple[str, ...]:
         """The chosen modifiers, in the order they are registered (the order of a rule set's
         ``modifiers``)."""

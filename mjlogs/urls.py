@@ -4,7 +4,7 @@
 from django.urls import path
 
 import config.limits  # noqa: F401 - registers <id:...>, ids the database can hold
-from mjlogs.views import games, link_imports, players, site, uploads
+from mjlogs.views import games, link_imports, players, queued_imports, site, uploads
 
 app_name = "mjlogs"
 
@@ -18,6 +18,11 @@ urlpatterns = [
     path("players/", players.player_list, name="player_list"),
     path("players/<id:player_id>/", players.player_detail, name="player_detail"),
     path("upload/", uploads.upload, name="upload"),
+    path(
+        "upload/queued/<id:queued_import_id>/",
+        queued_imports.queued_import,
+        name="queued_import",
+    ),
     path("upload/link/", link_imports.upload_link, name="upload_link"),
     path("upload/link/<id:link_import_id>/", link_imports.link_import, name="link_import"),
 ]

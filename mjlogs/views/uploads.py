@@ -9,10 +9,11 @@ from collections.abc import Callable
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
@@ -21,6 +22,7 @@ from config.middleware import DATABASE_ERRORS, DATABASE_RETRY_AFTER
 from mjlogs import importing
 from mjlogs.engine_words import say
 from mjlogs.forms import UploadForm
+from mjlogs.queued_imports import QueueUnavailable, queued_import_create
 from mjlogs.throttling import upload_wait
 from mjlogs.uploads import UploadRefused, check_upload_size, files_from_form
 
@@ -42,6 +44,14 @@ DATABASE_UNAVAILABLE = (
     "The database is not available right now, so nothing of this upload was stored. "
     "Please try again in a minute."
 )
+
+
+#: When a queued upload cannot reach the task broker: nothing of it was queued.
+BROKER_UNAVAILABLE = gettext_lazy(
+    "The workers cannot be reached right now, so nothing of this upload was queued. Please "
+    "try again in a minute, or upload without the workers."
+)
+BROKER_RETRY_AFTER = 60
 
 
 def database_unavailable_is_503(
@@ -111,6 +121,8 @@ def upload(request: HttpRequest) -> HttpResponse:
         return render(request, TEMPLATE, {"form": form}, status=400)
     user = request.user
     assert user.is_authenticated  # (login_required)
+    if form.cleaned_data["on_workers"]:
+        return _queue(request, form, as_json)
     summary = importing.upload_import(
         files_from_form(form.cleaned_data["files"]),
         uploader=user,
@@ -132,6 +144,29 @@ def upload(request: HttpRequest) -> HttpResponse:
         }
     )
     return render(request, TEMPLATE, {"form": form, "summary": summary})
+
+
+def _queue(request: HttpRequest, form: UploadForm, as_json: bool) -> HttpResponse:
+    """Queue the files for the workers (``mjlogs.queued_imports``) and send the browser to the
+    page that follows them; 503 naming the broker when it cannot be reached (nothing queued)."""
+    user = request.user
+    assert isinstance(user, User)  # (login_required)
+    try:
+        queued = queued_import_create(
+            files_from_form(form.cleaned_data["files"]),
+            uploader=user,
+            visibility=form.cleaned_data["visibility"],
+            modifiers=form.cleaned_data["modifiers"],
+        )
+    except QueueUnavailable as error:
+        logger.error("Queued upload refused: %s", error)
+        response = _refused(request, as_json, 503, str(BROKER_UNAVAILABLE))
+        response["Retry-After"] = str(BROKER_RETRY_AFTER)
+        return response
+    page = reverse("mjlogs:queued_import", kwargs={"queued_import_id": queued.pk})
+    if as_json:
+        return JsonResponse({"queued_import": queued.pk, "url": page}, status=202)
+    return redirect(page)
 
 
 def _wants_json(request: HttpRequest) -> bool:

@@ -12,7 +12,7 @@ from django.test import Client
 
 from engine.formats import canonical
 from engine.sim.selfplay import simulate
-from mjlogs.models import Game
+from mjlogs.models import Game, QueuedImport
 from replay.models import Verdict, Verification
 from tests.browser.conftest import screenshot
 
@@ -88,3 +88,50 @@ def test_a_dropped_file_is_uploaded_and_a_second_drop_is_a_duplicate(
     duplicate = page.locator("#upload-list .outcome-duplicate a")
     assert duplicate.get_attribute("href") == f"/games/{game.pk}/"
     assert game.raw_name == "dropped.json"  # the second drop stored nothing
+
+
+def test_checked_for_the_workers_the_files_go_in_one_post_to_the_page_that_follows_them(
+    page: Any, live_server: Any, alice: User
+) -> None:
+    logged_in(page, live_server, alice)
+    page.goto(f"{live_server.url}/upload/")
+    page.check('input[name="on_workers"]')
+    page.set_input_files(
+        'input[type="file"]',
+        files=[
+            {"name": "one.json", "mimeType": "application/json", "buffer": game_json(3)},
+            {"name": "two.json", "mimeType": "application/json", "buffer": game_json(4)},
+            {"name": "notes.txt", "mimeType": "text/plain", "buffer": b"no game here"},
+        ],
+    )
+    page.wait_for_url("**/upload/queued/*/")
+    (queued,) = QueuedImport.objects.all()
+    assert page.url == f"{live_server.url}/upload/queued/{queued.pk}/"
+    assert page.locator("#queued-files").inner_text() == "3 of 3"
+    assert page.locator("#queued-counts").inner_text().startswith("2 imported, 0 already stored")
+    assert page.locator("#queued-verdicts").inner_text().split() == ["Verified", "2"]
+    assert "notes.txt" in page.locator("#queued-problems").inner_text()
+    assert {game.uploader for game in Game.objects.all()} == {alice}
+    assert page.locator("#upload-list > li").count() == 0  # no file was posted on its own
+    screenshot(page, "queued-upload-page")
+
+
+def test_files_dropped_for_the_workers_go_to_them_too(
+    page: Any, live_server: Any, alice: User
+) -> None:
+    logged_in(page, live_server, alice)
+    page.goto(f"{live_server.url}/upload/")
+    page.check('input[name="on_workers"]')
+    page.evaluate(
+        """(text) => {
+        const data = new DataTransfer();
+        data.items.add(new File([text], "dropped.json", {type: "application/json"}));
+        const zone = document.getElementById("dropzone");
+        zone.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true}));
+    }""",
+        game_json(5).decode(),
+    )
+    page.wait_for_url("**/upload/queued/*/")
+    assert page.locator("#queued-files").inner_text() == "1 of 1"
+    (game,) = Game.objects.all()
+    assert game.raw_name == "dropped.json"

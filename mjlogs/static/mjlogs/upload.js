@@ -1,6 +1,8 @@
 /* The upload page without a page load per file: each chosen or dropped file is posted on its
    own (XMLHttpRequest, so the upload shows its progress), and what became of each of its games
    is shown under it. Without JavaScript the form posts as usual and the page lists the results.
+   With "Let the workers import them" checked, the files go in one ordinary form post, and the
+   browser goes on to the page that follows the workers (mjlogs/views/queued_imports.py).
    The server answers JSON because of the Accept header (see mjlogs/views/uploads.py).
    The words are in English, or in Japanese when the page is (<html lang="ja">): WORDS below. */
 (function () {
@@ -56,6 +58,7 @@
   var zone = document.getElementById("dropzone");
   var list = document.getElementById("upload-list");
   var token = form.querySelector('input[name="csrfmiddlewaretoken"]').value;
+  var workers = form.querySelector('input[name="on_workers"]');
   var gameUrl = form.getAttribute("data-game-url");
   var placeholder = form.getAttribute("data-game-id-placeholder");
 
@@ -167,6 +170,11 @@
     xhr.send(data);
   }
 
+  /** Whether the files go to the workers, in one post of the form itself. */
+  function toWorkers() {
+    return Boolean(workers && workers.checked);
+  }
+
   function uploadAll(files) {
     for (var i = 0; i < files.length; i += 1) {
       uploadOne(files[i]);
@@ -174,11 +182,18 @@
   }
 
   input.addEventListener("change", function () {
+    if (toWorkers()) {
+      form.submit();
+      return;
+    }
     uploadAll(input.files);
     input.value = "";
   });
 
   form.addEventListener("submit", function (event) {
+    if (toWorkers()) {
+      return;
+    }
     event.preventDefault();
     uploadAll(input.files);
     input.value = "";
@@ -198,6 +213,11 @@
   });
   zone.addEventListener("drop", function (event) {
     if (event.dataTransfer && event.dataTransfer.files.length) {
+      if (toWorkers()) {
+        input.files = event.dataTransfer.files;
+        form.submit();
+        return;
+      }
       uploadAll(event.dataTransfer.files);
     }
   });
