@@ -375,33 +375,40 @@ class EngineVerifyFigures:
         return asdict(self) | {"games_per_second": round(self.games / self.seconds, 1)}
 
 
-def engine_verify(lines: Iterable[str], jobs: int, folder: Path) -> EngineVerifyFigures:
+def engine_verify(
+    lines: Iterable[str], jobs: int, folder: Path, runs: int = 2
+) -> EngineVerifyFigures:
     """Write each game to a file of its own in ``folder`` (as the import took them), then
     time ``python -m engine verify`` over them with ``jobs`` processes, as a fresh process
-    (wall, and the CPU of it and its pool)."""
+    (wall, and the CPU of it and its pool), ``runs`` times: the fastest run. (The yardstick
+    of every ratio: one slow run on a busy machine would flatter the service.)"""
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     games = 0
     for number, line in enumerate(lines):
         (folder / f"load-{number:06d}.json").write_text(line, encoding="utf-8")
         games += 1
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu_before = children.ru_utime + children.ru_stime
-    started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "engine", "verify", str(folder), "--jobs", str(jobs)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    seconds = time.perf_counter() - started
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode not in (0, 1):  # 1: a game did not verify
-        raise RuntimeError(f"engine verify failed ({done.returncode}): {done.stderr[-2000:]}")
+    fastest: EngineVerifyFigures | None = None
+    for _ in range(runs):
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu_before = children.ru_utime + children.ru_stime
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "engine", "verify", str(folder), "--jobs", str(jobs)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        seconds = time.perf_counter() - started
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode not in (0, 1):  # 1: a game did not verify
+            raise RuntimeError(f"engine verify failed ({done.returncode}): {done.stderr[-2000:]}")
+        cpu = children.ru_utime + children.ru_stime - cpu_before
+        if fastest is None or seconds < fastest.seconds:
+            fastest = EngineVerifyFigures(jobs, games, seconds, cpu)
     shutil.rmtree(folder)
-    return EngineVerifyFigures(
-        jobs, games, seconds, children.ru_utime + children.ru_stime - cpu_before
-    )
+    assert fastest is not None, "runs must be at least 1"
+    return fastest
 
 
 @dataclass

@@ -136,6 +136,16 @@ def _production_path(summary: dict[str, Any]) -> list[str]:
     for server, seconds in sorted(ingest.get("server_cpu", {}).items()):
         lines.append(f"    {server + ' (its processes on this machine)':44} {_ms(seconds, games)}")
     lines.append(f"    {'engine verify (its processes)':44} {_ms(engine['cpu_seconds'], games)}")
+    service = (
+        ingest["import_cpu_seconds"] + worker_total + sum(ingest.get("server_cpu", {}).values())
+    )
+    if engine["cpu_seconds"]:
+        # Steadier than the wall-clock ratio on a busy machine, and a bound on it: with every
+        # part overlapped on as many cores as the engine had, end to end is at best its inverse.
+        lines.append(
+            f"  the service's CPU a game (queue, workers, servers) over the engine's: "
+            f"{service / engine['cpu_seconds']:.2f}x"
+        )
     study = summary.get("study")
     if study:
         games = study["games"]

@@ -313,6 +313,8 @@ def test_summary_table_states_the_production_path_ratios() -> None:
     assert "study aids / replay, 10 of the games (goal 1.0x): warm 1.50x (replay 2.0 ms" in table
     assert "cold 0.50x (replay 4.0 ms, study 2.0 ms)" in table
     assert "postgresql (its processes on this machine)        8.0" in table
+    # 0.5 s queue + 3.0 s workers + 0.8 s servers = 4.3 s against the engine's 1.5 s.
+    assert "the service's CPU a game (queue, workers, servers) over the engine's: 2.87x" in table
 
     # Imported on the workers: the uploading process only queued the files.
     summary["ingest"] |= {"on_workers": True}
