@@ -23,6 +23,7 @@ from mjlogs import importing
 from mjlogs.engine_words import say
 from mjlogs.forms import UploadForm
 from mjlogs.queued_imports import QueueUnavailable, queued_import_create
+from mjlogs.selectors import queued_imports_of
 from mjlogs.throttling import upload_wait
 from mjlogs.uploads import UploadRefused, check_upload_size, files_from_form
 
@@ -52,6 +53,8 @@ BROKER_UNAVAILABLE = gettext_lazy(
     "try again in a minute, or upload without the workers."
 )
 BROKER_RETRY_AFTER = 60
+#: The user's latest uploads on the workers the form lists.
+QUEUED_SHOWN = 5
 
 
 def database_unavailable_is_503(
@@ -92,7 +95,10 @@ def upload(request: HttpRequest) -> HttpResponse:
     ``MJLOGS_UPLOAD_RATE``, 400 without a file, 503 when the database cannot be used (nothing
     stored: the upload is all or nothing)."""
     if request.method != "POST":
-        return render(request, TEMPLATE, {"form": UploadForm()})
+        # The user's latest uploads on the workers, to go back to one after leaving its page.
+        queued = queued_imports_of(request.user).filter(uploader_id=request.user.pk)
+        context = {"form": UploadForm(), "queued_recent": queued[:QUEUED_SHOWN]}
+        return render(request, TEMPLATE, context)
     as_json = _wants_json(request)
     try:
         check_upload_size(request)

@@ -117,3 +117,24 @@ def test_without_the_box_the_upload_is_one_transaction_as_before(alice: Client) 
     response = alice.post("/upload/", {"files": [good_file(8)], "visibility": "public"}, **BROWSER)
     assert response.status_code == 200 and not QueuedImport.objects.exists()
     assert Game.objects.count() == 1
+
+
+def test_the_upload_page_lists_the_users_latest_uploads_on_the_workers(
+    alice: Client, users: Users, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    done = queue(alice, good_file(9), good_file(10))["Location"]
+    monkeypatch.setattr(mjlogs_tasks.import_queued_batch, "delay", lambda *args: None)
+    waiting = queue(alice, good_file(11))["Location"]
+    staff = Client()
+    staff.force_login(users.staff)
+    queue(staff, good_file(12))  # not alice's: staff see it on its page, not in her list
+
+    page = text(alice.get("/upload/"))
+    listed = page.split('id="queued-recent">', 1)[1].split("</section>", 1)[0]
+    assert listed.index(waiting) < listed.index(done)  # newest first
+    assert listed.count("/upload/queued/") == 2
+    assert "0 of 1 files read" in plain(listed) and "2 imported, 0 failed" in plain(listed)
+    bob = Client()
+    bob.force_login(users.bob)
+    bobs = text(bob.get("/upload/"))
+    assert 'id="upload-form"' in bobs and 'id="queued-recent"' not in bobs
