@@ -90,8 +90,10 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from mjlogs.models import Game
-from stats.models import QueuedCatchUp, RatingsBacklog, SummaryBacklog
+from config.planner import analyze_if_stale
+from mjlogs.models import Game, GameSeat
+from replay.models import Verification
+from stats.models import QueuedCatchUp, RatingsBacklog, RoundFact, SummaryBacklog
 from stats.selectors import (
     newest_game_has_verdict,
     players_of_games,
@@ -173,6 +175,8 @@ def summary_marks_clear(versions: Mapping[int, int]) -> int:
 
 # The summaries' passes --------------------------------------------------------------------
 
+#: The tables a summary is computed from (``stats.selectors.public_summaries_of``).
+SUMMARY_SOURCES = (RoundFact, GameSeat, Game, Verification)
 #: Players recomputed together, in one transaction: a few grouped queries for the lot
 #: (``stats.selectors.public_summaries_of``), and locks held for a fraction of a second.
 SUMMARY_CHUNK = 200
@@ -582,6 +586,9 @@ def player_summaries_pass(task: CatchUpTask, helper: CatchUpTask | None = None) 
     release(task.name)
     try:
         marked = summaries_marked()
+        if len(marked) >= SUMMARY_CHUNK:
+            # Many players behind at once: a bulk import, whose rows the planner may not know.
+            analyze_if_stale([model._meta.db_table for model in SUMMARY_SOURCES])
         if helper is not None and not task.app.conf.task_always_eager:
             helpers = max(0, len(marked) - 1) // SUMMARY_CHUNK
             _queue_helpers(helper, min(SUMMARY_HELPERS, helpers))

@@ -285,6 +285,24 @@ def test_a_pass_of_many_chunks_queues_helpers_that_take_chunks_of_it(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("chunk", [4, 6])
+def test_a_pass_of_a_chunk_or_more_first_brings_the_planner_statistics_up(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """Many players behind at once (a bulk import): the tables their summaries are read from
+    may have grown past what the planner knows (config.planner); fewer: not worth a look."""
+    import_games(django_capture_on_commit_callbacks, 1, 72)
+    catch_up.summaries_mark_stale(Player.objects.values_list("pk", flat=True))  # four
+    monkeypatch.setattr(catch_up, "SUMMARY_CHUNK", chunk)
+    looked: list[list[str]] = []
+    monkeypatch.setattr(catch_up, "analyze_if_stale", lambda tables: looked.append(tables))
+    task = PassTask("stats.tasks.example_summaries", False)
+    assert catch_up.player_summaries_pass(task, PassTask("helper", False)) == 4  # type: ignore[arg-type]
+    expected = [["stats_roundfact", "mjlogs_gameseat", "mjlogs_game", "replay_verification"]]
+    assert looked == (expected if chunk == 4 else [])
+
+
+@pytest.mark.django_db
 def test_a_pass_of_one_chunk_queues_no_helper(
     django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
