@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import logging
 import zlib
+from contextlib import suppress
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -48,6 +49,8 @@ BATCH_BYTES = 16 * 1024 * 1024
 PROBLEMS_KEPT = 1000
 #: What a file left queued says when its batch could not be handed to a worker.
 BROKER_LOST = "the task broker could not be reached: this file was not imported; upload it again"
+#: ... and when the database failed while it was being queued.
+DATABASE_LOST = "the database failed while this file was queued: it was not imported; upload it again"
 
 
 class QueueUnavailable(Exception):
@@ -94,13 +97,18 @@ def queued_import_create(
                 batch, batch_bytes = [], 0
         if batch:
             _batch_queue(queued, batch)
-    except QueueUnavailable:
+    except (QueueUnavailable, DatabaseError) as error:
         if not queued.batches:
-            queued.delete()
+            with suppress(DatabaseError):  # (the database may be what failed)
+                queued.delete()
             raise
+        # Some batches are queued, and their workers import them: the rest is counted failed
+        # and the import finishes with them (if the database lets it record that: else the
+        # error goes up, and the page or command says the database failed).
         lost = [file.name for file in batch] + [file.name for file in files]
-        logger.warning("Queued import %s: %d files not queued (broker lost)", queued.pk, len(lost))
-        _lost_record(queued.pk, lost)
+        reason = BROKER_LOST if isinstance(error, QueueUnavailable) else DATABASE_LOST
+        logger.warning("Queued import %s: %d files not queued (%s)", queued.pk, len(lost), error)
+        _lost_record(queued.pk, lost, reason)
     _all_queued(queued.pk)
     queued.refresh_from_db()
     return queued
@@ -241,16 +249,14 @@ def _outcomes_record(
     queued.save()
 
 
-def _lost_record(queued_import_id: int, names: Sequence[str]) -> None:
-    """Count the files that could not be queued as failed."""
+def _lost_record(queued_import_id: int, names: Sequence[str], reason: str) -> None:
+    """Count the files that could not be queued as failed, for this reason."""
     with transaction.atomic():
         queued = QueuedImport.objects.select_for_update().get(pk=queued_import_id)
         queued.files += len(names)
         queued.files_done += len(names)
         queued.failed += len(names)
-        lost = [
-            {"file": name, "status": Status.FAILED.value, "error": BROKER_LOST} for name in names
-        ]
+        lost = [{"file": name, "status": Status.FAILED.value, "error": reason} for name in names]
         queued.problems = (queued.problems + lost)[:PROBLEMS_KEPT]
         queued.save()
 

@@ -14,6 +14,7 @@ import zipfile
 from typing import Any
 
 import pytest
+from django.db import OperationalError as DatabaseOperationalError
 from django.test import override_settings
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
@@ -24,6 +25,7 @@ from mjlogs.importing import import_files
 from mjlogs.models import Game, QueuedFile, QueuedImport
 from mjlogs.queued_imports import (
     BROKER_LOST,
+    DATABASE_LOST,
     QueueUnavailable,
     queued_batch_import,
     queued_import_create,
@@ -81,6 +83,7 @@ def test_a_batch_run_twice_is_imported_and_counted_once(monkeypatch: pytest.Monk
     assert queued_batch_import(queued.pk, 1) == 1
     queued.refresh_from_db()
     assert queued.finished and queued.imported == 2 and Game.objects.count() == 2
+    assert queued.verdicts == {Verdict.VERIFIED: 2}  # the second delivery counted nothing
 
 
 def refuse_after(queued: int, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,6 +121,38 @@ def test_a_broker_lost_midway_counts_the_files_left_failed(
     assert {problem["error"] for problem in queued.problems} == {BROKER_LOST}
     assert Game.objects.count() == 1
     assert not QueuedFile.objects.exists()
+
+
+def test_a_database_failing_midway_counts_the_files_left_failed_and_finishes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The batches queued before the failure are imported; the import still finishes (its
+    page stops waiting), the files not queued named with the reason."""
+    queue_batch = queued_imports._batch_queue
+    calls = []
+
+    def failing_second(queued: QueuedImport, files: Any) -> None:
+        calls.append(len(files))
+        if len(calls) == 2:
+            raise DatabaseOperationalError("server closed the connection unexpectedly")
+        queue_batch(queued, files)
+
+    monkeypatch.setattr(queued_imports, "_batch_queue", failing_second)
+    queued = queued_import_create([game_file(seed) for seed in (21, 22, 23)], batch_files=1)
+    assert queued.finished and (queued.files, queued.imported, queued.failed) == (3, 1, 2)
+    assert [problem["file"] for problem in queued.problems] == ["game-22.json", "game-23.json"]
+    assert {problem["error"] for problem in queued.problems} == {DATABASE_LOST}
+    assert Game.objects.count() == 1 and not QueuedFile.objects.exists()
+
+
+def test_a_database_failing_at_once_keeps_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def failing(queued: QueuedImport, files: Any) -> None:
+        raise DatabaseOperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(queued_imports, "_batch_queue", failing)
+    with pytest.raises(DatabaseOperationalError):
+        queued_import_create([game_file(24)])
+    assert not QueuedImport.objects.exists()
 
 
 @override_settings(CELERY_TASK_ALWAYS_EAGER=False)
