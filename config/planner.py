@@ -12,9 +12,10 @@ of that: ``ANALYZE`` reads a sample of at most 30,000 rows a table (the default 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 
 #: A table's statistics are stale once more than this share of its rows changed since they
 #: were gathered: autovacuum's own threshold is a tenth (``autovacuum_analyze_scale_factor``);
@@ -22,13 +23,20 @@ from django.db import connection
 STALE_SHARE = 0.2
 #: ... and at least this many rows: below it, whatever the planner picks is fast.
 STALE_ROWS = 1000
+#: How long an ANALYZE waits for a table another command holds (then it is skipped).
+LOCK_TIMEOUT_MS = 2000
+
+logger = logging.getLogger(__name__)
 
 
 def analyze_if_stale(tables: Sequence[str]) -> list[str]:
     """``ANALYZE`` those of ``tables`` (names in the database) whose statistics are stale
     (:data:`STALE_SHARE`, :data:`STALE_ROWS`), going by PostgreSQL's activity counters;
-    returns their names. Elsewhere (SQLite) it does nothing."""
-    if connection.vendor != "postgresql" or not tables:
+    returns the names of those analyzed. A table another command holds longer than
+    :data:`LOCK_TIMEOUT_MS` is skipped (logged). Inside a transaction, or elsewhere than
+    PostgreSQL, it does nothing."""
+    if connection.vendor != "postgresql" or not tables or connection.in_atomic_block:
+        # (In a transaction, ANALYZE's lock would last until the caller commits.)
         return []
     with connection.cursor() as cursor:
         cursor.execute(
@@ -41,6 +49,16 @@ def analyze_if_stale(tables: Sequence[str]) -> list[str]:
             for name, changed, live in cursor.fetchall()
             if changed >= STALE_ROWS and changed > STALE_SHARE * max(live - changed, 0)
         )
-        for name in stale:
-            cursor.execute(f"ANALYZE {connection.ops.quote_name(name)}")
-    return stale
+    analyzed = []
+    for name in stale:
+        # Best effort: the statistics only speed the caller up. A table locked by a VACUUM, an
+        # index being built or a migration is left as it is rather than waited for.
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT_MS}ms'")
+                cursor.execute(f"ANALYZE {connection.ops.quote_name(name)}")
+        except DatabaseError as error:
+            logger.warning("ANALYZE %s left for autovacuum: %s", name, error)
+            continue
+        analyzed.append(name)
+    return analyzed

@@ -8,9 +8,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 
+import psycopg
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
+from config import planner
 from config.planner import STALE_ROWS, analyze_if_stale
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,6 +84,33 @@ def test_a_change_small_for_the_table_leaves_its_statistics(
     add_rows(STALE_ROWS + 10)  # a sixth of what was analyzed: under a fifth
     assert analyze_if_stale([TABLE]) == []
     add_rows(STALE_ROWS)  # now over a fifth
+    assert analyze_if_stale([TABLE]) == [TABLE]
+
+
+def test_a_table_another_command_holds_is_skipped_not_waited_for(
+    add_rows: Callable[[int], None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    add_rows(STALE_ROWS + 1)
+    monkeypatch.setattr(planner, "LOCK_TIMEOUT_MS", 200)
+    settings = connection.settings_dict
+    with psycopg.connect(
+        dbname=settings["NAME"],
+        user=settings["USER"],
+        host=settings["HOST"],
+        port=settings["PORT"] or None,
+        password=settings["PASSWORD"] or None,
+    ) as other:  # a VACUUM or an index build elsewhere takes this lock
+        other.execute(f"LOCK TABLE {TABLE} IN SHARE UPDATE EXCLUSIVE MODE")
+        started = time.monotonic()
+        assert analyze_if_stale([TABLE]) == []
+        assert time.monotonic() - started < 5
+    assert analyze_if_stale([TABLE]) == [TABLE]  # once it is free
+
+
+def test_inside_a_transaction_nothing_is_done(add_rows: Callable[[int], None]) -> None:
+    add_rows(STALE_ROWS + 1)
+    with transaction.atomic():
+        assert analyze_if_stale([TABLE]) == []
     assert analyze_if_stale([TABLE]) == [TABLE]
 
 
