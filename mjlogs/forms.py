@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
+from django.conf import settings
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from engine.rules.modifiers import MODIFIERS, registered_choices
@@ -63,10 +65,13 @@ class UploadForm(forms.Form):
     on_workers = forms.BooleanField(
         required=False,
         label=_("Let the workers import them"),
-        help_text=_(
-            "For many files or a large archive: the files are sent in one request and queued, "
-            "and a page follows the workers as they store and check the games, a batch at a "
-            "time (not all or nothing)."
+        help_text=format_lazy(
+            _(
+                "For many games at once, best in a zip or tar archive (one upload takes at most "
+                "{count} files): the files are queued, and a page follows the workers as they "
+                "store and check the games, a batch at a time (not all or nothing)."
+            ),
+            count=settings.DATA_UPLOAD_MAX_NUMBER_FILES,
         ),
     )
 

@@ -7,9 +7,12 @@ import logging
 import math
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import redirect, render
@@ -95,10 +98,7 @@ def upload(request: HttpRequest) -> HttpResponse:
     ``MJLOGS_UPLOAD_RATE``, 400 without a file, 503 when the database cannot be used (nothing
     stored: the upload is all or nothing)."""
     if request.method != "POST":
-        # The user's latest uploads on the workers, to go back to one after leaving its page.
-        queued = queued_imports_of(request.user).filter(uploader_id=request.user.pk)
-        context = {"form": UploadForm(), "queued_recent": queued[:QUEUED_SHOWN]}
-        return render(request, TEMPLATE, context)
+        return _page(request, UploadForm())
     as_json = _wants_json(request)
     try:
         check_upload_size(request)
@@ -106,6 +106,14 @@ def upload(request: HttpRequest) -> HttpResponse:
         title = REFUSALS.get(error.title, error.title)
         message = gettext("%(title)s: %(error)s.") % {"title": title, "error": say(str(error))}
         return _refused(request, as_json, error.status, message)
+    try:
+        request.FILES  # noqa: B018 - parses the form: the first place too many files show
+    except TooManyFilesSent:
+        message = gettext(
+            "Too many files in one upload: at most %(count)s. Put them in a zip or tar "
+            "archive, or send them in several uploads."
+        ) % {"count": settings.DATA_UPLOAD_MAX_NUMBER_FILES}
+        return _refused(request, as_json, 400, message)
     rejected = _csrf_rejection(request)
     if rejected is not None:
         return rejected
@@ -124,7 +132,7 @@ def upload(request: HttpRequest) -> HttpResponse:
             # (Each error of an ErrorList comes as its message; str() for the type checker.)
             errors = [str(error) for field in form.errors.values() for error in field]
             return JsonResponse({"error": " ".join(errors), "errors": form.errors}, status=400)
-        return render(request, TEMPLATE, {"form": form}, status=400)
+        return _page(request, form, status=400)
     user = request.user
     assert user.is_authenticated  # (login_required)
     if form.cleaned_data["on_workers"]:
@@ -149,7 +157,17 @@ def upload(request: HttpRequest) -> HttpResponse:
             "modifiers": list(form.cleaned_data["modifiers"]),
         }
     )
-    return render(request, TEMPLATE, {"form": form, "summary": summary})
+    return _page(request, form, summary=summary)
+
+
+def _page(
+    request: HttpRequest, form: UploadForm, status: int = 200, **context: Any
+) -> HttpResponse:
+    """The upload page with this form, and the user's latest uploads on the workers (to go
+    back to one after leaving its page)."""
+    queued = queued_imports_of(request.user).filter(uploader_id=request.user.pk)
+    context |= {"form": form, "queued_recent": queued[:QUEUED_SHOWN]}
+    return render(request, TEMPLATE, context, status=status)
 
 
 def _queue(request: HttpRequest, form: UploadForm, as_json: bool) -> HttpResponse:

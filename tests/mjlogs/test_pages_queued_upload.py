@@ -8,11 +8,13 @@ answers, unless a test holds the batches back."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
+from django.test import Client, override_settings
+from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from engine.formats import canonical
@@ -80,6 +82,27 @@ def test_the_page_reloads_itself_while_the_workers_import(
     assert "Every file is read" not in page
 
 
+@pytest.mark.parametrize(("minutes", "seconds"), [(5, 10), (30, 60)])
+def test_the_page_reloads_less_often_as_the_upload_ages(
+    alice: Client, monkeypatch: pytest.MonkeyPatch, minutes: int, seconds: int
+) -> None:
+    """A tab left open on an import that will not finish (its workers gone) does not ask
+    every 2 seconds for ever."""
+    monkeypatch.setattr(mjlogs_tasks.import_queued_batch, "delay", lambda *args: None)
+    url = queue(alice, good_file(13))["Location"]
+    sent = timezone.now() - timedelta(minutes=minutes)
+    QueuedImport.objects.update(created_at=sent)
+    assert f'<meta http-equiv="refresh" content="{seconds}">' in text(alice.get(url))
+
+
+@override_settings(DATA_UPLOAD_MAX_NUMBER_FILES=3)
+def test_more_files_than_one_upload_takes_is_a_400_naming_the_limit(alice: Client) -> None:
+    response = queue(alice, *(good_file(seed) for seed in range(30, 34)))
+    assert response.status_code == 400
+    assert "Too many files in one upload: at most 3" in plain(text(response))
+    assert not QueuedImport.objects.exists() and not Game.objects.exists()
+
+
 def test_only_the_uploader_and_staff_see_it(alice: Client, users: Users) -> None:
     url = queue(alice, good_file(5))["Location"]
     bob = Client()
@@ -134,6 +157,8 @@ def test_the_upload_page_lists_the_users_latest_uploads_on_the_workers(
     assert listed.index(waiting) < listed.index(done)  # newest first
     assert listed.count("/upload/queued/") == 2
     assert "0 of 1 files read" in plain(listed) and "2 imported, 0 failed" in plain(listed)
+    no_file = alice.post("/upload/", {"visibility": "public"}, **BROWSER)
+    assert no_file.status_code == 400 and 'id="queued-recent"' in text(no_file)  # kept
     bob = Client()
     bob.force_login(users.bob)
     bobs = text(bob.get("/upload/"))

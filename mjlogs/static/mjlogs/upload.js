@@ -175,6 +175,16 @@
     return Boolean(workers && workers.checked);
   }
 
+  /** Post the form itself, once: the browser goes on to the page that follows the workers. */
+  function submitToWorkers() {
+    if (!input.files.length || form.classList.contains("sending")) {
+      return;
+    }
+    form.classList.add("sending");
+    form.submit();
+    input.disabled = true;  // (after the submit: a disabled input's files are not sent)
+  }
+
   function uploadAll(files) {
     for (var i = 0; i < files.length; i += 1) {
       uploadOne(files[i]);
@@ -183,7 +193,7 @@
 
   input.addEventListener("change", function () {
     if (toWorkers()) {
-      form.submit();
+      submitToWorkers();
       return;
     }
     uploadAll(input.files);
@@ -192,6 +202,8 @@
 
   form.addEventListener("submit", function (event) {
     if (toWorkers()) {
+      event.preventDefault();
+      submitToWorkers();
       return;
     }
     event.preventDefault();
@@ -214,8 +226,10 @@
   zone.addEventListener("drop", function (event) {
     if (event.dataTransfer && event.dataTransfer.files.length) {
       if (toWorkers()) {
-        input.files = event.dataTransfer.files;
-        form.submit();
+        if (!form.classList.contains("sending")) {
+          input.files = event.dataTransfer.files;
+          submitToWorkers();
+        }
         return;
       }
       uploadAll(event.dataTransfer.files);
