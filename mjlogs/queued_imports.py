@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import logging
 import zlib
-from contextlib import suppress
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import suppress
 
 from django.contrib.auth.models import User
 from django.db import DatabaseError, transaction
@@ -50,7 +50,9 @@ PROBLEMS_KEPT = 1000
 #: What a file left queued says when its batch could not be handed to a worker.
 BROKER_LOST = "the task broker could not be reached: this file was not imported; upload it again"
 #: ... and when the database failed while it was being queued.
-DATABASE_LOST = "the database failed while this file was queued: it was not imported; upload it again"
+DATABASE_LOST = (
+    "the database failed while this file was queued: it was not imported; upload it again"
+)
 
 
 class QueueUnavailable(Exception):
