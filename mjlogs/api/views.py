@@ -7,6 +7,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import TooManyFilesSent
 from django.http import Http404, HttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -303,6 +305,16 @@ class UploadRequest:
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
 
     def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, TooManyFilesSent):  # (Django's would be a bare HTML 400)
+            exc = ValidationError(
+                {
+                    "files": [
+                        f"too many files in one request: at most "
+                        f"{settings.DATA_UPLOAD_MAX_NUMBER_FILES}; put them in a zip or tar "
+                        "archive, or send them in several requests"
+                    ]
+                }
+            )
         # Also for the token or session look-up in initial(): it needs the database too.
         if isinstance(exc, DATABASE_ERRORS):
             logger.error("Upload refused, the database is not available: %s", exc)

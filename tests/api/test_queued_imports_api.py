@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from mjlogs import tasks as mjlogs_tasks
@@ -98,3 +99,18 @@ def test_no_broker_is_a_503_with_nothing_queued(
     assert response["Retry-After"] == "60"
     assert not QueuedImport.objects.exists() and not QueuedFile.objects.exists()
     assert not Game.objects.exists()
+
+
+@override_settings(DATA_UPLOAD_MAX_NUMBER_FILES=2)
+@pytest.mark.parametrize("url", [URL, "/api/uploads/"])
+def test_more_files_than_one_request_takes_is_a_json_400_naming_the_limit(
+    alice: User, url: str
+) -> None:
+    files = [game_file(seed) for seed in (40, 41, 42)]
+    response = client_for(alice).post(url, {"files": files})
+    assert response.status_code == 400
+    assert response.json()["files"] == [
+        "too many files in one request: at most 2; put them in a zip or tar archive, "
+        "or send them in several requests"
+    ]
+    assert not Game.objects.exists() and not QueuedImport.objects.exists()
