@@ -51,6 +51,13 @@ def queued_imports_of(user: User) -> QuerySet[QueuedImport]:
     return QueuedImport.objects.none()
 
 
+def queued_imports_latest(user: User, count: int) -> QuerySet[QueuedImport]:
+    """This user's own latest queued imports, newest first (none for a visitor)."""
+    if not user.is_authenticated:
+        return QueuedImport.objects.none()
+    return QueuedImport.objects.filter(uploader_id=user.pk)[:count]
+
+
 def games_visible_to(user: User) -> QuerySet[Game]:
     """Every game this user may see: the public ones, their own uploads, and all for staff."""
     games = Game.objects.all()

@@ -38,13 +38,8 @@ def queued_import(request: HttpRequest, queued_import_id: int) -> HttpResponse:
         for verdict in Verdict.values
         if queued.verdicts.get(verdict)
     ]
-    context = {
-        "queued": queued,
-        "verdicts": verdicts,
-        "refresh": None
-        if queued.finished
-        else _refresh_seconds(timezone.now() - queued.created_at),
-    }
+    refresh = None if queued.finished else _refresh_seconds(timezone.now() - queued.created_at)
+    context = {"queued": queued, "verdicts": verdicts, "refresh": refresh}
     return render(request, TEMPLATE, context)
 
 

@@ -26,7 +26,7 @@ from mjlogs import importing
 from mjlogs.engine_words import say
 from mjlogs.forms import UploadForm
 from mjlogs.queued_imports import QueueUnavailable, queued_import_create
-from mjlogs.selectors import queued_imports_of
+from mjlogs.selectors import queued_imports_latest
 from mjlogs.throttling import upload_wait
 from mjlogs.uploads import UploadRefused, check_upload_size, files_from_form
 
@@ -165,8 +165,7 @@ def _page(
 ) -> HttpResponse:
     """The upload page with this form, and the user's latest uploads on the workers (to go
     back to one after leaving its page)."""
-    queued = queued_imports_of(request.user).filter(uploader_id=request.user.pk)
-    context |= {"form": form, "queued_recent": queued[:QUEUED_SHOWN]}
+    context |= {"form": form, "queued_recent": queued_imports_latest(request.user, QUEUED_SHOWN)}
     return render(request, TEMPLATE, context, status=status)
 
 

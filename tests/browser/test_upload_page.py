@@ -32,6 +32,24 @@ def logged_in(page: Any, live_server: Any, user: User) -> None:
     page.context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
 
 
+def open_upload_page(page: Any, live_server: Any, user: User, *, to_workers: bool = False) -> None:
+    """The upload page, logged in; with "Let the workers import them" checked if asked."""
+    logged_in(page, live_server, user)
+    page.goto(f"{live_server.url}/upload/")
+    if to_workers:
+        page.check('input[name="on_workers"]')
+
+
+#: Drop a file (its name and text) on the drop zone, as a browser does.
+DROP = """([name, text]) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], name, {type: "application/json"}));
+    const zone = document.getElementById("dropzone");
+    zone.dispatchEvent(new DragEvent("dragover", {dataTransfer: data, bubbles: true}));
+    zone.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true}));
+}"""
+
+
 @pytest.fixture
 def alice(transactional_db: None) -> User:
     return User.objects.create_user("alice", password="alice-secret-1")
@@ -40,8 +58,7 @@ def alice(transactional_db: None) -> User:
 def test_chosen_files_are_uploaded_one_by_one_with_their_results(
     page: Any, live_server: Any, alice: User
 ) -> None:
-    logged_in(page, live_server, alice)
-    page.goto(f"{live_server.url}/upload/")
+    open_upload_page(page, live_server, alice)
     page.set_input_files(
         'input[type="file"]',
         files=[
@@ -70,19 +87,11 @@ def test_chosen_files_are_uploaded_one_by_one_with_their_results(
 def test_a_dropped_file_is_uploaded_and_a_second_drop_is_a_duplicate(
     page: Any, live_server: Any, alice: User
 ) -> None:
-    logged_in(page, live_server, alice)
-    page.goto(f"{live_server.url}/upload/")
+    open_upload_page(page, live_server, alice)
     text = game_json(2).decode()
-    drop = """([name, text]) => {
-        const data = new DataTransfer();
-        data.items.add(new File([text], name, {type: "application/json"}));
-        const zone = document.getElementById("dropzone");
-        zone.dispatchEvent(new DragEvent("dragover", {dataTransfer: data, bubbles: true}));
-        zone.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true}));
-    }"""
-    page.evaluate(drop, ["dropped.json", text])
+    page.evaluate(DROP, ["dropped.json", text])
     page.wait_for_selector("#upload-list .outcome-imported")
-    page.evaluate(drop, ["again.json", text])
+    page.evaluate(DROP, ["again.json", text])
     page.wait_for_selector("#upload-list .outcome-duplicate")
     (game,) = Game.objects.all()
     duplicate = page.locator("#upload-list .outcome-duplicate a")
@@ -93,9 +102,7 @@ def test_a_dropped_file_is_uploaded_and_a_second_drop_is_a_duplicate(
 def test_checked_for_the_workers_the_files_go_in_one_post_to_the_page_that_follows_them(
     page: Any, live_server: Any, alice: User
 ) -> None:
-    logged_in(page, live_server, alice)
-    page.goto(f"{live_server.url}/upload/")
-    page.check('input[name="on_workers"]')
+    open_upload_page(page, live_server, alice, to_workers=True)
     page.set_input_files(
         'input[type="file"]',
         files=[
@@ -119,18 +126,8 @@ def test_checked_for_the_workers_the_files_go_in_one_post_to_the_page_that_follo
 def test_files_dropped_for_the_workers_go_to_them_too(
     page: Any, live_server: Any, alice: User
 ) -> None:
-    logged_in(page, live_server, alice)
-    page.goto(f"{live_server.url}/upload/")
-    page.check('input[name="on_workers"]')
-    page.evaluate(
-        """(text) => {
-        const data = new DataTransfer();
-        data.items.add(new File([text], "dropped.json", {type: "application/json"}));
-        const zone = document.getElementById("dropzone");
-        zone.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true}));
-    }""",
-        game_json(5).decode(),
-    )
+    open_upload_page(page, live_server, alice, to_workers=True)
+    page.evaluate(DROP, ["dropped.json", game_json(5).decode()])
     page.wait_for_url("**/upload/queued/*/")
     assert page.locator("#queued-files").inner_text() == "1 of 1"
     (game,) = Game.objects.all()
