@@ -168,17 +168,32 @@ def _zip_members(name: str, data: bytes, limits: Limits) -> Iterator[UploadedFil
     return _read_members(name, "zip", members, limits)
 
 
+#: The openings of a compressed tar's stream, by the ``tarfile`` mode that reads it: only a
+#: stream that opens so is tried with it (``r:*`` tries every kind in turn: three failed
+#: decompressions, 50 µs, for each game file that is no archive, against 6 µs).
+_COMPRESSED_TAR = (
+    ("r:gz", (b"\x1f\x8b",)),
+    ("r:bz2", (b"BZh",)),
+    # xz, and the legacy .lzma stream with the properties every common tool writes (lc=3,
+    # lp=0, pb=2), which ``r:xz`` reads too.
+    ("r:xz", (b"\xfd7zXZ\x00", b"\x5d\x00\x00")),
+)
+
+
 def _tar(data: bytes) -> tarfile.TarFile | None:
     """The tar archive in the bytes (plain, gzip, bzip2 or xz), or ``None``. Bytes that open
     as a tar without a member (512 zero bytes do, compressed or not) are no archive: they go
     to the readers, which say what they are (a gzip bomb of zeros: too large)."""
-    try:
-        tar = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")  # noqa: SIM115 - returned open
-        # The first member, read on opening; iterating the archive starts from it again.
-        first = tar.next()
-    except _READ_ERRORS:
-        return None
-    return tar if first is not None else None
+    modes = ["r:"] + [mode for mode, heads in _COMPRESSED_TAR if data.startswith(heads)]
+    for mode in modes:
+        try:
+            tar = tarfile.open(fileobj=io.BytesIO(data), mode=mode)  # noqa: SIM115 - returned
+            # The first member, read on opening; iterating the archive starts from it again.
+            first = tar.next()
+        except _READ_ERRORS:
+            continue
+        return tar if first is not None else None
+    return None
 
 
 def _tar_members(name: str, tar: tarfile.TarFile, limits: Limits) -> Iterator[UploadedFile]:

@@ -4,9 +4,11 @@ verified after it commits (Celery runs eagerly in the tests)."""
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import io
 import json
+import lzma
 import tarfile
 import threading
 import zipfile
@@ -21,7 +23,7 @@ from django.db.models import Count
 from engine.events import Game as EngineGame
 from engine.formats import canonical, read_games
 from engine.sim.selfplay import simulate
-from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand
+from mjlogs.archives import ArchiveError, Limits, UploadedFile, expand, is_archive
 from mjlogs.identity import play_hash
 from mjlogs.importing import Outcome, Status, import_file, import_files
 from mjlogs.models import Game, GameSeat, Player, PlayerName, Visibility
@@ -211,17 +213,43 @@ def test_a_zip_archive_is_opened_and_its_members_named() -> None:
     }
 
 
-def test_a_gzipped_tar_archive_is_opened() -> None:
-    games = self_played(2, seed=12)
+def _tar_of(games: list[Any], compression: str) -> bytes:
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+    with tarfile.open(fileobj=buffer, mode=f"w:{compression}") as archive:
         for index, game in enumerate(games):
             data = canonical.write([game])
             info = tarfile.TarInfo(f"g{index}.json")
             info.size = len(data)
             archive.addfile(info, io.BytesIO(data))
-    summary = import_files([UploadedFile("upload.tar.gz", buffer.getvalue())])
+    return buffer.getvalue()
+
+
+def _legacy_lzma(data: bytes) -> bytes:
+    """``data`` as a legacy .lzma stream (what ``lzma --format=lzma`` writes)."""
+    return lzma.compress(data, format=lzma.FORMAT_ALONE)
+
+
+@pytest.mark.parametrize("compression", ["", "gz", "bz2", "xz", "lzma"])
+def test_a_tar_archive_is_opened_plain_or_compressed(compression: str) -> None:
+    games = self_played(2, seed=12)
+    if compression == "lzma":
+        data = _legacy_lzma(_tar_of(games, ""))
+    else:
+        data = _tar_of(games, compression)
+    assert is_archive(data)
+    summary = import_files([UploadedFile(f"upload.tar.{compression}", data)])
     assert summary.counts["imported"] == 2
+
+
+def test_a_game_file_is_no_archive_however_it_is_compressed() -> None:
+    document = canonical.write(self_played(1, seed=13))
+    for data in (
+        document,
+        gzip.compress(document),
+        bz2.compress(document),
+        lzma.compress(document),
+    ):
+        assert not is_archive(data)
 
 
 def test_archive_limits_are_checked_before_reading() -> None:
