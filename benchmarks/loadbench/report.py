@@ -147,6 +147,14 @@ def _production_path(summary: dict[str, Any]) -> list[str]:
             f"{service / engine['cpu_seconds']:.2f}x"
         )
     study = summary.get("study")
+    bounds = _bounds(summary, games, worker_total)
+    if bounds is not None:
+        lines.append(
+            f"  the ratio at best from the CPU a game, every part overlapped on "
+            f"{summary['machine']['cores']} cores: {bounds[0]:.2f} as measured; {bounds[1]:.2f} "
+            f"were the service's own code free (the engine's work, the study aids and the "
+            f"servers alone)"
+        )
     if study:
         games = study["games"]
         lines.append(
@@ -159,6 +167,35 @@ def _production_path(summary: dict[str, Any]) -> list[str]:
             f"{_ms(study['cold_study_cpu_seconds'], games).strip()} ms)"
         )
     return lines
+
+
+def _bounds(summary: dict[str, Any], games: int, worker_cpu: float) -> tuple[float, float] | None:
+    """The end-to-end ratio this run could reach at best from its CPU alone: end to end takes
+    at least the longer of the K workers' share of their CPU and every core's share of the
+    service's whole CPU. First as measured; then were the service's own code (Django, Celery,
+    the documents and rows it builds) free: the workers doing only the engine's work a game
+    (``engine verify``'s CPU) and the study aids (the sample's, warm), the servers (PostgreSQL,
+    Redis) what they did. What separates the measured ratio from the first is waiting (round
+    trips, the head and tail of the run); from the second, the service's code. ``None``
+    without the figures."""
+    ingest, engine, study = (
+        summary.get("ingest"),
+        summary.get("engine_verify"),
+        summary.get("study"),
+    )
+    cores = summary.get("machine", {}).get("cores")
+    if not ingest or not engine or not study or not cores or not engine["cpu_seconds"]:
+        return None
+    workers = ingest["workers"]
+    servers = sum(ingest.get("server_cpu", {}).values())
+    engine_wall = engine["seconds"]
+
+    def bound(worker_seconds: float, whole_seconds: float) -> float:
+        return float(engine_wall / max(worker_seconds / workers, whole_seconds / cores))
+
+    measured = bound(worker_cpu, ingest["import_cpu_seconds"] + worker_cpu + servers)
+    free = engine["cpu_seconds"] + study["study_cpu_seconds"] / study["games"] * games
+    return measured, bound(free, free + servers)
 
 
 def _ms(seconds: float, games: int) -> str:
