@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import atexit
 import gc
+import time
 import weakref
+from types import SimpleNamespace
 
+import pytest
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import connection, transaction
 
 from config.celery import app as celery_app
 from tests.config.processes import run
@@ -92,3 +97,38 @@ def test_django_starts_without_the_apps_above_the_records() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["[]", "ReplayVerification", "StatsOfGames"]
+
+
+def _task(*, eager: bool) -> SimpleNamespace:
+    return SimpleNamespace(request=SimpleNamespace(is_eager=eager))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_workers_task_closes_only_connections_past_their_age() -> None:
+    from config.celery import _close_old_connections
+
+    connection.ensure_connection()
+    connection.close_at = time.monotonic() + 60  # within CONN_MAX_AGE: kept for the next task
+    _close_old_connections(task=_task(eager=False))
+    assert connection.connection is not None
+    connection.close_at = time.monotonic() - 1  # past it: closed
+    _close_old_connections(task=_task(eager=False))
+    assert connection.connection is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_task_run_eagerly_leaves_its_callers_transaction_alone() -> None:
+    from config.celery import _close_old_connections
+
+    with transaction.atomic():
+        User.objects.create(username="caller")
+        # Django would close a connection found outside autocommit, as inside a transaction.
+        _close_old_connections(task=_task(eager=True))
+        assert connection.connection is not None
+        User.objects.create(username="caller-2")
+    assert User.objects.filter(username__startswith="caller").count() == 2
+
+
+def test_celerys_django_fixup_leaves_the_connections_to_us() -> None:
+    # Without CELERY_DB_REUSE_MAX, the fixup closes every connection around every task.
+    assert celery_app.conf.get("CELERY_DB_REUSE_MAX", 0) >= 10**9

@@ -102,3 +102,45 @@ def test_a_worker_verifies_imported_games_from_redis(
     assert "4 players queued for recomputation in 4 tasks" in rebuilt.stdout
     wait_for(statistics_done, timeout=120, what="the rebuild", log=celery_worker)
     assert statistics() == incremental
+
+
+def _other_sessions() -> list[Any]:
+    """When each session on this test's database but this process's own began."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT backend_start FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_a_worker_keeps_its_database_sessions_from_task_to_task(
+    service_env: dict[str, str], celery_worker: Callable[[], str], tmp_path: Path
+) -> None:
+    # Celery's Django fixup closed every connection after each task: each task of a worker
+    # began a new PostgreSQL session (config/celery.py). Its sessions now outlive its tasks.
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for index, game in enumerate(simulate("tenhou-4p-east", 2, 2031)):
+        (folder / f"{index}.json").write_bytes(canonical.write([game]))
+    assert manage(service_env, "import_logs", "--quiet", str(folder)).returncode == 0
+
+    def verified(count: int) -> Callable[[], bool]:
+        return lambda: Verification.objects.filter(verdict=Verdict.VERIFIED).count() == count
+
+    wait_for(verified(2), timeout=120, what="two verdicts", log=celery_worker)
+    sessions = _other_sessions()
+    assert sessions, "the worker kept no database session after its tasks"
+    first_times = dict(Verification.objects.values_list("game_id", "verified_at"))
+    assert manage(service_env, "reverify", "--quiet").returncode == 0
+
+    def reverified() -> bool:
+        times = dict(Verification.objects.values_list("game_id", "verified_at"))
+        return all(times[game] > first for game, first in first_times.items())
+
+    wait_for(reverified, timeout=120, what="the second verification", log=celery_worker)
+    # The sessions the second round of tasks ran on include those of the first: a worker
+    # process that ran tasks in both rounds began no session for the second.
+    assert set(sessions) & set(_other_sessions())
