@@ -17,6 +17,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Literal
 
 
 class ArchiveError(ValueError):
@@ -171,7 +172,8 @@ def _zip_members(name: str, data: bytes, limits: Limits) -> Iterator[UploadedFil
 #: The openings of a compressed tar's stream, by the ``tarfile`` mode that reads it: only a
 #: stream that opens so is tried with it (``r:*`` tries every kind in turn: three failed
 #: decompressions, 50 µs, for each game file that is no archive, against 6 µs).
-_COMPRESSED_TAR = (
+_TarMode = Literal["r:", "r:gz", "r:bz2", "r:xz"]
+_COMPRESSED_TAR: tuple[tuple[_TarMode, tuple[bytes, ...]], ...] = (
     ("r:gz", (b"\x1f\x8b",)),
     ("r:bz2", (b"BZh",)),
     # xz, and the legacy .lzma stream with the properties every common tool writes (lc=3,
@@ -184,7 +186,8 @@ def _tar(data: bytes) -> tarfile.TarFile | None:
     """The tar archive in the bytes (plain, gzip, bzip2 or xz), or ``None``. Bytes that open
     as a tar without a member (512 zero bytes do, compressed or not) are no archive: they go
     to the readers, which say what they are (a gzip bomb of zeros: too large)."""
-    modes = ["r:"] + [mode for mode, heads in _COMPRESSED_TAR if data.startswith(heads)]
+    modes: list[_TarMode] = ["r:"]
+    modes += [mode for mode, heads in _COMPRESSED_TAR if data.startswith(heads)]
     for mode in modes:
         try:
             tar = tarfile.open(fileobj=io.BytesIO(data), mode=mode)  # noqa: SIM115 - returned
