@@ -264,9 +264,13 @@ class IngestFigures:
     #: From the import's start to the last verdict.
     verify_seconds: float
     verdicts: dict[str, int]
-    #: From the last verdict until no task was left and no summary or rating was behind.
+    #: From the last verdict until every figure was current: no summary or rating behind and
+    #: every game's study aids counted (:func:`figures_current`).
     stats_seconds: float | None
     stats_tasks_left: int
+    #: From the last verdict until no task was left, queued or running (a catch-up queued for
+    #: later may find nothing left to do, and end after the figures were current).
+    idle_seconds: float | None = None
     #: Whether the workers imported (``import_seconds`` is then the queueing's).
     on_workers: bool = False
     #: CPU seconds of the importing process (this one) while it imported.
@@ -329,18 +333,27 @@ def import_while_verifying(
         verdicts = _wait_for_verdicts(imported.games, workers, started, log)
         verify_seconds = time.perf_counter() - started
         log(f"last verdict after {verify_seconds:.1f} s; {dict(verdicts)}")
-        stats_seconds, left = _drain(broker_url, workers, stats_timeout)
+        waited = time.perf_counter()
+        stats_seconds = _wait_until_current(workers, stats_timeout)
+        spent = time.perf_counter() - waited
+        rest = None if stats_timeout is None else max(0.0, stats_timeout - spent)
+        idle_seconds, left = _drain(broker_url, workers, rest)
+        if idle_seconds is not None:
+            idle_seconds += spent
         if on_workers:
             _queued_failures()
         servers = {
             name: used - servers_before.get(name, 0.0)
             for name, used in server_cpu_seconds().items()
         }
-    if stats_seconds is not None:
+    if stats_seconds is not None and idle_seconds is not None:
         behind = statistics_behind()
         if behind:
             raise RuntimeError(f"no task left, yet statistics are behind: {behind}")
-        log(f"statistics up to date {stats_seconds:.1f} s after the last verdict")
+        log(
+            f"statistics up to date {stats_seconds:.1f} s after the last verdict; "
+            f"the workers idle after {idle_seconds:.1f} s"
+        )
     return IngestFigures(
         workers=count,
         games=imported.games,
@@ -349,6 +362,7 @@ def import_while_verifying(
         verdicts=dict(verdicts),
         stats_seconds=stats_seconds,
         stats_tasks_left=left,
+        idle_seconds=idle_seconds,
         on_workers=on_workers,
         import_cpu_seconds=import_cpu,
         task_cpu=read_task_cpu(cpu_dir),  # (the workers have stopped: every file written)
@@ -496,6 +510,27 @@ def statistics_behind() -> dict[str, Any]:
     if RatingsBacklog.objects.filter(stale=True).exists():
         behind["ratings"] = True
     return behind
+
+
+def figures_current() -> bool:
+    """Whether every figure is current, as the data says: no summary or rating behind
+    (:func:`statistics_behind`) and no game waiting for its study aids. A verdict marks what it
+    puts behind in its own transaction, and a pass clears the marks with what it recomputed,
+    so once every verdict is in, this is true exactly when the statistics have caught up."""
+    from stats.selectors import study_pending_count
+
+    return not statistics_behind() and study_pending_count() == 0
+
+
+def _wait_until_current(workers: Workers, timeout: float | None) -> float | None:
+    """Seconds until :func:`figures_current` (polled), or ``None`` after ``timeout``."""
+    started = time.perf_counter()
+    while not figures_current():
+        if timeout is not None and time.perf_counter() - started > timeout:
+            return None
+        workers.check_alive()
+        time.sleep(POLL_SECONDS)
+    return time.perf_counter() - started
 
 
 def _wait_for_verdicts(

@@ -35,6 +35,11 @@ def summary_table(summary: dict[str, Any]) -> str:
             f"{ingest['import_games_per_second']:.1f} games/s ({ingest['import_seconds']:.0f} s),"
             f" every verdict {ingest['verify_games_per_second']:.1f} games/s"
             f" ({ingest['verify_seconds']:.0f} s); statistics current {stats_text} later"
+            + (
+                f" (the workers idle {ingest['idle_seconds']:.0f} s later)"
+                if ingest.get("idle_seconds") is not None
+                else ""
+            )
         )
     lines += _production_path(summary)
     workers = summary.get("workers") or []

@@ -101,7 +101,8 @@ def tasks_left(broker_url: str) -> int:
 @dataclass
 class Workers:
     """K Celery worker processes of one process each (``--concurrency 1``), as K machines of
-    one core would run them."""
+    one core would run them. Their logs (``worker-K-N.log``) hold warnings only, or every
+    task's start and end with ``LOADBENCH_WORKER_LOGLEVEL=INFO``: the run's timeline."""
 
     count: int
     env: dict[str, str]
@@ -127,7 +128,7 @@ class Workers:
                 "--hostname",
                 f"load{number}@%h",
                 "--loglevel",
-                "WARNING",
+                os.environ.get("LOADBENCH_WORKER_LOGLEVEL", "WARNING"),
                 "--without-gossip",
                 "--without-mingle",
             ]

@@ -163,6 +163,9 @@ def test_import_while_workers_verify_replayed_games(
     # The replays are new records, each imported and verified.
     assert ingest["verdicts"] == {"verified": 8}
     assert ingest["stats_tasks_left"] == 0 and ingest["stats_seconds"] is not None
+    # Every figure current (as the data says) comes no later than the workers going idle.
+    assert 0 <= ingest["stats_seconds"] <= ingest["idle_seconds"]
+    assert "the workers idle" in result.stdout
     assert 0 < ingest["import_seconds"] <= ingest["verify_seconds"]
     assert "replay them as new records" in result.stdout
     # The production path against the engine alone, and each step's CPU from the workers.
@@ -355,3 +358,36 @@ def test_task_cpu_files_add_up(tmp_path: Path) -> None:
         figures = {"replay.tasks.verify_games": {"seconds": seconds, "runs": pid}}
         (tmp_path / f"cpu-{pid}.json").write_text(json.dumps(figures), encoding="utf-8")
     assert read_task_cpu(tmp_path) == {"replay.tasks.verify_games": {"seconds": 1.75, "runs": 3}}
+
+
+@pytest.mark.django_db(transaction=True)  # (the import verifies once its games commit)
+def test_figures_are_current_once_summaries_ratings_and_study_aids_are() -> None:
+    from benchmarks.loadbench.pipeline import figures_current
+    from engine.formats import canonical
+    from engine.sim.selfplay import simulate
+    from mjlogs.archives import UploadedFile
+    from mjlogs.importing import import_files
+    from mjlogs.models import Player
+    from stats.catch_up import player_summaries_catch_up, ratings_catch_up, study_catch_up
+    from stats.models import RatingsBacklog, RoundFact, SummaryBacklog
+    from stats.selectors import study_pending_count
+
+    (game,) = simulate("tenhou-4p-east", 1, 2032)
+    import_files([UploadedFile("one.json", canonical.write([game]))])
+    player_summaries_catch_up()
+    ratings_catch_up()
+    study_catch_up()
+    assert figures_current()
+    # A game whose study aids are not counted yet.
+    RoundFact.objects.update(decisions=None)
+    assert study_pending_count() == 1 and not figures_current()
+    study_catch_up()  # counted: its players' summaries, which show them, are behind now
+    assert study_pending_count() == 0 and SummaryBacklog.objects.exists()
+    assert not figures_current()
+    player_summaries_catch_up()
+    assert figures_current()
+    RatingsBacklog.objects.update_or_create(pk=1, defaults={"stale": True})
+    assert not figures_current()
+    RatingsBacklog.objects.filter(pk=1).update(stale=False)
+    SummaryBacklog.objects.create(player=Player.objects.first())
+    assert not figures_current()
