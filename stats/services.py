@@ -185,20 +185,21 @@ def ratings_recompute(since: datetime | None = None) -> int:
             players = {player for game in mode_games for player, _ in game.seats}
             standings = rating_standings_before(since, mode, players)
             rows += [
-                RatingChange(
-                    game_id=change.game_id,
-                    player_id=change.player_id,
-                    players_count=mode,
-                    played_at=played_at[change.game_id],
-                    games_before=change.before.games,
-                    rating_before=change.before.rating,
-                    rating_after=change.after.rating,
-                )
+                {
+                    "game_id": change.game_id,
+                    "player_id": change.player_id,
+                    "players_count": mode,
+                    "played_at": played_at[change.game_id],
+                    "games_before": change.before.games,
+                    "rating_before": change.before.rating,
+                    "rating_after": change.after.rating,
+                }
                 for change in rate(mode_games, standings)
                 if change.player_id not in guests
             ]
-        RatingChange.objects.bulk_create(rows, batch_size=1000)
-    return len(rows)
+        # By COPY: a bulk import recomputes every change from its earliest game at each pass
+        # (8,000 for 2,000 games), and bulk_create's instances and SQL were two thirds of it.
+        return insert_rows(RatingChange, rows)
 
 
 def _lock_ratings() -> None:
