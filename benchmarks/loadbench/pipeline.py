@@ -334,7 +334,7 @@ def import_while_verifying(
         verify_seconds = time.perf_counter() - started
         log(f"last verdict after {verify_seconds:.1f} s; {dict(verdicts)}")
         waited = time.perf_counter()
-        stats_seconds = _wait_until_current(workers, stats_timeout)
+        stats_seconds = _poll(figures_current, workers, stats_timeout)
         spent = time.perf_counter() - waited
         rest = None if stats_timeout is None else max(0.0, stats_timeout - spent)
         idle_seconds, left = _drain(broker_url, workers, rest)
@@ -522,10 +522,11 @@ def figures_current() -> bool:
     return not statistics_behind() and study_pending_count() == 0
 
 
-def _wait_until_current(workers: Workers, timeout: float | None) -> float | None:
-    """Seconds until :func:`figures_current` (polled), or ``None`` after ``timeout``."""
+def _poll(done: Callable[[], bool], workers: Workers, timeout: float | None) -> float | None:
+    """Seconds until ``done()`` (asked every :data:`POLL_SECONDS`, failing if a worker died),
+    or ``None`` after ``timeout``."""
     started = time.perf_counter()
-    while not figures_current():
+    while not done():
         if timeout is not None and time.perf_counter() - started > timeout:
             return None
         workers.check_alive()
@@ -557,15 +558,8 @@ def _wait_for_verdicts(
 
 def _drain(broker_url: str, workers: Workers, timeout: float | None) -> tuple[float | None, int]:
     """Wait until no task is queued or running; (seconds taken, 0), or (None, tasks left)."""
-    started = time.perf_counter()
-    while True:
-        left = tasks_left(broker_url)
-        if left == 0:
-            return time.perf_counter() - started, 0
-        if timeout is not None and time.perf_counter() - started > timeout:
-            return None, left
-        workers.check_alive()
-        time.sleep(POLL_SECONDS)
+    seconds = _poll(lambda: tasks_left(broker_url) == 0, workers, timeout)
+    return (seconds, 0) if seconds is not None else (None, tasks_left(broker_url))
 
 
 class AnalyzeWhileBusy:
