@@ -86,6 +86,28 @@ def test_update_column_sets_one_field_of_the_rows_given() -> None:
         update_column(Game, "seats", [])
 
 
+def test_update_column_sets_nulls_booleans_and_prepared_values() -> None:
+    """A NULL among the values, a boolean column, and a JSON column (its values prepared, so
+    set one row at a time on PostgreSQL too) each land on their own row."""
+    games = [canonical.game_to_json(game) for game in simulate("tenhou-4p-east", 2, 11)]
+    ids = [
+        import_file(f"{n}.json", json.dumps(doc).encode())[0].game_id for n, doc in enumerate(games)
+    ]
+    seats = list(GameSeat.objects.filter(game_id=ids[0]).order_by("seat"))
+    update_column(GameSeat, "points", [(seats[0].pk, None), (seats[3].pk, 12.5)])
+    points = GameSeat.objects.filter(game_id=ids[0]).order_by("seat").values_list("points", flat=True)
+    assert [points[0], points[3]] == [None, 12.5]
+    assert [points[1], points[2]] == [seats[1].points, seats[2].points]
+    first, second = (Game.objects.get(pk=pk) for pk in ids)
+    assert update_column(Game, "complete", [(second.pk, not second.complete)]) == 1
+    assert Game.objects.get(pk=second.pk).complete is not second.complete
+    assert Game.objects.get(pk=first.pk).complete is first.complete
+    overrides = [(first.pk, {"aka": 0}), (second.pk, {"kuitan": False, "note": "it's"})]
+    assert update_column(Game, "rule_overrides", overrides) == 2
+    stored = dict(Game.objects.filter(pk__in=ids).values_list("pk", "rule_overrides"))
+    assert stored == dict(overrides)
+
+
 def test_upsert_rows_inserts_new_rows_and_sets_every_field_of_stored_ones() -> None:
     from django.utils import timezone
 
