@@ -166,9 +166,11 @@ def update_column(model: type[Model], name: str, values: Iterable[tuple[Any, Any
         return 0
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql" and prepare is None:
-            # One statement for every row: a fifth of the driver's CPU of a prepared UPDATE
-            # a row, and about half the database's (8,000 seats' points: docs/performance.md,
-            # "Storing a verification").
+            # One statement for every row: a quarter of the driver's CPU of a prepared UPDATE
+            # a row, and a quarter of the database's (8,000 seats' points: docs/performance.md,
+            # "Storing a verification"). Not for prepared values: psycopg quotes each JSON
+            # text into the array in Python, which cost the driver more than the database
+            # saved (the same for the summaries' upsert, so it keeps executemany).
             keys, new = zip(*pairs, strict=True)
             cursor.execute(
                 f"UPDATE {table} AS t SET {column} = v.value "
