@@ -158,7 +158,9 @@ def update_column(model: type[Model], name: str, values: Iterable[tuple[Any, Any
     key = model._meta.pk
     assert key is not None
     table, column, key_column = (
-        quote(model._meta.db_table), quote(_column(field)), quote(_column(key))
+        quote(model._meta.db_table),
+        quote(_column(field)),
+        quote(_column(key)),
     )
     prepare = _preparer(field)
     pairs = [(pk, value if prepare is None else prepare(value)) for pk, value in values]

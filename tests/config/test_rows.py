@@ -95,7 +95,8 @@ def test_update_column_sets_nulls_booleans_and_prepared_values() -> None:
     ]
     seats = list(GameSeat.objects.filter(game_id=ids[0]).order_by("seat"))
     update_column(GameSeat, "points", [(seats[0].pk, None), (seats[3].pk, 12.5)])
-    points = GameSeat.objects.filter(game_id=ids[0]).order_by("seat").values_list("points", flat=True)
+    stored = GameSeat.objects.filter(game_id=ids[0]).order_by("seat")
+    points = list(stored.values_list("points", flat=True))
     assert [points[0], points[3]] == [None, 12.5]
     assert [points[1], points[2]] == [seats[1].points, seats[2].points]
     first, second = (Game.objects.get(pk=pk) for pk in ids)
