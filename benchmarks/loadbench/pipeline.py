@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -141,14 +141,12 @@ def _batches(lines: Iterable[str], size: int) -> Iterator[list[str]]:
         yield batch
 
 
-def reset_verification(broker_url: str) -> int:
-    """Forget every verdict and everything computed from verdicts, empty the broker, and queue
-    the verification of every game in id order; returns the number of games queued."""
+def reset_verification(broker_url: str) -> list[int]:
+    """Forget every verdict and everything computed from verdicts and empty the broker;
+    returns every game's id, in order, for :func:`queue_verification`."""
     from django.db import connection
 
-    from mjlogs.verification_queue import VERIFY_BATCH
     from replay.models import Verification
-    from replay.tasks import verify_games
     from stats.models import (
         PlayerSummary,
         QueuedCatchUp,
@@ -172,9 +170,17 @@ def reset_verification(broker_url: str) -> int:
         cursor.execute(f"TRUNCATE {', '.join(tables)}")
     from mjlogs.models import Game
 
-    ids = list(Game.objects.order_by("pk").values_list("pk", flat=True))
-    for start in range(0, len(ids), VERIFY_BATCH):  # in batches, as the import queues them
-        verify_games.delay(ids[start : start + VERIFY_BATCH])
+    return list(Game.objects.order_by("pk").values_list("pk", flat=True))
+
+
+def queue_verification(ids: Sequence[int]) -> int:
+    """Queue the verification of these games, in batches as an import queues them; returns
+    how many games were queued."""
+    from mjlogs.verification_queue import VERIFY_BATCH
+    from replay.tasks import verify_games
+
+    for start in range(0, len(ids), VERIFY_BATCH):
+        verify_games.delay(list(ids[start : start + VERIFY_BATCH]))
     return len(ids)
 
 
@@ -212,12 +218,14 @@ def verify_with_workers(
 
     from mjlogs.models import Player
 
-    games = reset_verification(broker_url)
-    log(f"K={count}: {games} verifications queued; starting {count} workers")
+    ids = reset_verification(broker_url)
+    log(f"K={count}: starting {count} workers, then queueing {len(ids)} verifications")
     workers = Workers(count, env, log_dir)
     workers.start()
     try:
+        workers.wait_ready()
         started = time.perf_counter()
+        games = queue_verification(ids)
         verdicts = _wait_for_verdicts(games, workers, started, log, f"K={count}: ")
         verify_seconds = time.perf_counter() - started
         log(f"K={count}: verified {games} in {verify_seconds:.1f} s; {dict(verdicts)}")
@@ -230,6 +238,7 @@ def verify_with_workers(
             workers.stop()
             flush_broker(broker_url)
             workers.start()
+            workers.wait_ready()
         else:
             log(f"K={count}: incremental stats done in {incremental:.1f} s")
 

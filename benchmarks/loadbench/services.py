@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -136,6 +137,28 @@ class Workers:
                 subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=log)
             )
 
+    def wait_ready(self, timeout: float = 120.0) -> None:
+        """Wait until every worker answers a ping (Celery's remote control, which a worker
+        starts after it consumes tasks): a service's workers are running before an upload
+        comes, so a run's clock starts here, not while they boot (1.5-2 s of Django and
+        Celery each on this machine)."""
+        from celery import Celery
+
+        control = Celery(broker=self.env["CELERY_BROKER_URL"]).control
+        names = {f"load{number}@{socket.gethostname()}" for number in range(self.count)}
+        deadline = time.monotonic() + timeout
+        while True:
+            self.check_alive()
+            answered = {name for reply in control.ping(timeout=0.2) for name in reply}
+            if names <= answered:
+                return
+            if time.monotonic() > deadline:
+                missing = ", ".join(sorted(names - answered))
+                raise BenchmarkSetupError(
+                    f"Celery workers {missing} did not answer within {timeout:.0f} s; "
+                    f"see {self.log_dir}"
+                )
+
     def check_alive(self) -> None:
         for process in self.processes:
             if process.poll() is not None:
@@ -159,6 +182,11 @@ class Workers:
 
     def __enter__(self) -> Workers:
         self.start()
+        try:
+            self.wait_ready()
+        except BaseException:
+            self.stop()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections import Counter
@@ -333,6 +334,31 @@ def test_summary_table_states_the_production_path_ratios() -> None:
     assert "queued for K=2 workers to import and verify: queued 50.0 games/s" in table
     assert "queue (the uploading process)                     5.0" in table
     assert "import (the importing process)" not in table
+
+
+def test_a_run_waits_for_its_workers_and_names_one_that_never_starts(
+    tmp_path: Path, smoke_broker_url: str
+) -> None:
+    """A run's clock starts once every worker answers; a worker that cannot start is an error
+    that points at its log, not a wait for verdicts that never come."""
+    from benchmarks.loadbench.services import Workers
+
+    env = os.environ | {"PYTHONPATH": str(ROOT), "CELERY_BROKER_URL": smoke_broker_url}
+    with Workers(1, env, tmp_path) as workers:  # the project's app: answers once it is up
+        from celery import Celery
+
+        control = Celery(broker=smoke_broker_url).control
+        name = f"load0@{socket.gethostname()}"
+        assert control.ping(destination=[name], timeout=2) == [{name: {"ok": "pong"}}]
+        assert [process.poll() for process in workers.processes] == [None]
+    broken = Workers(1, env, tmp_path / "broken", app="no_such_celery_app")
+    broken.start()
+    try:
+        with pytest.raises(BenchmarkSetupError, match="exited with status") as raised:
+            broken.wait_ready(timeout=60)
+        assert str(tmp_path / "broken") in str(raised.value)
+    finally:
+        broken.stop()
 
 
 def test_server_cpu_counts_this_machines_postgresql_and_redis() -> None:
