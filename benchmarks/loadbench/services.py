@@ -138,10 +138,10 @@ class Workers:
             )
 
     def wait_ready(self, timeout: float = 120.0) -> None:
-        """Wait until every worker answers a ping (Celery's remote control, which a worker
-        starts after it consumes tasks): a service's workers are running before an upload
-        comes, so a run's clock starts here, not while they boot (1.5-2 s of Django and
-        Celery each on this machine)."""
+        """Wait until every worker answers a ping (Celery's remote control, answered from
+        the worker's event loop, which starts once its task consumer has): a service's
+        workers are running before an upload comes, so a run's clock starts here, not while
+        they boot."""
         from celery import Celery
 
         control = Celery(broker=self.env["CELERY_BROKER_URL"]).control
