@@ -111,7 +111,7 @@ def timeline(paths: list[str], jobs: int) -> int:
     phases.wrap(replay_services, "replayed", "engine: replay, report, facts")
     phases.wrap(reading.canonical, "game_to_json", "canonical document")
     phases.wrap(reading, "identities", "identity")
-    phases.wrap(reading.gzip, "compress", "raw file compressed")
+    phases.wrap(reading.compression, "compress", "raw file compressed")
     phases.wrap(reading, "check_storable", "storable check")
     phases.wrap(replay_services, "_save", "verdicts and facts written")
     phases.wrap(catch_up, "player_summaries_catch_up", "catch-up: summaries")

@@ -15,19 +15,21 @@ decoder, which Django hands to ``json.dumps(value, cls=...)`` on every database 
 ``Jsonb`` too) and to ``json.loads``.
 
 A game's canonical document is the one large value, written once and read whole: it is a
-:class:`PackedJSONColumn`, the same JSON text zlib-compressed in a binary column. PostgreSQL
-spent 1.7 ms of its CPU storing a 30 KB document as ``jsonb`` and 0.5 ms reading it back,
-against 0.07 and 0.02 ms for the packed bytes (docs/performance.md, "The stored document").
+:class:`PackedJSONColumn`, the same JSON text compressed (:mod:`config.compression`) in a
+binary column. PostgreSQL spent 1.7 ms of its CPU storing a 30 KB document as ``jsonb`` and
+0.5 ms reading it back, against 0.07 and 0.02 ms for the packed bytes (docs/performance.md,
+"The stored document").
 """
 
 from __future__ import annotations
 
 import json
-import zlib
 from typing import TYPE_CHECKING, Any
 
 import orjson
 from django.db import models
+
+from config import compression
 
 
 class ColumnEncoder(json.JSONEncoder):
@@ -87,23 +89,19 @@ class JSONColumn(models.JSONField):
         return name, "django.db.models.JSONField", args, kwargs
 
 
-#: zlib's fastest level: a 30 KB document packs to about 5 KB in 0.1 ms (level 6: 3.5 KB in
-#: 0.35 ms), and unpacks in 0.06 ms.
-PACK_LEVEL = 1
-
-
 def packed(value: Any) -> bytes:
-    """``value``'s JSON text (as :class:`ColumnEncoder` writes it), zlib-compressed."""
+    """``value``'s JSON text (as :class:`ColumnEncoder` writes it), compressed
+    (:mod:`config.compression`)."""
     try:
         text = orjson.dumps(value, option=orjson.OPT_PASSTHROUGH_DATACLASS)
     except TypeError:
         text = ColumnEncoder().encode(value).encode()
-    return zlib.compress(text, PACK_LEVEL)
+    return compression.compress(text)
 
 
 def unpacked(data: bytes | bytearray | memoryview) -> Any:
     """The value :func:`packed` made ``data`` from (read as :class:`ColumnDecoder` reads)."""
-    text = zlib.decompress(data)
+    text = compression.decompress(data)
     if not may_hold_long_integer(text):
         try:
             return orjson.loads(text)
@@ -125,7 +123,7 @@ class PackedJSONColumn(_BinaryField):
     lookups by its members). The attribute is the value itself, as a ``JSONField``'s is; a
     fixture (``dumpdata``) holds its JSON text."""
 
-    description = "JSON, zlib-compressed"
+    description = "JSON, compressed"
     if TYPE_CHECKING:  # what django-stubs' plugin reads a value of the column as
         _pyi_private_set_type: Any
         _pyi_private_get_type: Any

@@ -124,7 +124,9 @@ class Game(models.Model):
         max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
     )
     document = PackedJSONColumn(help_text="The canonical record (docs/format.md), packed.")
-    raw = models.BinaryField(help_text="The original file's bytes, gzip-compressed.")
+    raw = models.BinaryField(
+        help_text="The original file's bytes, compressed (config.compression: zstd; gzip before)."
+    )
     raw_name = models.CharField(max_length=255, blank=True)
     raw_size = models.PositiveIntegerField(help_text="Size of the original, uncompressed.")
     room = models.CharField(
@@ -338,7 +340,9 @@ class QueuedFile(models.Model):
     queued_import = models.ForeignKey(QueuedImport, on_delete=models.CASCADE, related_name="+")
     batch = models.PositiveIntegerField()
     name = models.TextField(help_text="The file's name, as the import names it.")
-    data = models.BinaryField(help_text="The file's bytes, zlib-compressed (level 1).")
+    data = models.BinaryField(
+        help_text="The file's bytes, compressed (config.compression: zstd; zlib before)."
+    )
     skipped = models.TextField(blank=True, help_text="Why the file is passed over, if it is.")
     problem = models.TextField(blank=True, help_text="Why the file cannot be imported, if so.")
 

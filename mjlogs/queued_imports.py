@@ -20,7 +20,6 @@ not verified yet.
 from __future__ import annotations
 
 import logging
-import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import suppress
@@ -30,6 +29,7 @@ from django.db import DatabaseError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from config import compression
 from mjlogs import pipeline
 from mjlogs.archives import ArchiveError, UploadedFile, expand, is_archive
 from mjlogs.importing import DEFAULT_LIMITS, Outcome, Status, import_files
@@ -144,7 +144,7 @@ def _batch_queue(queued: QueuedImport, files: Sequence[UploadedFile]) -> None:
                 batch=number,
                 name=file.name,
                 # (level 1: a fifth of a game record's size for a tenth of a millisecond)
-                data=zlib.compress(file.data, 1),
+                data=compression.compress(file.data),
                 skipped=file.skipped or "",
                 problem=file.problem or "",
             )
@@ -180,7 +180,7 @@ def queued_batch_import(queued_import_id: int, batch: int) -> int | None:
     if not rows:
         return None
     files = [
-        UploadedFile(name, zlib.decompress(data), problem or None, skipped or None)
+        UploadedFile(name, compression.decompress(data), problem or None, skipped or None)
         for _, name, data, skipped, problem in rows
     ]
     summary = import_files(

@@ -15,7 +15,6 @@ never the engine's records (their interned tiles are not meant to be pickled).
 from __future__ import annotations
 
 import ctypes
-import gzip
 import multiprocessing
 import signal
 import sys
@@ -26,6 +25,7 @@ from typing import Any
 
 import orjson
 
+from config import compression
 from engine.errors import EngineError
 from engine.events import Game as EngineGame
 from engine.families import with_modifiers
@@ -101,7 +101,7 @@ class ReadFile:
     name: str
     source_format: str
     games: list[PreparedGame]
-    #: The file's bytes, gzip-compressed, and its size uncompressed.
+    #: The file's bytes, compressed (:mod:`config.compression`), and its size uncompressed.
     raw: bytes
     raw_size: int
 
@@ -152,10 +152,7 @@ def read_file(
         name=name,
         source_format=fmt.name,
         games=prepared,
-        # Level 4: half the time of zlib's default 6 for 5% more bytes on the corpus (77 to
-        # 40 ms, 790 to 828 KB), a sixth of gzip's 9; the raw file is the smaller part of a
-        # stored game (its canonical document, uncompressed, is about seven times larger).
-        raw=gzip.compress(data, compresslevel=4, mtime=0),
+        raw=compression.compress(data),
         raw_size=len(data),
     )
 

@@ -12,7 +12,6 @@ id reveals nothing.
 
 from __future__ import annotations
 
-import gzip
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 
+from config import compression
 from engine.errors import MalformedLogError
 from engine.formats import canonical, get_format
 from mjlogs.errors import InvalidRequest
@@ -178,7 +178,7 @@ def game_original(game: Game) -> tuple[str, bytes]:
     """The name and bytes of the file a game was imported from (an archive member's name is
     its last part)."""
     raw = Game.objects.filter(pk=game.pk).values_list("raw", flat=True).get()
-    return game.original_name, gzip.decompress(bytes(raw))
+    return game.original_name, compression.decompress(raw)
 
 
 def player_list(user: User, search: str = "") -> QuerySet[Player]:

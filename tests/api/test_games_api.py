@@ -4,13 +4,13 @@ invisible to everyone else, in lists and by id."""
 
 from __future__ import annotations
 
-import gzip
 import json
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
+from config import compression
 from engine.formats import canonical, read_games
 from engine.formats import tenhou6 as tenhou6_format
 from engine.sim.selfplay import simulate
@@ -242,7 +242,7 @@ def test_the_raw_original_is_returned_byte_for_byte(
     game = three_games["public"]
     response = client_for(None).get(f"/api/games/{game.pk}/raw/")
     assert response.status_code == 200
-    assert response.content == gzip.decompress(bytes(Game.objects.get(pk=game.pk).raw))
+    assert response.content == compression.decompress(Game.objects.get(pk=game.pk).raw)
     assert 'filename="game.json"' in response["Content-Disposition"]
 
 

@@ -4,12 +4,12 @@ with uma and oka, the platform, and the screenshots a reviewer looks at."""
 
 from __future__ import annotations
 
-import gzip
 from typing import Any
 
 import pytest
 from django.db.models import F
 
+from config import compression
 from engine.formats.mjlog import read_mjlog
 from mjlogs.importing import import_file
 from mjlogs.models import Game, GameSeat, Player
@@ -65,7 +65,7 @@ def test_a_regulars_pages_show_what_the_records_say_and_the_points(
     game = Game.objects.filter(seats__player=cls, complete=True).order_by("started_at").first()
     assert game is not None
     page.goto(f"{live_server.url}/games/{game.pk}/")
-    record = read_mjlog(gzip.decompress(bytes(game.raw)))
+    record = read_mjlog(compression.decompress(game.raw))
     for seat, player in enumerate(record.header.players):
         cell = page.locator(f'[data-recorded-rank="{seat}"]').inner_text()
         assert cell.startswith(player.rank or ""), (seat, cell)

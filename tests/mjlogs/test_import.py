@@ -20,6 +20,7 @@ import pytest
 from django.db import connection
 from django.db.models import Count
 
+from config import compression
 from engine.events import Game as EngineGame
 from engine.formats import canonical, read_games
 from engine.sim.selfplay import simulate
@@ -72,7 +73,7 @@ def test_a_game_is_stored_with_its_seats_players_and_raw_original() -> None:
     game = Game.objects.get(pk=outcome.game_id)
     assert game.source_id == "2010081709gm-00a9-0000-fe3371ad"
     assert (game.ruleset, game.players_count, game.complete) == ("tenhou-4p", 4, True)
-    assert gzip.decompress(bytes(game.raw)) == upload.data
+    assert compression.decompress(game.raw) == upload.data
     (engine_game,) = canonical.loads(canonical.dumps(canonical.game_from_json(game.document)))
     assert engine_game.header.source.id == game.source_id
     seats = list(game.seats.order_by("seat"))

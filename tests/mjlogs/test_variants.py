@@ -6,7 +6,6 @@ downloaded, refused by the riichi-only exports, and counted by the statistics (i
 from __future__ import annotations
 
 import functools
-import gzip
 import json
 import random
 import re
@@ -16,6 +15,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
+from config import compression
 from engine.events import Game as EngineGame
 from engine.formats import canonical
 from engine.rules.presets import get_ruleset
@@ -144,7 +144,7 @@ def test_the_canonical_and_original_downloads_work(
     assert canonical.loads(exported.content) == [variant_game(variant)]
     raw = client.get(f"/api/games/{stored.pk}/raw/")
     assert raw.status_code == 200
-    assert raw.content == gzip.decompress(bytes(stored.raw))
+    assert raw.content == compression.decompress(stored.raw)
     assert json.loads(raw.content)["ruleset"] == stored.ruleset
 
 
