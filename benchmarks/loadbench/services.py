@@ -144,20 +144,24 @@ class Workers:
         they boot."""
         from celery import Celery
 
-        control = Celery(broker=self.env["CELERY_BROKER_URL"]).control
+        # Not the current app: the project's tasks, queued by this process, stay on its own.
+        app = Celery(broker=self.env["CELERY_BROKER_URL"], set_as_current=False)
         names = {f"load{number}@{socket.gethostname()}" for number in range(self.count)}
         deadline = time.monotonic() + timeout
-        while True:
-            self.check_alive()
-            answered = {name for reply in control.ping(timeout=0.2) for name in reply}
-            if names <= answered:
-                return
-            if time.monotonic() > deadline:
-                missing = ", ".join(sorted(names - answered))
-                raise BenchmarkSetupError(
-                    f"Celery workers {missing} did not answer within {timeout:.0f} s; "
-                    f"see {self.log_dir}"
-                )
+        try:
+            while True:
+                self.check_alive()
+                answered = {name for reply in app.control.ping(timeout=0.2) for name in reply}
+                if names <= answered:
+                    return
+                if time.monotonic() > deadline:
+                    missing = ", ".join(sorted(names - answered))
+                    raise BenchmarkSetupError(
+                        f"Celery workers {missing} did not answer within {timeout:.0f} s; "
+                        f"see {self.log_dir}"
+                    )
+        finally:
+            app.close()  # its broker connections: one app for each wait
 
     def check_alive(self) -> None:
         for process in self.processes:
