@@ -13,7 +13,7 @@ import json
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import BinaryIO, Final
+from typing import Any, BinaryIO, Final
 
 from engine.errors import MalformedLogError
 from engine.events import Game
@@ -228,6 +228,27 @@ def json_int(text: str) -> int:
             f"{MAX_JSON_INT_DIGITS:,} are read)"
         )
     return int(text)
+
+
+#: Each byte to ``0`` if it is a digit, to a space if not: a run of ``0`` in the translation is a
+#: run of digits in the text (UTF-8 encodes no other character with a byte of a digit).
+_DIGITS_TO_ZERO: Final = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
+_LONG_DIGIT_RUN: Final = b"0" * (MAX_JSON_INT_DIGITS + 1)
+
+
+def json_loads(text: str | bytes, *, parse_constant: Callable[[str], object] | None = None) -> Any:
+    """``json.loads(text, parse_constant=..., parse_int=json_int)``: the readers' JSON, numbers
+    of more than :data:`MAX_JSON_INT_DIGITS` digits refused by :func:`json_int`.
+
+    A ``parse_int`` makes the C scanner call into Python for every integer, a third of the
+    parse of a record whose every tile is a number; so :func:`json_int` is given only to a
+    text that holds a run of more digits than that (in a number or in a string: one quick
+    scan of the bytes cannot tell), and any other is parsed by the scanner alone, whose
+    integers are then all short."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    if len(data) > MAX_JSON_INT_DIGITS and _LONG_DIGIT_RUN in data.translate(_DIGITS_TO_ZERO):
+        return json.loads(text, parse_constant=parse_constant, parse_int=json_int)
+    return json.loads(text, parse_constant=parse_constant)
 
 
 def cut_short(error: json.JSONDecodeError) -> bool:

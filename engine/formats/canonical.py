@@ -37,7 +37,13 @@ from engine.events import (
     Wall,
 )
 from engine.families import family_of
-from engine.formats.base import Format, check_strings, cut_short, cut_short_message, json_int
+from engine.formats.base import (
+    Format,
+    check_strings,
+    cut_short,
+    cut_short_message,
+    json_loads,
+)
 from engine.tiles import Tile
 
 #: The value of the ``format`` member that marks a canonical document.
@@ -849,7 +855,7 @@ def _refuse_constant(name: str) -> None:
 def _parse_json(text: str, where: str | None = None) -> Any:
     """``json.loads`` whose every failure is a :class:`MalformedLogError`."""
     try:
-        value = json.loads(text, parse_constant=_refuse_constant, parse_int=json_int)
+        value = json_loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
         if cut_short(error):
             size = f"{len(text):,} characters"

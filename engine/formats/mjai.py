@@ -99,7 +99,7 @@ from engine.formats.base import (
     check_strings,
     cut_short,
     cut_short_message,
-    json_int,
+    json_loads,
     tenhou_log_started_at,
 )
 from engine.formats.mjlog import log_id_from_name
@@ -1237,7 +1237,7 @@ def _parse(line: str, number: int, lines: list[str]) -> Any:
 def _parse_carefully(line: str, number: int, lines: list[str]) -> Any:
     """:func:`_parse` by ``json.loads``, every failure worded."""
     try:
-        value = json.loads(line, parse_int=json_int)
+        value = json_loads(line)
     except json.JSONDecodeError as error:
         detail = f"not valid JSON: {error.msg}, column {error.colno}"
         last = max((at for at, text in enumerate(lines, start=1) if text.strip()), default=0)
@@ -1608,7 +1608,7 @@ def sniff(data: bytes) -> bool:
     if not line.startswith((b"{", b"[")) or b'"type"' not in line:
         return False
     try:
-        value = json.loads(line, parse_int=json_int)
+        value = json_loads(line)
     except (ValueError, RecursionError):  # bad JSON or UTF-8, a 5000-digit number, deep nesting
         return False
     if isinstance(value, list) and value:

@@ -32,7 +32,7 @@ from engine.formats.base import (
     check_strings,
     cut_short,
     cut_short_message,
-    json_int,
+    json_loads,
     tenhou_log_started_at,
 )
 from engine.formats.tenhou6.interleave import read_round
@@ -119,7 +119,7 @@ def strip_comment_lines(text: str) -> str:
 def _json(text: str, where: str | None = None) -> Any:
     """Parse JSON, refusing what Python's parser accepts beyond it (NaN, Infinity)."""
     try:
-        value = json.loads(text, parse_constant=_no_constant, parse_int=json_int)
+        value = json_loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         place = where or f"line {error.lineno}"
         detail = f"not valid JSON: {error.msg}, column {error.colno}"
