@@ -143,7 +143,7 @@ def _batch_queue(queued: QueuedImport, files: Sequence[UploadedFile]) -> None:
                 queued_import=queued,
                 batch=number,
                 name=file.name,
-                # (level 1: a fifth of a game record's size for a tenth of a millisecond)
+                # (Zstandard: an eighth of a canonical record's size for 0.06 ms)
                 data=compression.compress(file.data),
                 skipped=file.skipped or "",
                 problem=file.problem or "",

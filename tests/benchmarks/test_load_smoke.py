@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -127,6 +128,43 @@ def test_load_script_end_to_end(
         assert summary["load"][name]["failures"] == 0, name
     assert summary["load"]["Aggregated"]["requests"] > 0
     assert "verification K=2/K=1" in result.stdout
+
+
+ROUND = re.compile(
+    r"round (\d+) \(games (\d+)-(\d+)\): the import task ([\d.]+) ms a game \(CPU\), "
+    r"its PostgreSQL session ([\d.]+) ms, engine verify ([\d.]+) ms"
+)
+RATIO = re.compile(r"the task's CPU over the engine's: ([\d.]+)x; with its PostgreSQL session's")
+
+
+def test_task_vs_verify_times_the_import_task_and_the_engine_on_new_games(
+    tmp_path: Path, smoke_database_url: str, smoke_broker_url: str
+) -> None:
+    command = [
+        sys.executable,
+        "benchmarks/task_vs_verify.py",
+        "--games", "12",
+        "--rounds", "2",
+        "--chunk-games", "12",
+        "--players", "6",
+        "--cache", str(tmp_path / "cache"),
+        "--database-url", smoke_database_url,
+        "--broker-url", smoke_broker_url,
+    ]  # fmt: skip
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240, check=False
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    rounds = ROUND.findall(result.stdout)
+    # Each round on games of its own, each side timed (the server runs here: its CPU too).
+    assert [(first, last) for _, first, last, *_ in rounds] == [("1", "12"), ("13", "24")]
+    for *_, task, postgresql, engine in rounds:
+        assert float(task) > 0 and float(postgresql) > 0 and float(engine) > 0
+    (ratio,) = RATIO.findall(result.stdout)
+    best_task = min(float(task) for *_, task, _, _ in rounds)
+    best_engine = min(float(engine) for *_, engine in rounds)
+    assert float(ratio) == pytest.approx(best_task / best_engine, rel=0.03)
 
 
 def test_import_while_workers_verify_replayed_games(
