@@ -84,7 +84,9 @@ class Round:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.games < 2 or args.rounds < 1:
-        raise SystemExit("--games must be at least 2 (the engine's start is one game's run)")
+        raise SystemExit(
+            "--games must be at least 2 (the engine's start is one game's run), --rounds at least 1"
+        )
     services.check_name(args.database_url)
     paths = generate.generate(
         args.cache,
@@ -174,7 +176,7 @@ def _round(lines: list[str], args: argparse.Namespace, samples: Counter[str]) ->
         raise SystemExit(f"not every game imported and verified: {queued} {queued.verdicts}")
     with tempfile.TemporaryDirectory() as folder:
         whole = pipeline.engine_verify(lines, 1, Path(folder) / "all", runs=1)
-        # (The least of three: the start's CPU moves by tens of milliseconds.)
+        # (The fastest of three: the start's CPU moves by tens of milliseconds.)
         start = pipeline.engine_verify(lines[:1], 1, Path(folder) / "one", runs=3)
     engine_cpu = whole.cpu_seconds - start.cpu_seconds
     if engine_cpu <= 0:
