@@ -244,8 +244,14 @@ def json_loads(text: str | bytes, *, parse_constant: Callable[[str], object] | N
     parse of a record whose every tile is a number; so :func:`json_int` is given only to a
     text that holds a run of more digits than that (in a number or in a string: one quick
     scan of the bytes cannot tell), and any other is parsed by the scanner alone, whose
-    integers are then all short."""
-    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
+    integers are then all short. (Bytes that ``json.loads`` would read as UTF-16 or UTF-32,
+    whose digits a NUL byte parts, are parsed the careful way.)"""
+    if isinstance(text, bytes):
+        if not json.detect_encoding(text).startswith("utf-8"):
+            return json.loads(text, parse_constant=parse_constant, parse_int=json_int)
+        data = text
+    else:
+        data = text.encode("utf-8", "surrogatepass")
     if len(data) > MAX_JSON_INT_DIGITS and _LONG_DIGIT_RUN in data.translate(_DIGITS_TO_ZERO):
         return json.loads(text, parse_constant=parse_constant, parse_int=json_int)
     return json.loads(text, parse_constant=parse_constant)

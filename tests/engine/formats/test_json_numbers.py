@@ -59,6 +59,15 @@ def test_a_number_longer_than_the_limit_is_refused_in_the_readers_words(
         json_loads(text.encode() if as_bytes else text)
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32", "utf-32-be"])
+def test_bytes_read_as_utf16_or_utf32_are_parsed_the_careful_way(encoding: str) -> None:
+    # (A NUL byte parts every digit from the next: the scan would see no run at all.)
+    digits = MAX_JSON_INT_DIGITS + 1
+    with pytest.raises(MalformedLogError, match=f"a number of {digits:,} digits"):
+        json_loads(f"[{'9' * digits}]".encode(encoding))
+    assert json_loads('{"scores": [25000, -1]}'.encode(encoding)) == {"scores": [25000, -1]}
+
+
 def test_a_negative_number_counts_its_digits_without_the_sign() -> None:
     at_limit = "-" + "9" * MAX_JSON_INT_DIGITS
     assert json_loads(f"[{at_limit}]") == [int(at_limit)]
