@@ -130,19 +130,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, default=500, help="games a round (500)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds, each on new games (2)")
     parser.add_argument("--profile", action="store_true", help="sample the task with py-spy")
-    parser.add_argument("--players", type=int, default=2000, help="player pool size (2000)")
-    parser.add_argument(
-        "--chunk-games",
-        type=int,
-        default=generate.CHUNK_GAMES,
-        help=f"games per cache file ({generate.CHUNK_GAMES}), as the load benchmark's",
-    )
-    parser.add_argument(
-        "--cache",
-        type=Path,
-        default=ROOT.parent / "loadbench-cache",
-        help="the load benchmark's game cache",
-    )
+    generate.add_cache_arguments(parser)
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--broker-url", default=DEFAULT_BROKER_URL)
     return parser
@@ -200,11 +188,8 @@ def _session_cpu() -> tuple[int, float] | None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         (pid,) = cursor.fetchone()
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return pid, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    used = services.process_cpu_seconds(pid)
+    return None if used is None else (pid, used)
 
 
 def _summary(rounds: list[Round]) -> None:

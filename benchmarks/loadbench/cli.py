@@ -24,7 +24,6 @@ from benchmarks.loadbench.services import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-DEFAULT_CACHE = ROOT.parent / "loadbench-cache"
 #: Games whose study aids are timed against their replay, in the benchmark's process.
 STUDY_SAMPLE = 200
 DEFAULT_RUNS = ROOT.parent / "loadbench-runs"
@@ -80,14 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --verify-while-importing: queue the games for the K workers, which import "
         "and verify them (`import_logs --on-workers`), instead of importing in this process",
     )
-    parser.add_argument("--players", type=int, default=2000, help="player pool size (2000)")
-    parser.add_argument(
-        "--chunk-games",
-        type=int,
-        default=generate.CHUNK_GAMES,
-        help=f"games per cache file ({generate.CHUNK_GAMES}); part of the cache's file names",
-    )
-    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="game cache folder")
+    generate.add_cache_arguments(parser)
     parser.add_argument(
         "--run-dir",
         type=Path,

@@ -27,6 +27,7 @@ statistics of the self-played games only.
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import gzip
 import json
@@ -50,6 +51,23 @@ RULESET_CYCLE: tuple[str, ...] = (
 #: (100,000 games then cover about two years).
 FIRST_START = dt.datetime(2023, 1, 1, tzinfo=dt.UTC)
 GAME_SPACING = dt.timedelta(minutes=10)
+
+
+#: Where the cache is kept: beside the repository, so that every checkout shares it.
+DEFAULT_CACHE = Path(__file__).resolve().parents[3] / "loadbench-cache"
+
+
+def add_cache_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that say which cache of games a benchmark reads (and makes if missing):
+    ``--players``, ``--chunk-games`` and ``--cache``."""
+    parser.add_argument("--players", type=int, default=2000, help="player pool size (2000)")
+    parser.add_argument(
+        "--chunk-games",
+        type=int,
+        default=CHUNK_GAMES,
+        help=f"games per cache file ({CHUNK_GAMES}); part of the cache's file names",
+    )
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="game cache folder")
 
 
 def chunk_ruleset(index: int) -> str:

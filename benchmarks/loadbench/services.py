@@ -207,20 +207,35 @@ def server_cpu_seconds() -> dict[str, float]:
     by server: each live process's own, plus what its exited children used (PostgreSQL's
     postmaster reaps the backends of closed connections, and the kernel adds their time to
     its own children's). Empty where they run elsewhere."""
-    ticks = os.sysconf("SC_CLK_TCK")
     total: dict[str, float] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            text = stat.read_text()
-        except OSError:  # the process ended meanwhile
+    for path in Path("/proc").glob("[0-9]*/stat"):
+        stat = _process_stat(path)
+        server = None if stat is None else SERVER_PROCESSES.get(stat[0])
+        if stat is None or server is None:
             continue
-        name = text[text.index("(") + 1 : text.rindex(")")]
-        server = SERVER_PROCESSES.get(name)
-        if server is None:
-            continue
-        # Fields after the name: state is the 3rd field; utime, stime, cutime, cstime the
-        # 14th to 17th (proc(5)).
-        fields = text[text.rindex(")") + 2 :].split()
-        used = sum(int(value) for value in fields[11:15]) / ticks
-        total[server] = total.get(server, 0.0) + used
+        total[server] = total.get(server, 0.0) + _cpu_seconds(stat[1], children=True)
     return total
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """CPU seconds the process ``pid`` of this machine has used so far (not its children's);
+    ``None`` when there is no such process here."""
+    stat = _process_stat(Path(f"/proc/{pid}/stat"))
+    return None if stat is None else _cpu_seconds(stat[1], children=False)
+
+
+def _process_stat(path: Path) -> tuple[str, list[str]] | None:
+    """A process's name and the fields after it, from its ``/proc/<pid>/stat``; ``None`` when
+    the process has ended (or never was)."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return None
+    return text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :].split()
+
+
+def _cpu_seconds(fields: list[str], *, children: bool) -> float:
+    # After the name: utime and stime are the 12th and 13th fields, cutime and cstime (the
+    # exited children's) the 14th and 15th (proc(5): the 14th to 17th of the whole line).
+    used = fields[11:15] if children else fields[11:13]
+    return sum(int(value) for value in used) / os.sysconf("SC_CLK_TCK")
