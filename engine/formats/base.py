@@ -242,19 +242,23 @@ def json_loads(text: str | bytes, *, parse_constant: Callable[[str], object] | N
 
     A ``parse_int`` makes the C scanner call into Python for every integer, a third of the
     parse of a record whose every tile is a number; so :func:`json_int` is given only to a
-    text that holds a run of more digits than that (in a number or in a string: one quick
-    scan of the bytes cannot tell), and any other is parsed by the scanner alone, whose
-    integers are then all short. (Bytes that ``json.loads`` would read as UTF-16 or UTF-32,
-    whose digits a NUL byte parts, are parsed the careful way.)"""
+    text that may hold such a number (:func:`_may_hold_a_long_number`), and any other is
+    parsed by the scanner alone, whose integers are then all short."""
+    parse_int = json_int if _may_hold_a_long_number(text) else None
+    return json.loads(text, parse_constant=parse_constant, parse_int=parse_int)
+
+
+def _may_hold_a_long_number(text: str | bytes) -> bool:
+    """Whether ``text`` holds a run of more than :data:`MAX_JSON_INT_DIGITS` digits (in a
+    number or in a string: one quick scan of the bytes cannot tell). Bytes that ``json.loads``
+    would read as UTF-16 or UTF-32, whose digits a NUL byte parts, may."""
     if isinstance(text, bytes):
         if not json.detect_encoding(text).startswith("utf-8"):
-            return json.loads(text, parse_constant=parse_constant, parse_int=json_int)
+            return True
         data = text
     else:
         data = text.encode("utf-8", "surrogatepass")
-    if len(data) > MAX_JSON_INT_DIGITS and _LONG_DIGIT_RUN in data.translate(_DIGITS_TO_ZERO):
-        return json.loads(text, parse_constant=parse_constant, parse_int=json_int)
-    return json.loads(text, parse_constant=parse_constant)
+    return len(data) > MAX_JSON_INT_DIGITS and _LONG_DIGIT_RUN in data.translate(_DIGITS_TO_ZERO)
 
 
 def cut_short(error: json.JSONDecodeError) -> bool:
