@@ -15,12 +15,18 @@ keeps its own settings. Skipping the collection at exit also skips the finaliser
 caught in reference cycles then (an unclosed file in a cycle would lose its buffer), so only
 commands that close what they write ask for it: ``python -m engine`` and the batch commands of
 ``manage.py``, not a shell, a server or a worker.
+
+A worker's batch of games is another case (:func:`collector_paused`): it holds every game of
+the batch at once (its records, documents and rows), so the young collections, even this rare,
+scan tens of thousands of live objects again and again and find nothing to free.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
+from collections.abc import Iterator
 
 #: Allocations of tracked objects between young collections (Python's default: 700), and the
 #: young and middle collections between older ones (10 and 10).
@@ -51,3 +57,27 @@ def settle_for_serving() -> None:
     gc.collect()  # (what the start left behind is not frozen with the rest)
     gc.freeze()
     gc.set_threshold(*SERVING_THRESHOLDS)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Keep the cycle collector off for the block: for one bounded batch of work, whose objects
+    reference counting frees as the batch ends.
+
+    A worker's import task holds its batch's games (at most 50 files or 16 MB of them) from
+    reading to storing and verifying: some 1,600 live tracked objects a game, so the young
+    collections ran every few games, each scanning 10,000 objects that were all alive, and
+    their survivors were scanned again by the older ones. The batch made three objects of
+    cyclic garbage (``gc.DEBUG_SAVEALL`` over six batches of the load bench's games), which the
+    next collection after the block frees. ``benchmarks/task_vs_verify.py`` measures the
+    task's CPU (docs/performance.md, "The collector in a worker's batch").
+
+    Nested blocks, or a collector already off, leave it as they found it."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()

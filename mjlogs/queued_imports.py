@@ -30,6 +30,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from config import compression
+from engine.gc_settings import collector_paused
 from mjlogs import pipeline
 from mjlogs.archives import ArchiveError, UploadedFile, expand, is_archive
 from mjlogs.importing import DEFAULT_LIMITS, Outcome, Status, import_files
@@ -166,6 +167,7 @@ def _batch_queue(queued: QueuedImport, files: Sequence[UploadedFile]) -> None:
         raise QueueUnavailable(f"the task broker cannot be reached: {error}") from error
 
 
+@collector_paused()  # (a batch's games are all alive until it ends: engine.gc_settings)
 def queued_batch_import(queued_import_id: int, batch: int) -> int | None:
     """Import one batch of a queued import here, its games verified here too; returns how
     many files it held (``None``: none left, the batch is done or its import is gone)."""

@@ -23,6 +23,7 @@ from engine.errors import EngineError
 from engine.events import Game as EngineGame
 from engine.formats import canonical
 from engine.frame_types import StudyTally
+from engine.gc_settings import collector_paused
 from engine.replay import ReplayReport, replay, replay_and_study
 from engine.replay import RoundFact as EngineFact
 from mjlogs import pipeline, record_cache
@@ -44,6 +45,7 @@ def game_verify(game_id: int) -> Verification | None:
     return games_verify([game_id]).get(game_id)
 
 
+@collector_paused()  # (a batch's games are all alive until it ends: engine.gc_settings)
 def games_verify(game_ids: Sequence[int]) -> dict[int, Verification]:
     """:func:`game_verify` for several games, their verdicts and facts written in one
     transaction (a bulk import verifies its games in batches: per-game writes cost more than

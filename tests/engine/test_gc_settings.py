@@ -1,12 +1,16 @@
-"""The collector's settings for batch processes (engine.gc_settings), in fresh processes."""
+"""The collector's settings for batch processes (engine.gc_settings), in fresh processes, and
+its pause for one batch of work."""
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 from pathlib import Path
 
-from engine.gc_settings import BATCH_THRESHOLDS
+import pytest
+
+from engine.gc_settings import BATCH_THRESHOLDS, collector_paused
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,3 +55,39 @@ def test_the_exit_skips_the_last_full_collection() -> None:
 def test_a_collection_still_frees_cycles_while_the_process_runs() -> None:
     collected_now = SETTLED + UNREACHABLE_CYCLE + "import gc; gc.collect()\n"
     assert python(collected_now) == "collected collected "
+
+
+def test_the_collector_is_paused_for_a_block_and_on_again_after() -> None:
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():  # nested: the outer block turns it on again, not this one
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_the_collector_is_on_again_after_a_block_that_failed() -> None:
+    with pytest.raises(ZeroDivisionError), collector_paused():
+        1 / 0  # noqa: B018
+    assert gc.isenabled()
+
+
+def test_a_collector_that_was_off_stays_off() -> None:
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_a_function_can_be_paused_whole() -> None:
+    @collector_paused()
+    def collecting() -> bool:
+        return gc.isenabled()
+
+    assert collecting() is False
+    assert collecting() is False  # (each call pauses it anew)
+    assert gc.isenabled()

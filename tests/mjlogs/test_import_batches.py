@@ -4,6 +4,7 @@ statistics as one game at a time, fewer writes, no second decoding of the stored
 
 from __future__ import annotations
 
+import gc
 import io
 from pathlib import Path
 from types import SimpleNamespace
@@ -96,6 +97,27 @@ def facts_and_verdicts() -> tuple[Any, ...]:
     )
     points = GameSeat.objects.order_by("game_id", "seat").values_list("points", flat=True)
     return list(facts), list(verdicts), list(points)
+
+
+def test_a_verification_batch_replays_with_the_collector_paused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A batch's games are all alive until its verdicts are written: the cycle collector is off
+    through each batch (engine.gc_settings.collector_paused), and on again after it."""
+    collecting: list[bool] = []
+    real = replay.services.replayed
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        collecting.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(replay.services, "replayed", spy)
+    assert gc.isenabled()
+    import_files(files(GAMES[:2]))
+    replay.services.game_verify(Game.objects.values_list("pk", flat=True)[0])
+
+    assert collecting == [False, False, False]
+    assert gc.isenabled()
 
 
 def test_an_import_replays_the_records_it_read_not_the_stored_document(

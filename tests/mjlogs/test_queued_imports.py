@@ -8,6 +8,7 @@ worker would; tests/integration/test_queued_import_worker.py runs them on a real
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import zipfile
@@ -175,6 +176,26 @@ def test_on_a_worker_the_batch_is_verified_and_studied_in_its_own_pass(
     assert Verification.objects.filter(verdict=Verdict.VERIFIED).count() == 2
     assert RoundFact.objects.filter(game__in=Game.objects.all()).exists()
     assert study_pending_count() == 0
+
+
+def test_a_batch_is_imported_with_the_collector_paused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch's games are all alive from their reading to their verdicts: the cycle collector
+    is off through the task's batch (engine.gc_settings.collector_paused), on again after."""
+    monkeypatch.setattr(mjlogs_tasks.import_queued_batch, "delay", lambda *args: None)
+    collecting: list[bool] = []
+    real = queued_imports.import_files
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        collecting.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(queued_imports, "import_files", spy)
+    queued = queued_import_create([game_file(21), game_file(22)])
+    assert gc.isenabled()
+
+    assert queued_batch_import(queued.pk, 0) == 2
+    assert collecting == [False]
+    assert gc.isenabled()
 
 
 def test_a_batch_closes_early_at_its_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
