@@ -3,6 +3,7 @@ json.dumps writes (engine.identity.json_text), since every stored hash was made 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from datetime import UTC, datetime
@@ -17,7 +18,8 @@ from engine.formats import canonical, read_games
 from engine.identity import json_text, play_content, play_identity
 from engine.sim.selfplay import simulate
 from engine.variants.uzje.selfplay import simulate as uzje_simulate
-from mjlogs.identity import identity_text, play_hash, record_claims
+from mjlogs import identity as identity_module
+from mjlogs.identity import identities, identity_text, play_hash, record_claims
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 
@@ -48,6 +50,9 @@ def test_the_identity_text_of_every_known_game_is_json_dumps_text() -> None:
             assert identity_text(content) == by_json(content) == json_text(content)
             halves += "2.5" in json.dumps(content)
         assert play_hash(document) == play_identity(document)
+        play, record = identities(document)
+        whole = by_json({"claims": record_claims(document), "play": play})
+        assert record == hashlib.sha256(whole).hexdigest()
     assert halves  # Ùzje's exact halves: floats went through the fast writer
 
 
@@ -96,3 +101,17 @@ def test_draws_and_discards_skipped_by_the_claims_claim_nothing(
     assert any(claim.endswith("/payments") for claim in fast[-1])
     monkeypatch.setattr(identity_module, "plain_move_members", lambda _: False)  # none skipped
     assert [record_claims(document) for document in documents] == fast
+
+
+def test_a_record_hash_is_written_by_the_fast_writer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The play's hash (hex: "3e" looks like an exponent) no longer sends the record's text to
+    json.dumps; only a claim that needs it does."""
+    documents = [canonical.game_to_json(game) for game in simulate("tenhou-4p-east", 6, 17)]
+    expected = [identities(document) for document in documents]
+    assert any("e" in play for play, _ in expected)
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("written by json.dumps")
+
+    monkeypatch.setattr(identity_module.json, "dumps", refused)
+    assert [identities(document) for document in documents] == expected
