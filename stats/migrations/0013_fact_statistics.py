@@ -4,7 +4,7 @@ joins, groups or sorts the facts by (PostgreSQL; nothing elsewhere).
 ``ANALYZE`` builds each column's statistics from its sample (its most common values, a
 histogram), and the facts have 36 columns, 27 of which no query ever filters on: they are only
 summed or counted (``stats.metrics``) or read back. On the load bench's 2,000 games (45,000
-facts), ``ANALYZE stats_roundfact`` took 180-254 ms with every column and 47-51 ms with these
+facts), ``ANALYZE stats_roundfact`` took 180-254 ms with every column and 47-56 ms with these
 left out (``psql``'s ``\\timing``). The catch-up analyses the facts as a bulk import grows them
 (``config.planner.analyze_if_stale``), and autovacuum after every tenth of growth on any
 server: each time, three quarters of the work was for numbers nobody plans with.
