@@ -63,6 +63,51 @@ def test_texts_orjson_refuses_are_read_by_json() -> None:
         read("{not json")
 
 
+COLUMN_TEXTS = [
+    '{"a": [1, 2.5, null, true], "\u6771": "\u5357"}',
+    '["riichi", "menzen_tsumo", "dora"]',
+    '{"x": NaN, "y": Infinity}',  # not JSON: json reads it
+    '{"big": 1180591620717411303425}',  # beyond 64 bits: json reads it exactly
+    "{not json",  # Django gives such a text back as it is
+    "\ufeff[1]",  # json.loads refuses a text opening with a byte order mark
+    '"plain text"',
+    "[]",
+]
+
+
+@pytest.mark.parametrize("text", COLUMN_TEXTS)
+def test_a_column_reads_what_django_reads(text: str) -> None:
+    column = JSONColumn()
+    django_way = models.JSONField(decoder=ColumnDecoder)
+    ours, theirs = (
+        column.from_db_value(text, None, None),
+        django_way.from_db_value(text, None, None),
+    )
+    assert json.dumps(ours) == json.dumps(theirs) and type(ours) is type(theirs)
+    assert column.from_db_value(None, None, None) is None
+    for way in (column, django_way):  # (a number is no text: refused alike)
+        with pytest.raises(TypeError):
+            way.from_db_value(7, None, None)
+
+
+def test_a_column_builds_no_decoder_for_a_plain_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[object] = []
+    real_init = ColumnDecoder.__init__
+
+    def counted(self: ColumnDecoder, *args: Any, **kwargs: Any) -> None:
+        built.append(self)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(ColumnDecoder, "__init__", counted)
+    column = JSONColumn()
+    assert column.from_db_value('["riichi", "dora"]', None, None) == ["riichi", "dora"]
+    assert built == []
+    assert column.from_db_value('{"big": 1180591620717411303425}', None, None) == {"big": 2**70 + 1}
+    assert len(built) == 1  # (a long integer: json's reading, as before)
+    other = JSONColumn(decoder=json.JSONDecoder)  # a decoder of the caller's is used
+    assert other.from_db_value("[1]", None, None) == [1]
+
+
 @pytest.mark.parametrize(
     ("text", "long"),
     [
