@@ -233,7 +233,14 @@ def json_int(text: str) -> int:
 #: Each byte to ``0`` if it is a digit, to a space if not: a run of ``0`` in the translation is a
 #: run of digits in the text (UTF-8 encodes no other character with a byte of a digit).
 _DIGITS_TO_ZERO: Final = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
-_LONG_DIGIT_RUN: Final = b"0" * (MAX_JSON_INT_DIGITS + 1)
+
+
+def holds_digit_run(text: str | bytes, digits: int) -> bool:
+    """Whether ``text`` (or its UTF-8 bytes) has ``digits`` ASCII digits in a row, in a number
+    or in a string alike (one translation of the bytes and a substring search: a regular
+    expression took 0.9 ms on a game's 30 KB document)."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    return len(data) >= digits and b"0" * digits in data.translate(_DIGITS_TO_ZERO)
 
 
 def json_loads(text: str | bytes, *, parse_constant: Callable[[str], object] | None = None) -> Any:
@@ -252,13 +259,9 @@ def _may_hold_a_long_number(text: str | bytes) -> bool:
     """Whether ``text`` holds a run of more than :data:`MAX_JSON_INT_DIGITS` digits (in a
     number or in a string: one quick scan of the bytes cannot tell). Bytes that ``json.loads``
     would read as UTF-16 or UTF-32, whose digits a NUL byte parts, may."""
-    if isinstance(text, bytes):
-        if not json.detect_encoding(text).startswith("utf-8"):
-            return True
-        data = text
-    else:
-        data = text.encode("utf-8", "surrogatepass")
-    return len(data) > MAX_JSON_INT_DIGITS and _LONG_DIGIT_RUN in data.translate(_DIGITS_TO_ZERO)
+    if isinstance(text, bytes) and not json.detect_encoding(text).startswith("utf-8"):
+        return True
+    return holds_digit_run(text, MAX_JSON_INT_DIGITS + 1)
 
 
 def cut_short(error: json.JSONDecodeError) -> bool:
